@@ -1,0 +1,95 @@
+"""newscrawl's extraction library: one downloaded article page in, one structured :class:`Article` out.
+
+No Scrapy imports here: the crawl pipelines, the commands, the tests and anyone
+with a saved page call :func:`extract`.  One module per published method:
+
+- :mod:`.title` — seed 003, LCS title matching;
+- :mod:`.cevc` — seed 000, content extraction via valid characters;
+- :mod:`.decay` — seed 001, information-decay amplitude;
+- :mod:`.auto` — the measured combination used by default;
+
+plus :mod:`.dates` and :mod:`.authors` for metadata, :mod:`.dom` for the shared DOM
+helpers and :mod:`.metrics` for the evaluation measures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .article import Article, Link
+from .errors import ExtractionError
+from .page import Page
+
+__all__ = ["Article", "ExtractionError", "Link", "Page", "extract", "extract_page", "METHODS"]
+
+
+def _body_methods():
+    from . import auto, cevc, decay
+
+    return {"cevc": cevc.extract_body, "decay": decay.extract_body, "auto": auto.extract_body}
+
+
+METHODS = ("auto", "cevc", "decay")
+
+
+def extract(
+    html: str | bytes,
+    url: str | None = None,
+    *,
+    listing_title: str | None = None,
+    feed_entry: Mapping[str, Any] | None = None,
+    method: str = "auto",
+    content_type: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> Article:
+    """Extract one article from a page.
+
+    ``html`` is text or raw bytes (decoded via BOM, ``content_type``'s charset,
+    ``<meta>`` charset, then sniffing).  ``feed_entry`` is the feed item's
+    mapping (``title``, ``summary``, ``published``) when the page came from a feed.
+    ``params`` overrides method parameters: ``alpha`` (CEVC), ``T`` and ``dl_max``
+    (decay), ``cjk_mode`` (stop-word matching).  Raises :class:`ExtractionError`
+    for input that holds no page.
+    """
+    page = Page.from_html(html, url=url, content_type=content_type)
+    return extract_page(page, listing_title=listing_title, feed_entry=feed_entry, method=method, params=params)
+
+
+def extract_page(
+    page: Page,
+    *,
+    listing_title: str | None = None,
+    feed_entry: Mapping[str, Any] | None = None,
+    method: str = "auto",
+    params: Mapping[str, Any] | None = None,
+) -> Article:
+    """:func:`extract` on an already parsed :class:`Page` (lets callers share one parse)."""
+    from .authors import find_author
+    from .dates import find_published
+    from .title import find_title
+
+    methods = _body_methods()
+    if method not in methods:
+        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    params = dict(params or {})
+    feed_entry = feed_entry or {}
+    listing_title = listing_title or feed_entry.get("title")
+    body = methods[method](page, **params)
+    return Article(
+        url=page.url,
+        title=find_title(page, listing_title, precise=(method == "auto")),
+        text=body.text,
+        published=find_published(page, feed_entry),
+        author=find_author(page),
+        links=[Link(text, href) for text, href in body.links(page.base_url)],
+        language=page.language,
+        method=body.method,
+        description=(page_description(page)),
+    )
+
+
+def page_description(page: Page) -> str | None:
+    from .dom import meta_content
+
+    return meta_content(page.root, "description", "og:description", "twitter:description")

@@ -1,0 +1,38 @@
+"""What a body method returns: a root element and the subtrees to leave out of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lxml import html
+
+from . import dom
+
+
+@dataclass
+class Body:
+    """The body a method chose: ``root`` minus the ``skip`` subtrees.
+
+    ``paragraphs`` is filled by the method when it filters text below element
+    level (CEVC keeps only paragraphs holding valid characters); otherwise it is
+    rendered from ``root`` and ``skip``.
+    """
+
+    method: str
+    root: html.HtmlElement | None
+    skip: set = field(default_factory=set)
+    paragraphs: list[str] | None = None
+
+    def text_paragraphs(self) -> list[str]:
+        if self.paragraphs is None:
+            self.paragraphs = [] if self.root is None else dom.render_paragraphs(self.root, self.skip)
+        return self.paragraphs
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.text_paragraphs())
+
+    def links(self, base_url: str | None) -> list[tuple[str, str]]:
+        if self.root is None:
+            return []
+        return dom.links_in(self.root, base_url, self.skip)

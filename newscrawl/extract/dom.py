@@ -1,0 +1,252 @@
+"""Shared DOM helpers: decoding, parsing, tree clean-up, text rendering and link statistics.
+
+Every extraction method works on the tree :func:`parse_html` builds, once per page.
+Methods never mutate it: they choose a root element and a set of subtrees to skip,
+and :func:`render_paragraphs` turns that choice into text.  All traversals here are
+iterative (``iterwalk``/``iter``), so deeply nested pages cannot exhaust the stack.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from urllib.parse import urljoin
+
+import charset_normalizer
+from lxml import etree, html
+from w3lib.encoding import html_to_unicode
+
+from .errors import ExtractionError
+
+# Seed 001 §2.1 (2): subtrees dropped before any analysis, plus elements that never
+# hold visible article text in today's HTML (noscript, template, svg, ...).
+NOISE_TAGS = frozenset(
+    "script style select option iframe textarea object input noscript template svg "
+    "canvas button embed applet map".split()
+)
+
+# Elements whose boundaries end a paragraph when the tree is rendered as text.
+BLOCK_TAGS = frozenset(
+    "address article aside blockquote body center dd details dialog dir div dl dt "
+    "fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li "
+    "main menu nav ol p pre section summary table tbody td tfoot th thead tr ul caption".split()
+)
+HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+_SPACE_RE = re.compile(r"\s+")
+_XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_BINARY_SIGNATURES = (b"\x89PNG", b"%PDF", b"\x1f\x8b", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04")
+
+
+def _sniff_encoding(data: bytes) -> str | None:
+    best = charset_normalizer.from_bytes(data[:200_000]).best()
+    return best.encoding if best else None
+
+
+def decode_html(data: bytes | str, content_type: str | None = None) -> str:
+    """Decode page bytes the way a crawler does: BOM, HTTP charset, ``<meta>`` charset, sniffing.
+
+    w3lib does the BOM/header/meta precedence; when nothing is declared the bytes
+    are sniffed with charset-normalizer.  A declared charset that yields many
+    replacement characters (a wrong header over a GBK page) is overridden by sniffing.
+    """
+    if isinstance(data, str):
+        return data
+    head = data[:16].lstrip()
+    if any(head.startswith(sig) for sig in _BINARY_SIGNATURES):
+        raise ExtractionError("binary", "body starts with a binary file signature")
+    content_type = content_type or ""
+    encoding, text = html_to_unicode(content_type, data, auto_detect_fun=_sniff_encoding)
+    if text.count("\ufffd") > max(8, len(text) // 200):
+        sniffed = _sniff_encoding(data)
+        if sniffed and sniffed.lower() != encoding.lower():
+            candidate = data.decode(sniffed, errors="replace")
+            if candidate.count("\ufffd") < text.count("\ufffd"):
+                text = candidate
+    return text
+
+
+def parse_html(text: str) -> html.HtmlElement:
+    """Parse decoded HTML into an lxml tree (comments and PIs dropped; see :func:`remove_noise`)."""
+    if "\x00" in text or _CONTROL_RE.search(text[:4096]):
+        text = _CONTROL_RE.sub("", text.replace("\x00", ""))
+        if len(text) and text.count("\ufffd") > len(text) // 3:
+            raise ExtractionError("binary", "mostly undecodable bytes")
+    text = _XML_DECL_RE.sub("", text, count=1)
+    if not text.strip():
+        raise ExtractionError("empty", "no content")
+    parser = html.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, huge_tree=True)
+    try:
+        root = html.document_fromstring(text, parser=parser)
+    except (etree.ParserError, ValueError) as exc:
+        raise ExtractionError("unparseable", str(exc)) from exc
+    if root is None:
+        raise ExtractionError("unparseable", "no root element")
+    return root
+
+
+def remove_noise(root: html.HtmlElement) -> None:
+    """Seed 001 §2.1 clean-up: drop script/style/select/... subtrees, keeping their tails."""
+    doomed = [el for el in root.iter() if isinstance(el.tag, str) and el.tag in NOISE_TAGS]
+    for el in doomed:
+        if el.getparent() is not None:
+            el.drop_tree()
+    for el in list(root.iter(etree.Comment, etree.ProcessingInstruction, etree.Entity)):
+        if el.getparent() is not None:
+            el.drop_tree()
+
+
+def body_of(root: html.HtmlElement) -> html.HtmlElement:
+    body = root.find("body")
+    return body if body is not None else root
+
+
+def normalize_space(text: str | None) -> str:
+    return _SPACE_RE.sub(" ", text or "").strip()
+
+
+def non_space_len(text: str | None) -> int:
+    """Length without white space (seed 000's ``getNonSpaceLength``)."""
+    if not text:
+        return 0
+    return len(text) - sum(1 for ch in text if ch.isspace())
+
+
+def node_text(el: html.HtmlElement) -> str:
+    """All text under ``el``, white space collapsed."""
+    return normalize_space(" ".join(el.itertext()))
+
+
+def iter_text_nodes(root: html.HtmlElement) -> Iterator[tuple[html.HtmlElement, str]]:
+    """Yield ``(owner, text)`` for every text node under ``root``, in document order.
+
+    The owner is the element the text node is a child of: ``el.text`` belongs to
+    ``el``, ``child.tail`` belongs to ``child``'s parent.  The root's own tail is
+    outside ``root`` and is not yielded.
+    """
+    for ev, el in etree.iterwalk(root, events=("start", "end")):
+        if ev == "start":
+            if el.text:
+                yield el, el.text
+        elif el is not root and el.tail:
+            parent = el.getparent()
+            if parent is not None:
+                yield parent, el.tail
+
+
+def anchor_flags(root: html.HtmlElement) -> dict[html.HtmlElement, bool]:
+    """Map every element under ``root`` to whether it is an ``<a>`` or has one above it."""
+    flags: dict[html.HtmlElement, bool] = {}
+    above = any(a.tag == "a" for a in root.iterancestors())
+    for el in root.iter():
+        parent = el.getparent()
+        inherited = flags.get(parent, above) if parent is not None else above
+        flags[el] = inherited or el.tag == "a"
+    return flags
+
+
+def text_and_link_lengths(root: html.HtmlElement) -> dict[html.HtmlElement, tuple[int, int]]:
+    """Bottom-up ``(text length, link text length)`` for every element (non-space characters)."""
+    flags = anchor_flags(root)
+    own: dict[html.HtmlElement, list[int]] = {el: [0, 0] for el in flags}
+    for owner, text in iter_text_nodes(root):
+        n = non_space_len(text)
+        if n:
+            acc = own[owner]
+            acc[0] += n
+            if flags[owner]:
+                acc[1] += n
+    # Reversed pre-order visits every descendant before its ancestors.
+    for el in reversed(list(flags)):
+        parent = el.getparent()
+        if el is not root and parent is not None and parent in own:
+            own[parent][0] += own[el][0]
+            own[parent][1] += own[el][1]
+    return {el: (t, lk) for el, (t, lk) in own.items()}
+
+
+def render_paragraphs(
+    root: html.HtmlElement,
+    skip: Iterable[html.HtmlElement] = (),
+) -> list[str]:
+    """Render ``root`` as paragraphs, one per block element or ``<br>`` run, skipping subtrees.
+
+    Returns the list of non-empty paragraphs with white space collapsed.
+    """
+    skip_set = set(skip)
+    paragraphs: list[str] = []
+    current: list[str] = []
+
+    def flush() -> None:
+        line = normalize_space("".join(current))
+        if line:
+            paragraphs.append(line)
+        current.clear()
+
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for ev, el in walker:
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if ev == "start":
+            if el in skip_set:
+                walker.skip_subtree()
+                continue
+            if tag in BLOCK_TAGS or tag == "br":
+                flush()
+            if el.text:
+                current.append(el.text)
+        else:
+            if el not in skip_set and (tag in BLOCK_TAGS):
+                flush()
+            elif tag in ("img",):
+                current.append(" ")
+            if el is not root and el.tail:
+                current.append(el.tail)
+    flush()
+    return paragraphs
+
+
+def links_in(
+    root: html.HtmlElement,
+    base_url: str | None,
+    skip: Iterable[html.HtmlElement] = (),
+) -> list[tuple[str, str]]:
+    """``(text, absolute URL)`` of http(s) links under ``root`` outside the skipped subtrees."""
+    skip_set = set(skip)
+    found: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for a in root.iter("a"):
+        if skip_set and any(anc in skip_set for anc in a.iterancestors()):
+            continue
+        if a in skip_set:
+            continue
+        href = (a.get("href") or "").strip()
+        text = node_text(a)
+        if not href or not text or href.startswith("#"):
+            continue
+        url = urljoin(base_url or "", href)
+        if not url.startswith(("http://", "https://")) or url in seen:
+            continue
+        seen.add(url)
+        found.append((text, url))
+    return found
+
+
+def document_base(root: html.HtmlElement, url: str | None) -> str | None:
+    """The URL relative links resolve against: ``<base href>`` when present, else the page URL."""
+    base = root.find(".//base[@href]")
+    if base is not None:
+        return urljoin(url or "", base.get("href"))
+    return url
+
+
+def meta_content(root: html.HtmlElement, *names: str) -> str | None:
+    """First non-empty ``<meta>`` content whose name, property or itemprop is one of ``names``."""
+    wanted = {n.lower() for n in names}
+    for meta in root.iter("meta"):
+        key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or "").lower()
+        if key in wanted:
+            content = normalize_space(meta.get("content"))
+            if content:
+                return content
+    return None

@@ -1,0 +1,104 @@
+"""One parsed page, shared by every method: decoded once, parsed once, cleaned once."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from lxml import html
+
+from . import dom
+from .language import detect_language
+
+MAX_HTML_CHARS = 20_000_000
+
+
+@dataclass
+class Page:
+    """A decoded and parsed article page.
+
+    ``root`` is the cleaned tree (seed 001 §2.1: no script/style/... subtrees);
+    ``json_ld`` keeps the page's JSON-LD objects, read before scripts are dropped.
+    """
+
+    url: str | None
+    text: str
+    root: html.HtmlElement
+    json_ld: list[dict] = field(default_factory=list)
+    declared_language: str | None = None
+
+    @classmethod
+    def from_html(
+        cls,
+        data: str | bytes,
+        url: str | None = None,
+        content_type: str | None = None,
+    ) -> Page:
+        text = dom.decode_html(data, content_type)
+        if len(text) > MAX_HTML_CHARS:
+            from .errors import ExtractionError
+
+            raise ExtractionError("too-large", f"{len(text)} characters > {MAX_HTML_CHARS}")
+        root = dom.parse_html(text)
+        json_ld = _read_json_ld(root)
+        declared = _declared_language(root)
+        dom.remove_noise(root)
+        return cls(url=url, text=text, root=root, json_ld=json_ld, declared_language=declared)
+
+    @cached_property
+    def body(self) -> html.HtmlElement:
+        return dom.body_of(self.root)
+
+    @cached_property
+    def base_url(self) -> str | None:
+        return dom.document_base(self.root, self.url)
+
+    @cached_property
+    def title_tag(self) -> str:
+        el = self.root.find(".//title")
+        return dom.node_text(el) if el is not None else ""
+
+    @cached_property
+    def lengths(self) -> dict[html.HtmlElement, tuple[int, int]]:
+        """``(text, link text)`` non-space lengths of every element under ``<body>``."""
+        return dom.text_and_link_lengths(self.body)
+
+    @cached_property
+    def language(self) -> str | None:
+        return detect_language(self.body, self.declared_language)
+
+
+def _read_json_ld(root: html.HtmlElement) -> list[dict]:
+    objects: list[dict] = []
+    for script in root.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json":
+            continue
+        try:
+            data = json.loads(script.text or "")
+        except (ValueError, RecursionError):
+            continue
+        stack = [data]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, dict):
+                objects.append(item)
+                if isinstance(item.get("@graph"), list):
+                    stack.extend(item["@graph"])
+    return objects
+
+
+def _declared_language(root: html.HtmlElement) -> str | None:
+    value = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
+    if not value:
+        value = dom.meta_content(root, "og:locale", "content-language", "language", "dc.language")
+    if not value:
+        for meta in root.iter("meta"):
+            if (meta.get("http-equiv") or "").lower() == "content-language":
+                value = meta.get("content")
+                break
+    if not value:
+        return None
+    return value.strip().replace("_", "-").split("-")[0].lower()[:3] or None
