@@ -13,19 +13,20 @@ from . import dom
 class Body:
     """The body a method chose: ``root`` minus the ``skip`` subtrees.
 
-    ``paragraphs`` is filled by the method when it filters text below element
-    level (CEVC keeps only paragraphs holding valid characters); otherwise it is
-    rendered from ``root`` and ``skip``.
+    ``keep`` filters below element level: a paragraph is rendered only when one of
+    its text nodes passes it (CEVC keeps paragraphs holding valid characters).
+    ``paragraphs`` caches the rendering, or holds text a method built itself.
     """
 
     method: str
     root: html.HtmlElement | None
     skip: set = field(default_factory=set)
+    keep: dom.TextFilter | None = None
     paragraphs: list[str] | None = None
 
     def text_paragraphs(self) -> list[str]:
         if self.paragraphs is None:
-            self.paragraphs = [] if self.root is None else dom.render_paragraphs(self.root, self.skip)
+            self.paragraphs = [] if self.root is None else dom.render_paragraphs(self.root, self.skip, self.keep)
         return self.paragraphs
 
     @property

@@ -9,7 +9,7 @@ iterative (``iterwalk``/``iter``), so deeply nested pages cannot exhaust the sta
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from urllib.parse import urljoin
 
 import charset_normalizer
@@ -166,23 +166,38 @@ def text_and_link_lengths(root: html.HtmlElement) -> dict[html.HtmlElement, tupl
     return {el: (t, lk) for el, (t, lk) in own.items()}
 
 
+TextFilter = Callable[[html.HtmlElement, str], bool]
+
+
 def render_paragraphs(
     root: html.HtmlElement,
     skip: Iterable[html.HtmlElement] = (),
+    keep: TextFilter | None = None,
 ) -> list[str]:
     """Render ``root`` as paragraphs, one per block element or ``<br>`` run, skipping subtrees.
 
-    Returns the list of non-empty paragraphs with white space collapsed.
+    With ``keep``, a paragraph is kept only when at least one of its text nodes
+    passes ``keep(owner, text)`` (owner as in :func:`iter_text_nodes`).
+    Returns the non-empty paragraphs with white space collapsed.
     """
     skip_set = set(skip)
     paragraphs: list[str] = []
     current: list[str] = []
+    valid = keep is None
+
+    def add(owner: html.HtmlElement, text: str) -> None:
+        nonlocal valid
+        current.append(text)
+        if not valid and keep(owner, text):
+            valid = True
 
     def flush() -> None:
+        nonlocal valid
         line = normalize_space("".join(current))
-        if line:
+        if line and valid:
             paragraphs.append(line)
         current.clear()
+        valid = keep is None
 
     walker = etree.iterwalk(root, events=("start", "end"))
     for ev, el in walker:
@@ -194,14 +209,15 @@ def render_paragraphs(
             if tag in BLOCK_TAGS or tag == "br":
                 flush()
             if el.text:
-                current.append(el.text)
+                add(el, el.text)
         else:
-            if el not in skip_set and (tag in BLOCK_TAGS):
+            if tag in BLOCK_TAGS and el not in skip_set:
                 flush()
-            elif tag in ("img",):
+            elif tag == "img":
                 current.append(" ")
             if el is not root and el.tail:
-                current.append(el.tail)
+                parent = el.getparent()
+                add(parent if parent is not None else el, el.tail)
     flush()
     return paragraphs
 
