@@ -1,13 +1,464 @@
-"""Publication date (placeholder until the dates module lands)."""
+"""Publication date of an article: a timezone-aware ``datetime`` or None.
+
+Sources, most trusted first; the first that yields a plausible date wins:
+
+1. the feed entry (``published``/``published_parsed``, then ``updated``/``created``), when given;
+2. declared publication metadata: JSON-LD ``datePublished``/``dateCreated`` of the article object,
+   ``<meta>`` publication names (``article:published_time``, ``pubdate``, ``dc.date``,
+   ``sailthru.date``, ``parsely-pub-date``, ...), ``itemprop="datePublished"`` and
+   ``<time pubdate>`` elements;
+3. a full date in the URL (``/2020/07/01/``, ``2020-07-01``, ``20200701``) when the metadata is
+   silent, or when the metadata's day disagrees with it by more than a day (a republished or
+   re-stamped page keeps its original URL);
+4. a visible date line near the headline (``2020年07月01日 10:30``, ``发布时间：2020-07-01``,
+   ``1 июля 2020, 10:30``, ``3. Mai 2024``, ``May 3, 2024`` ...), month names read by dateparser;
+5. htmldate's ``original_date`` search (also looks at comments, scripts and attributes);
+6. modification dates (``dateModified``, ``article:modified_time``) as a last resort.
+
+Every date must be plausible: not before 1995 and not more than a day in the future.
+
+Time zones: an offset given by the source is kept as written, so the calendar day is the
+source's own.  A date without an offset gets the zone the page most likely means: from the
+URL's country domain, else from the page language (``zh`` → Asia/Shanghai, ``ru`` →
+Europe/Moscow, ``ja`` → Asia/Tokyo, ``de`` → Europe/Berlin, ...; see ``_LANG_ZONES``), else
+UTC.  A feed's ``*_parsed`` struct_time is UTC (feedparser normalises it).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from datetime import datetime
+import re
+import time
+import warnings
+from collections.abc import Iterator, Mapping
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from email.utils import parsedate_to_datetime
+from functools import lru_cache
 from typing import Any
+from urllib.parse import unquote, urlsplit
+from zoneinfo import ZoneInfo
+
+from lxml import etree
 
 from .page import Page
 
+MIN_DATE = datetime(1995, 1, 1, tzinfo=UTC)
+MAX_VALUE_CHARS = 120  # longer attribute values are no date strings
+TEXT_WINDOW = 6000  # characters of visible text searched after the headline
+TEXT_PREFIX = 20000  # ... and from the start of the body when there is no headline
+
+PUBLISHED_META = (
+    "article:published_time", "og:published_time", "og:article:published_time", "article:published",
+    "published_time", "published-time", "article:published_date", "pubdate", "pub_date", "publishdate",
+    "publish_date", "publish-date", "publishdate", "publication_date", "publication-date", "datepublished",
+    "date_published", "dc.date", "dc.date.issued", "dc.date.created", "dcterms.date", "dcterms.issued",
+    "dcterms.created", "sailthru.date", "parsely-pub-date", "article.published", "article_date_original",
+    "original-publish-date", "originalpublicationdate", "rnews:datepublished", "displaydate",
+    "og:pubdate", "citation_publication_date", "citation_date", "prism.publicationdate", "bt:pubdate",
+    "date", "created", "datecreated", "article:post_date", "weibo:article:create_at", "apub:time",
+    "release_date", "cxenseparse:recs:publishtime", "article.created", "page.date", "live_date",
+    "firstpublisheddate", "first_published", "nv:date", "publish_time", "publishtime",
+)
+MODIFIED_META = (
+    "article:modified_time", "og:updated_time", "article:modified", "datemodified", "date_modified",
+    "dcterms.modified", "last-modified", "lastmod", "modified", "article.updated", "updated_time",
+)
+
+_LANG_ZONES = {
+    "zh": "Asia/Shanghai", "ja": "Asia/Tokyo", "ko": "Asia/Seoul", "ru": "Europe/Moscow",
+    "de": "Europe/Berlin", "fr": "Europe/Paris", "it": "Europe/Rome", "pl": "Europe/Warsaw",
+    "cs": "Europe/Prague", "nl": "Europe/Amsterdam", "uk": "Europe/Kyiv", "tr": "Europe/Istanbul",
+    "vi": "Asia/Ho_Chi_Minh", "th": "Asia/Bangkok", "id": "Asia/Jakarta",
+}
+_TLD_ZONES = {
+    "cn": "Asia/Shanghai", "hk": "Asia/Hong_Kong", "tw": "Asia/Taipei", "jp": "Asia/Tokyo",
+    "kr": "Asia/Seoul", "ru": "Europe/Moscow", "de": "Europe/Berlin", "at": "Europe/Vienna",
+    "ch": "Europe/Zurich", "fr": "Europe/Paris", "it": "Europe/Rome", "es": "Europe/Madrid",
+    "nl": "Europe/Amsterdam", "be": "Europe/Brussels", "pl": "Europe/Warsaw", "uk": "Europe/London",
+    "ie": "Europe/Dublin", "no": "Europe/Oslo", "se": "Europe/Stockholm", "dk": "Europe/Copenhagen",
+    "fi": "Europe/Helsinki", "ua": "Europe/Kyiv", "tr": "Europe/Istanbul", "in": "Asia/Kolkata",
+    "za": "Africa/Johannesburg", "br": "America/Sao_Paulo", "au": "Australia/Sydney",
+    "nz": "Pacific/Auckland", "sg": "Asia/Singapore", "pt": "Europe/Lisbon", "cz": "Europe/Prague",
+}
+
+# --- URL dates -------------------------------------------------------------------------------
+_URL_DATE = re.compile(
+    r"(?<!\d)((?:19|20)\d\d)(?:[/_-]([01]?\d)[/_-]([0-3]?\d)(?!\d)|([01]\d)([0-3]\d)(?!\d))"
+)
+
+# --- visible date lines ----------------------------------------------------------------------
+_TIME = r"(?:[T\s,]*(?:\d{1,2}\s*[:：时]\s*\d{2}(?:\s*[:：分]\s*\d{2})?))?"
+_NUMERIC = re.compile(
+    r"(?<![\d.])((?:19|20)\d\d)\s*[年/.-]\s*(\d{1,2})\s*[月/.-]\s*(\d{1,2})(?!\d)\s*[日号]?" + _TIME
+)
+_DMY = re.compile(r"(?<![\d.])(\d{1,2})\s*[./]\s*(\d{1,2})\s*[./]\s*((?:19|20)\d\d)(?!\d)" + _TIME)
+# "1 июля 2020", "3. Mai 2024", "12 de março de 2021", "1er janvier 2020": day, word, year.
+_DAY_WORD_YEAR = re.compile(
+    r"(?<![\w.])(\d{1,2})(?:\.|er|st|nd|rd|th)?\s+(?:de\s+)?([^\W\d_]{3,11})\.?,?\s+(?:de\s+)?"
+    r"((?:19|20)\d\d)(?!\d)(?:\s*(?:г\.|года|г)?\s*,?\s*(?:в|um|à|at|a las|alle|-|,)?\s*\d{1,2}[:.h]\d{2})?"
+)
+# "May 3, 2024", "Jan. 3 2024, 10:30 a.m."
+_WORD_DAY_YEAR = re.compile(
+    r"(?<![\w])([^\W\d_]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)(?!\d)"
+    r"(?:\s*,?\s*(?:at\s+)?\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?)?",
+    re.IGNORECASE,
+)
+_PUBLISH_LABEL = re.compile(
+    r"(发布|發布|发表|發表|时间|時間|日期|出版|刊登|posted|published|publié|publicado|pubblicato|"
+    r"veröffentlicht|erschienen|stand|опубликовано|дата|datum|date|fecha|data)\s*[:：]?\s*$",
+    re.IGNORECASE,
+)
+_MODIFIED_LABEL = re.compile(
+    r"(更新|修改|updated|modified|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|"
+    r"copyright|©|\(c\))[^\n]{0,20}$",
+    re.IGNORECASE,
+)
+
 
 def find_published(page: Page, feed_entry: Mapping[str, Any] | None = None) -> datetime | None:
+    """The article's publication date (timezone-aware), or None when no source gives a plausible one."""
+    try:
+        return _find_published(page, feed_entry)
+    except (ValueError, TypeError, OverflowError, RecursionError, etree.LxmlError):
+        return None
+
+
+def _find_published(page: Page, feed_entry: Mapping[str, Any] | None) -> datetime | None:
+    zone = default_zone(page)
+    if feed_entry:
+        found = from_feed_entry(feed_entry, zone)
+        if found:
+            return found
+    declared = _first(_declared_published(page, zone))
+    in_url = url_date(page.url, zone)
+    if declared and in_url and abs((declared.date() - in_url.date()).days) > 1:
+        return in_url
+    if declared or in_url:
+        return declared or in_url
+    return visible_date(page, zone) or _htmldate(page, zone) or _first(_declared_modified(page, zone))
+
+
+# --- parsing -------------------------------------------------------------------------------------
+
+
+def parse_date(value: Any, zone: tzinfo = UTC, languages: tuple[str, ...] | None = None) -> datetime | None:
+    """Parse one date value (datetime, date, struct_time, epoch number or string) into an aware datetime.
+
+    Strings are tried as ISO 8601, RFC 822, epoch seconds/milliseconds, then dateutil and
+    dateparser (month names in many languages).  A value without an offset gets ``zone``.
+    Implausible results (before 1995, more than a day ahead) give None.
+    """
+    found = _parse_any(value, languages)
+    if found is None:
+        return None
+    if found.tzinfo is None or found.utcoffset() is None:
+        found = found.replace(tzinfo=zone)
+    now = datetime.now(UTC)
+    if not (MIN_DATE <= found <= now + timedelta(days=1)):
+        return None
+    return found
+
+
+def _parse_any(value: Any, languages: tuple[str, ...] | None) -> datetime | None:
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day)
+    if isinstance(value, time.struct_time):
+        return datetime(*value[:6], tzinfo=UTC)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return _from_epoch(float(value))
+    if not isinstance(value, str):
+        return None
+    text = " ".join(value.split())
+    if not text or len(text) > MAX_VALUE_CHARS or not any(ch.isdigit() for ch in text):
+        return None
+    if text.isdigit():
+        if len(text) in (10, 13):
+            return _from_epoch(float(text) / (1000 if len(text) == 13 else 1))
+        if len(text) == 8:
+            return _strptime(text, "%Y%m%d")
+        return None
+    for parse in (_iso, _rfc822, _dateutil):
+        found = parse(text)
+        if found is not None:
+            return found
+    return _dateparser(text, languages)
+
+
+def _from_epoch(seconds: float) -> datetime | None:
+    try:
+        return datetime.fromtimestamp(seconds, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def _strptime(text: str, fmt: str) -> datetime | None:
+    try:
+        return datetime.strptime(text, fmt)
+    except ValueError:
+        return None
+
+
+def _iso(text: str) -> datetime | None:
+    candidate = text.replace(" UTC", "Z").replace(" GMT", "Z")
+    try:
+        return datetime.fromisoformat(candidate)
+    except ValueError:
+        pass
+    from dateutil.parser import isoparse
+
+    try:
+        return isoparse(candidate)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _rfc822(text: str) -> datetime | None:
+    if not re.match(r"^[A-Za-z]{3},?\s+\d", text):
+        return None
+    try:
+        return parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _dateutil(text: str) -> datetime | None:
+    """dateutil for unambiguous Latin-script strings ("2024-05-03 10:00 +0200", "May 3, 2024")."""
+    if not re.search(r"(19|20)\d\d", text) or re.search(r"[^\x00-\x7f]", text):
+        return None
+    from dateutil.parser import ParserError, parse
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return parse(text, default=datetime(2000, 1, 1), dayfirst=not re.match(r"^\d{4}", text))
+    except (ParserError, ValueError, OverflowError, TypeError):
+        return None
+
+
+def _dateparser(text: str, languages: tuple[str, ...] | None) -> datetime | None:
+    import dateparser
+
+    settings = {"PREFER_DAY_OF_MONTH": "first", "DATE_ORDER": "DMY", "STRICT_PARSING": False,
+                "REQUIRE_PARTS": ["day", "month", "year"], "PARSERS": ["absolute-time"]}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return dateparser.parse(text, languages=list(languages) if languages else None, settings=settings)
+    except (ValueError, TypeError, OverflowError, KeyError, AttributeError, RecursionError):
+        return None
+
+
+# --- zones ---------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _zone(name: str) -> tzinfo:
+    try:
+        return ZoneInfo(name)
+    except (KeyError, ValueError, OSError):
+        return UTC
+
+
+def default_zone(page: Page) -> tzinfo:
+    """Zone for offset-less dates: the URL's country domain, else the page language, else UTC."""
+    host = (urlsplit(page.url).hostname or "") if page.url else ""
+    tld = host.rsplit(".", 1)[-1].lower() if "." in host else ""
+    if tld in _TLD_ZONES:
+        return _zone(_TLD_ZONES[tld])
+    lang = page.declared_language
+    if lang not in _LANG_ZONES:
+        lang = page.language
+    return _zone(_LANG_ZONES[lang]) if lang in _LANG_ZONES else UTC
+
+
+def _languages(page: Page) -> tuple[str, ...] | None:
+    langs = [lang for lang in (page.declared_language, page.language) if lang]
+    return tuple(dict.fromkeys(langs + ["en"])) if langs else None
+
+
+# --- sources -------------------------------------------------------------------------------------
+
+
+def from_feed_entry(entry: Mapping[str, Any], zone: tzinfo = UTC) -> datetime | None:
+    """The feed item's publication date: ``published`` (string, datetime or struct_time), then updated."""
+    for key in ("published", "published_parsed", "pubDate", "date", "created", "created_parsed",
+                "updated", "updated_parsed"):
+        found = parse_date(entry.get(key), zone)
+        if found:
+            return found
     return None
+
+
+def url_date(url: str | None, zone: tzinfo = UTC) -> datetime | None:
+    """A full ``year/month/day`` in the URL's path or query, or None."""
+    if not url:
+        return None
+    parts = urlsplit(url[:2000])
+    for m in _URL_DATE.finditer(unquote(parts.path + "?" + parts.query)):
+        year, month, day = m.group(1), m.group(2) or m.group(4), m.group(3) or m.group(5)
+        try:
+            found = datetime(int(year), int(month), int(day), tzinfo=zone)
+        except ValueError:
+            continue
+        if MIN_DATE <= found <= datetime.now(UTC) + timedelta(days=1):
+            return found
+    return None
+
+
+def _first(values: Iterator[datetime | None]) -> datetime | None:
+    return next((v for v in values if v is not None), None)
+
+
+def _is_article(obj: Mapping) -> bool:
+    kind = obj.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return any(isinstance(k, str) and ("Article" in k or k in ("BlogPosting", "Report", "WebPage", "LiveBlogPosting"))
+               for k in kinds)
+
+
+def _json_ld_values(page: Page, keys: tuple[str, ...]) -> Iterator[Any]:
+    objects = sorted(page.json_ld, key=lambda o: not _is_article(o))  # article objects first
+    for key in keys:
+        for obj in objects:
+            value = obj.get(key)
+            if isinstance(value, list):
+                value = value[0] if value else None
+            if value is not None:
+                yield value
+
+
+def _meta_values(page: Page, names: tuple[str, ...]) -> Iterator[str]:
+    wanted = {name: rank for rank, name in enumerate(names)}
+    found: list[tuple[int, str]] = []
+    for meta in page.root.iter("meta"):
+        for attr in ("property", "name", "itemprop", "http-equiv"):
+            key = (meta.get(attr) or "").strip().lower()
+            if key in wanted and meta.get("content"):
+                found.append((wanted[key], meta.get("content")))
+                break
+    for _, value in sorted(found, key=lambda item: item[0]):
+        yield value
+
+
+def _element_values(page: Page, prop: str) -> Iterator[str]:
+    """``itemprop=prop`` elements and ``<time pubdate>``: their datetime/content attribute, else their text."""
+    xpath = f".//*[@itemprop='{prop}']" + (" | .//time[@pubdate]" if prop == "datePublished" else "")
+    for el in page.root.xpath(xpath)[:10]:
+        value = el.get("datetime") or el.get("content") or el.get("title") or (el.text_content() or "")[:200]
+        if value and value.strip():
+            yield value
+
+
+def _declared_published(page: Page, zone: tzinfo) -> Iterator[datetime | None]:
+    langs = _languages(page)
+    for value in _json_ld_values(page, ("datePublished", "dateCreated", "uploadDate")):
+        yield parse_date(value, zone, langs)
+    for value in _meta_values(page, PUBLISHED_META):
+        yield parse_date(value, zone, langs)
+    for value in _element_values(page, "datePublished"):
+        yield parse_date(value, zone, langs)
+
+
+def _declared_modified(page: Page, zone: tzinfo) -> Iterator[datetime | None]:
+    for value in _json_ld_values(page, ("dateModified",)):
+        yield parse_date(value, zone)
+    for value in _meta_values(page, MODIFIED_META):
+        yield parse_date(value, zone)
+    for value in _element_values(page, "dateModified"):
+        yield parse_date(value, zone)
+
+
+# --- visible text --------------------------------------------------------------------------------
+
+
+def _visible_text(page: Page) -> tuple[str, int]:
+    """Visible body text (bounded) and the offset where the headline ends (0 without one)."""
+    body = page.body
+    pieces: list[str] = []
+    size, headline_end = 0, -1
+    limit = TEXT_PREFIX + TEXT_WINDOW
+    for event, el in etree.iterwalk(body, events=("start", "end")):
+        if not isinstance(el.tag, str):
+            continue
+        if event == "start":
+            if el.text:
+                pieces.append(el.text)
+                size += len(el.text)
+            if el.tag in ("p", "div", "li", "br", "td", "span", "h1", "h2", "tr", "dd", "time"):
+                pieces.append("\n")
+                size += 1
+        else:
+            if el.tag == "h1" and headline_end < 0 and len((el.text_content() or "").strip()) >= 4:
+                headline_end = size
+                limit = size + TEXT_WINDOW
+            if el.tail and el is not body:
+                pieces.append(el.tail)
+                size += len(el.tail)
+        if size > limit:
+            break
+    text = "".join(pieces)[:limit]
+    return text, max(headline_end, 0)
+
+
+def _text_candidates(text: str, langs: tuple[str, ...] | None, zone: tzinfo) -> Iterator[tuple[int, int, datetime]]:
+    """``(position, weight, datetime)`` for every date written in ``text``."""
+    for m in _NUMERIC.finditer(text):
+        found = _build(m.group(1), m.group(2), m.group(3), m.group(0), zone)
+        if found:
+            yield m.start(), m.end(), found
+    for m in _DMY.finditer(text):
+        found = _build(m.group(3), m.group(2), m.group(1), m.group(0), zone)
+        if found:
+            yield m.start(), m.end(), found
+    for pattern in (_DAY_WORD_YEAR, _WORD_DAY_YEAR):
+        for m in pattern.finditer(text):
+            found = parse_date(m.group(0), zone, langs)
+            if found:
+                yield m.start(), m.end(), found
+
+
+_CLOCK = re.compile(r"(\d{1,2})\s*[:：时]\s*(\d{2})(?:\s*[:：分]\s*(\d{2}))?")
+
+
+def _build(year: str, month: str, day: str, whole: str, zone: tzinfo) -> datetime | None:
+    try:
+        found = datetime(int(year), int(month), int(day))
+    except ValueError:
+        return None
+    clock = _CLOCK.search(whole[len(year) + 4:])
+    if clock:
+        hour, minute, second = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
+        if hour < 24 and minute < 60 and second < 60:
+            found = found.replace(hour=hour, minute=minute, second=second)
+    return parse_date(found, zone)
+
+
+def visible_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
+    """The most credible date written near the headline (see the module docstring)."""
+    text, headline_end = _visible_text(page)
+    best: tuple[tuple, datetime] | None = None
+    for start, end, found in _text_candidates(text, _languages(page), zone):
+        before = text[max(0, start - 24):start]
+        if _MODIFIED_LABEL.search(before):
+            continue
+        labelled = bool(_PUBLISH_LABEL.search(before))
+        has_time = bool(re.search(r"\d[:：时]\d", text[start:end]))
+        after_headline = start >= headline_end
+        distance = abs(start - headline_end)
+        key = (labelled, after_headline and distance < 1500, has_time, -distance)
+        if best is None or key > best[0]:
+            best = (key, found)
+    return best[1] if best else None
+
+
+def _htmldate(page: Page, zone: tzinfo) -> datetime | None:
+    try:
+        from htmldate import find_date
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            found = find_date(page.text, url=page.url, original_date=True, outputformat="%Y-%m-%d")
+    except Exception:  # noqa: BLE001 - a third-party failure means "no date from this source"
+        return None
+    return parse_date(found, zone) if found else None
