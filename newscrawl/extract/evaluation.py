@@ -1,0 +1,417 @@
+"""Score extraction methods on datasets in the uniform layout (no Scrapy imports).
+
+:func:`evaluate` runs one extractor over one dataset and returns a :class:`Result`
+holding per-page scores and the dataset figures of :mod:`.metrics`.  Extractors are
+callables ``Record -> Prediction``: :func:`library_extractor` wraps
+:func:`newscrawl.extract.extract` (one method, optional parameters) and
+:func:`baseline_extractor` wraps trafilatura or readability-lxml, fed the text a Scrapy
+response would decode.  A page that raises counts as an empty prediction and as an error.
+
+Run from a shell (the ``scrapy evaluate`` command adds sweeps, plots and floors)::
+
+    python -m newscrawl.extract.evaluation ../shared/datasets/aeb --method auto,cevc --limit 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from . import metrics
+from .datasets import Record, decode_like_scrapy, load_dataset, read_truth
+
+logger = logging.getLogger(__name__)
+
+BASELINES = ("trafilatura", "readability")
+
+
+@dataclass
+class Prediction:
+    """What an extractor found on one page (any field may be empty)."""
+
+    text: str = ""
+    title: str | None = None
+    published: datetime | date | str | None = None
+    author: str | None = None
+
+
+Extractor = Callable[[Record], Prediction]
+
+
+def library_extractor(method: str = "auto", params: Mapping[str, Any] | None = None) -> Extractor:
+    """The library's :func:`~newscrawl.extract.extract` with ``method`` and ``params``, on the raw bytes."""
+    from . import extract
+
+    def run(record: Record) -> Prediction:
+        article = extract(record.html, url=record.url, method=method, params=params)
+        return Prediction(article.text, article.title, article.published, article.author)
+
+    return run
+
+
+def _trafilatura(record: Record) -> Prediction:
+    import trafilatura
+
+    # trafilatura's own benchmark options (tests/eval_common.py EXTRACT_OPTS); txt body.
+    doc = trafilatura.bare_extraction(
+        decode_like_scrapy(record.html),
+        url=record.url,
+        with_metadata=True,
+        include_comments=False,
+        include_tables=True,
+        include_formatting=False,
+    )
+    if doc is None:
+        return Prediction()
+    return Prediction(doc.text or "", doc.title, doc.date, doc.author)
+
+
+def _readability(record: Record) -> Prediction:
+    from lxml import html
+    from readability import Document
+
+    from .dom import render_paragraphs
+
+    document = Document(decode_like_scrapy(record.html), url=record.url)
+    summary = document.summary(html_partial=True)
+    text = "\n".join(render_paragraphs(html.fragment_fromstring(summary, create_parent="div")))
+    return Prediction(text, document.short_title())
+
+
+def baseline_extractor(name: str) -> Extractor:
+    """``trafilatura`` (2.3.1, metadata on) or ``readability`` (readability-lxml 0.9, title only)."""
+    runners = {"trafilatura": _trafilatura, "readability": _readability}
+    if name not in runners:
+        raise ValueError(f"unknown baseline {name!r}; choose from {', '.join(BASELINES)}")
+    return runners[name]
+
+
+@dataclass
+class PageScore:
+    """One page's scores; ``None`` where the truth has nothing to compare with."""
+
+    id: str
+    error: str | None = None
+    seconds: float = 0.0
+    zyte: tuple[float, float, float] | None = None
+    lcs: metrics.PRF | None = None
+    title_exact: bool | None = None
+    title_char: metrics.PRF | None = None
+    date_day: bool | None = None
+    author: metrics.PRF | None = None
+    snippets: tuple[int, int, int, int] | None = None
+    prefix: bool | None = None
+
+
+def score_page(record: Record, prediction: Prediction) -> PageScore:
+    """Compare one prediction with the record's truth, on every field the truth has."""
+    score = PageScore(record.id)
+    if record.has("text"):
+        han = (record.lang or "").lower().startswith("zh")
+        score.zyte = metrics.shingle_counts(record.get("text"), prediction.text, han_chars=han)
+        score.lcs = metrics.lcs_prf(prediction.text, record.get("text"))
+    if record.has("title"):
+        score.title_exact = metrics.title_exact(prediction.title, record.get("title"))
+        score.title_char = metrics.title_char_prf(prediction.title, record.get("title"))
+    if record.has("date") and metrics.truth_day(record.get("date")) is not None:
+        score.date_day = metrics.date_day_match(prediction.published, record.get("date"))
+    if record.has("author"):
+        score.author = metrics.author_prf(prediction.author, record.get("author"))
+    if record.has("with") or record.has("without"):
+        score.snippets = metrics.snippet_counts(
+            prediction.text, record.get("with") or [], record.get("without") or []
+        )
+    if record.has("text_prefix"):
+        score.prefix = metrics.prefix_match(prediction.text, record.get("text_prefix"))
+    return score
+
+
+def _mean(values: Iterable[float]) -> float | None:
+    values = list(values)
+    return sum(values) / len(values) if values else None
+
+
+def summarize(pages: list[PageScore]) -> dict[str, float | int | None]:
+    """Dataset figures from page scores; a figure is absent when no page's truth has the field."""
+    out: dict[str, float | int | None] = {}
+    zyte = [p.zyte for p in pages if p.zyte is not None]
+    if zyte:
+        prf = metrics.aggregate_shingles(zyte)
+        lcs = metrics.mean_prf(p.lcs for p in pages if p.lcs is not None)
+        out.update(
+            n_body=len(zyte),
+            body_zyte_p=prf.precision,
+            body_zyte_r=prf.recall,
+            body_zyte_f1=prf.f1,
+            body_lcs_p=lcs.precision,
+            body_lcs_r=lcs.recall,
+            body_lcs_f1=lcs.f1,
+        )
+    titles = [p for p in pages if p.title_exact is not None]
+    if titles:
+        out.update(
+            n_title=len(titles),
+            title_exact=_mean(float(p.title_exact) for p in titles),
+            title_char_f1=_mean(p.title_char.f1 for p in titles),
+        )
+    dates = [p.date_day for p in pages if p.date_day is not None]
+    if dates:
+        out.update(n_date=len(dates), date_day=_mean(map(float, dates)))
+    authors = [p.author for p in pages if p.author is not None]
+    if authors:
+        out.update(n_author=len(authors), author_f1=_mean(a.f1 for a in authors))
+    snippets = [p.snippets for p in pages if p.snippets is not None]
+    if snippets:
+        prf, accuracy = metrics.snippet_prf(snippets)
+        out.update(
+            n_snippet=len(snippets),
+            snippet_p=prf.precision,
+            snippet_r=prf.recall,
+            snippet_f1=prf.f1,
+            snippet_acc=accuracy,
+        )
+    prefixes = [p.prefix for p in pages if p.prefix is not None]
+    if prefixes:
+        out.update(n_prefix=len(prefixes), prefix_match=_mean(map(float, prefixes)))
+    return out
+
+
+@dataclass
+class Result:
+    """One extractor on one dataset."""
+
+    dataset: str
+    method: str
+    params: dict[str, Any] = field(default_factory=dict)
+    pages: list[PageScore] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for p in self.pages if p.error)
+
+    @property
+    def cpu_seconds(self) -> float:
+        return sum(p.seconds for p in self.pages)
+
+    @property
+    def pages_per_second(self) -> float | None:
+        return len(self.pages) / self.cpu_seconds if self.cpu_seconds else None
+
+    @property
+    def figures(self) -> dict[str, float | int | None]:
+        return summarize(self.pages)
+
+    def error_reasons(self) -> Counter:
+        return Counter(p.error for p in self.pages if p.error)
+
+    def to_dict(self, with_pages: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "dataset": self.dataset,
+            "method": self.method,
+            "params": self.params,
+            "pages": len(self.pages),
+            "errors": self.errors,
+            "error_reasons": dict(self.error_reasons()),
+            "cpu_seconds": self.cpu_seconds,
+            "pages_per_second": self.pages_per_second,
+            **self.figures,
+        }
+        if with_pages:
+            data["page_scores"] = [asdict(p) for p in self.pages]
+        return data
+
+
+def _error_label(exc: BaseException) -> str:
+    reason = getattr(exc, "reason", None)
+    return f"{type(exc).__name__}:{reason}" if reason else type(exc).__name__
+
+
+def evaluate(
+    dataset: str | Path,
+    extractor: Extractor,
+    method: str,
+    *,
+    params: Mapping[str, Any] | None = None,
+    limit: int | None = None,
+    progress: bool | None = None,
+    records: list[Record] | None = None,
+) -> Result:
+    """Run ``extractor`` on every page of ``dataset`` and score it.
+
+    ``records`` reuses pages already loaded (sweeps); ``progress`` shows a tqdm bar on
+    stderr (``None``: only on a terminal).  CPU time covers the extraction only.
+    """
+    from tqdm import tqdm
+
+    path = Path(dataset)
+    if records is None:
+        records = list(load_dataset(path, limit))
+    result = Result(path.name, method, dict(params or {}))
+    disable = None if progress is None else not progress
+    for record in tqdm(records, desc=f"{path.name}/{method}", unit="page", disable=disable, leave=False):
+        start = time.process_time()
+        error = None
+        try:
+            prediction = extractor(record)
+        except Exception as exc:  # an error is an empty prediction, never the end of the run
+            logger.debug("%s/%s: %s failed: %r", path.name, record.id, method, exc)
+            prediction, error = Prediction(), _error_label(exc)
+        elapsed = time.process_time() - start
+        score = score_page(record, prediction)
+        score.error, score.seconds = error, elapsed
+        result.pages.append(score)
+    return result
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+# Column label, figure key; columns whose figure no result has are dropped.
+COLUMNS = [
+    ("body Zyte P/R/F1", ("body_zyte_p", "body_zyte_r", "body_zyte_f1")),
+    ("body LCS P/R/F1", ("body_lcs_p", "body_lcs_r", "body_lcs_f1")),
+    ("title exact", ("title_exact",)),
+    ("title char F1", ("title_char_f1",)),
+    ("date day", ("date_day",)),
+    ("author F1", ("author_f1",)),
+    ("snippet P/R/F1", ("snippet_p", "snippet_r", "snippet_f1")),
+    ("prefix", ("prefix_match",)),
+]
+
+
+def format_table(results: list[Result]) -> str:
+    """A plain-text table, one row a method, for results on one dataset."""
+    if not results:
+        return ""
+    figures = [r.figures for r in results]
+    columns = [(label, keys) for label, keys in COLUMNS if any(keys[0] in f for f in figures)]
+    header = ["method", "pages", *[label for label, _ in columns], "pages/s", "errors"]
+    rows = [header]
+    for result, fig in zip(results, figures, strict=True):
+        name = result.method + "".join(f" {k}={v}" for k, v in result.params.items())
+        cells = [name, str(len(result.pages))]
+        cells += ["/".join(_fmt(fig.get(k)) for k in keys) for _, keys in columns]
+        pps = result.pages_per_second
+        cells += [f"{pps:.1f}" if pps else "-", str(result.errors)]
+        rows.append(cells)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    counts = {k: v for k, v in figures[0].items() if k.startswith("n_")}
+    title = (
+        f"== {results[0].dataset} ({len(results[0].pages)} pages; "
+        + ", ".join(f"{k[2:]}: {v}" for k, v in counts.items())
+        + ")"
+    )
+    return "\n".join([title, *lines])
+
+
+def run_all(
+    datasets: list[str | Path],
+    methods: list[str],
+    baselines: list[str] = (),
+    *,
+    params: Mapping[str, Any] | None = None,
+    limit: int | None = None,
+    progress: bool | None = None,
+) -> dict[str, list[Result]]:
+    """Every method and baseline on every dataset: ``{dataset name: [Result, ...]}``."""
+    out: dict[str, list[Result]] = {}
+    for dataset in datasets:
+        records = list(load_dataset(dataset, limit))
+        results = out.setdefault(Path(dataset).name, [])
+        for method in methods:
+            results.append(
+                evaluate(
+                    dataset,
+                    library_extractor(method, params),
+                    method,
+                    params=params,
+                    records=records,
+                    progress=progress,
+                )
+            )
+        for name in baselines:
+            results.append(
+                evaluate(dataset, baseline_extractor(name), name, records=records, progress=progress)
+            )
+    return out
+
+
+def split_list(value: str | None) -> list[str]:
+    return [v.strip() for v in (value or "").split(",") if v.strip()]
+
+
+def parse_params(pairs: Iterable[str]) -> dict[str, Any]:
+    """``["alpha=0.4", "cjk_mode=char"]`` → ``{"alpha": 0.4, "cjk_mode": "char"}``."""
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"parameter {pair!r} is not KEY=VALUE")
+        try:
+            params[key.strip()] = json.loads(value)
+        except ValueError:
+            params[key.strip()] = value
+    return params
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("datasets", nargs="+", help="dataset directories (truth.jsonl + pages/)")
+    parser.add_argument("--method", default="auto", help="comma-separated library methods (auto,cevc,decay)")
+    parser.add_argument("--baseline", default="", help="comma-separated baselines: trafilatura,readability")
+    parser.add_argument(
+        "--param", action="append", default=[], help="method parameter KEY=VALUE (repeatable)"
+    )
+    parser.add_argument("--limit", type=int, help="first N pages of each dataset")
+    parser.add_argument("--json", help="write the results (with per-page scores) to this file")
+    parser.add_argument("--worst", type=int, default=0, help="list the N pages with the lowest body F1")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    for dataset in args.datasets:
+        read_truth(dataset)  # fail early on a wrong path
+    results = run_all(
+        args.datasets,
+        split_list(args.method),
+        split_list(args.baseline),
+        params=parse_params(args.param),
+        limit=args.limit,
+    )
+    for dataset_results in results.values():
+        print(format_table(dataset_results))
+        for result in dataset_results:
+            if result.errors:
+                print(f"  {result.method} errors: {dict(result.error_reasons())}")
+            if args.worst:
+                print(worst_pages(result, args.worst))
+        print()
+    if args.json:
+        payload = [r.to_dict(with_pages=True) for rs in results.values() for r in rs]
+        Path(args.json).write_text(json.dumps(payload, indent=1, ensure_ascii=False, default=str))
+    return 0
+
+
+def worst_pages(result: Result, n: int) -> str:
+    """The ``n`` pages with the lowest per-page Zyte body F1 (for tuning)."""
+    scored = [(metrics.aggregate_shingles([p.zyte]).f1, p.id) for p in result.pages if p.zyte is not None]
+    scored.sort()
+    return "\n".join(f"  {result.method} worst {f1:.3f} {page_id}" for f1, page_id in scored[:n])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
