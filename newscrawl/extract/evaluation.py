@@ -61,6 +61,8 @@ def library_extractor(method: str = "auto", params: Mapping[str, Any] | None = N
 def _trafilatura(record: Record) -> Prediction:
     import trafilatura
 
+    logging.getLogger("trafilatura").setLevel(logging.CRITICAL)  # it logs every page it discards
+
     # trafilatura's own benchmark options (tests/eval_common.py EXTRACT_OPTS); txt body.
     doc = trafilatura.bare_extraction(
         decode_like_scrapy(record.html),

@@ -232,7 +232,7 @@ def truth_day(value: str | None) -> date | None:
     from dateutil import parser
 
     try:
-        return parser.parse(value, fuzzy=True).date()
+        return parser.parse(value, fuzzy=True, ignoretz=True).date()
     except (ValueError, OverflowError):
         return None
 
