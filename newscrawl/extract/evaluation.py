@@ -83,6 +83,7 @@ def _readability(record: Record) -> Prediction:
 
     from .dom import render_paragraphs
 
+    logging.getLogger("readability").setLevel(logging.CRITICAL)  # it logs a traceback per failure
     document = Document(decode_like_scrapy(record.html), url=record.url)
     summary = document.summary(html_partial=True)
     text = "\n".join(render_paragraphs(html.fragment_fromstring(summary, create_parent="div")))
@@ -372,39 +373,138 @@ def parse_params(pairs: Iterable[str]) -> dict[str, Any]:
     return params
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("datasets", nargs="+", help="dataset directories (truth.jsonl + pages/)")
-    parser.add_argument("--method", default="auto", help="comma-separated library methods (auto,cevc,decay)")
+# --- sweeps (seed 000 Fig. 1: alpha; seed 001 Fig. 4: T) -------------------------------------------
+
+SWEEPS: dict[str, tuple[str, list[float]]] = {
+    "alpha": ("cevc", [round(0.1 * i, 2) for i in range(1, 10)]),
+    "T": ("decay", [round(0.20 + 0.02 * i, 2) for i in range(16)]),
+}
+
+
+def sweep(
+    datasets: list[str | Path],
+    parameter: str,
+    *,
+    limit: int | None = None,
+    progress: bool | None = None,
+    base_params: Mapping[str, Any] | None = None,
+) -> dict[str, list[Result]]:
+    """Rerun the parameter's method for every value of its grid (:data:`SWEEPS`) on every dataset."""
+    if parameter not in SWEEPS:
+        raise ValueError(f"unknown sweep {parameter!r}; choose from {', '.join(SWEEPS)}")
+    method, values = SWEEPS[parameter]
+    out: dict[str, list[Result]] = {}
+    for dataset in datasets:
+        records = list(load_dataset(dataset, limit))
+        results = out.setdefault(Path(dataset).name, [])
+        for value in values:
+            params = {**(base_params or {}), parameter: value}
+            extractor = library_extractor(method, params)
+            results.append(
+                evaluate(dataset, extractor, method, params=params, records=records, progress=progress)
+            )
+    return out
+
+
+def plot_sweep(results: dict[str, list[Result]], parameter: str, path: str | Path) -> None:
+    """P/R/F1 against the swept parameter, one panel a dataset (Zyte solid, seed-000 LCS dashed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    names = [name for name, rs in results.items() if rs and "body_zyte_f1" in rs[0].figures]
+    if not names:
+        raise ValueError("no dataset with body truth to plot")
+    fig, axes = plt.subplots(1, len(names), figsize=(5 * len(names), 4), squeeze=False)
+    for ax, name in zip(axes[0], names, strict=True):
+        rs = results[name]
+        xs = [r.params[parameter] for r in rs]
+        for key, label, color in (
+            ("p", "P", "tab:blue"),
+            ("r", "R", "tab:orange"),
+            ("f1", "F1", "tab:green"),
+        ):
+            ax.plot(
+                xs, [r.figures[f"body_zyte_{key}"] for r in rs], "-o", color=color, label=f"{label} (Zyte)"
+            )
+            ax.plot(xs, [r.figures[f"body_lcs_{key}"] for r in rs], "--", color=color, label=f"{label} (LCS)")
+        ax.set_title(f"{name}: {rs[0].method}, {len(rs[0].pages)} pages")
+        ax.set_xlabel(parameter)
+        ax.set_ylim(0, 1)
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("score")
+    axes[0][-1].legend(loc="lower right", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# --- command line (shared by ``python -m`` and ``scrapy evaluate``) ---------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The evaluation options, for this module's ``main`` and the ``scrapy evaluate`` command."""
+    parser.add_argument("datasets", nargs="*", metavar="DATASET_DIR", help="dataset directories")
+    parser.add_argument("--method", help="comma-separated library methods: auto,cevc,decay (default auto)")
     parser.add_argument("--baseline", default="", help="comma-separated baselines: trafilatura,readability")
+    parser.add_argument("--param", action="append", default=[], help="method parameter KEY=VALUE")
+    parser.add_argument("--limit", type=int, help="only the first N pages of each dataset")
     parser.add_argument(
-        "--param", action="append", default=[], help="method parameter KEY=VALUE (repeatable)"
+        "--sweep", choices=sorted(SWEEPS), help="alpha: cevc over 0.1..0.9; T: decay over .2..5"
     )
-    parser.add_argument("--limit", type=int, help="first N pages of each dataset")
-    parser.add_argument("--json", help="write the results (with per-page scores) to this file")
-    parser.add_argument("--worst", type=int, default=0, help="list the N pages with the lowest body F1")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING)
+    parser.add_argument("--plot", metavar="PNG", help="with --sweep: write the P/R/F1 curves here")
+    parser.add_argument("--json", metavar="FILE", help="write the results, with per-page scores, as JSON")
+    parser.add_argument("--worst", type=int, default=0, metavar="N", help="list the N lowest body-F1 pages")
+    parser.add_argument("--check-floors", metavar="FLOORS_JSON", help="exit 1 if a figure is below its floor")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="tqdm bar")
+
+
+def run_cli(args: argparse.Namespace, echo: Callable[[str], None] = print) -> int:
+    """Run what ``args`` ask for, print the tables, and return the exit code."""
+    from .. import quality_gate
+
+    if not args.datasets:
+        raise ValueError("give at least one dataset directory")
     for dataset in args.datasets:
-        read_truth(dataset)  # fail early on a wrong path
-    results = run_all(
-        args.datasets,
-        split_list(args.method),
-        split_list(args.baseline),
-        params=parse_params(args.param),
-        limit=args.limit,
-    )
+        read_truth(dataset)  # a wrong path fails before any work
+    floors = quality_gate.load_floors(args.check_floors) if args.check_floors else None
+    params = parse_params(args.param)
+    if args.sweep:
+        results = sweep(
+            args.datasets, args.sweep, limit=args.limit, progress=args.progress, base_params=params
+        )
+    else:
+        methods = split_list(args.method) or ([floors.method] if floors else ["auto"])
+        results = run_all(
+            args.datasets,
+            methods,
+            split_list(args.baseline),
+            params=params,
+            limit=args.limit,
+            progress=args.progress,
+        )
     for dataset_results in results.values():
-        print(format_table(dataset_results))
+        echo(format_table(dataset_results))
         for result in dataset_results:
             if result.errors:
-                print(f"  {result.method} errors: {dict(result.error_reasons())}")
+                echo(f"  {result.method} errors: {dict(result.error_reasons())}")
             if args.worst:
-                print(worst_pages(result, args.worst))
-        print()
+                echo(worst_pages(result, args.worst))
+        echo("")
     if args.json:
         payload = [r.to_dict(with_pages=True) for rs in results.values() for r in rs]
         Path(args.json).write_text(json.dumps(payload, indent=1, ensure_ascii=False, default=str))
+    if args.plot:
+        if not args.sweep:
+            raise ValueError("--plot needs --sweep")
+        plot_sweep(results, args.sweep, args.plot)
+        echo(f"plot written to {args.plot}")
+    if floors is not None:
+        failures = quality_gate.check(floors, results)
+        for line in quality_gate.report(floors, results, failures):
+            echo(line)
+        return 1 if failures else 0
     return 0
 
 
@@ -413,6 +513,17 @@ def worst_pages(result: Result, n: int) -> str:
     scored = [(metrics.aggregate_shingles([p.zyte]).f1, p.id) for p in result.pages if p.zyte is not None]
     scored.sort()
     return "\n".join(f"  {result.method} worst {f1:.3f} {page_id}" for f1, page_id in scored[:n])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    try:
+        return run_cli(args)
+    except ValueError as exc:  # DatasetError included
+        parser.error(str(exc))
 
 
 if __name__ == "__main__":
