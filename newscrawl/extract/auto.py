@@ -1,14 +1,199 @@
-"""The default method (placeholder: the measured combination lands with the evaluation)."""
+"""``auto`` — the default method: seed 000's valid characters and seed 001's link nodes,
+combined and steered by structural hints, chosen by measurement (README, "Methods").
+
+1. Every text node is *valid* (seed 000, Definition 1: outside ``<a>``, holds a stop
+   word) or *noise*.  Valid characters inside elements whose markup says boilerplate
+   (:mod:`.hints`: comments, sidebars, related lists, hidden elements) are re-counted
+   as noise; inside body-like markup they weigh more.
+2. The content block is the element that maximises ``valid − λ·noise`` over its
+   subtree — a maximum-gain subtree rather than locateCB's single descent, so a body
+   split across sibling blocks is kept whole while a longer comment thread next to
+   the article is not taken for it.
+3. Inside the block, seed 001's CleanTree removes link nodes (link density > DLmax),
+   boilerplate-marked and hidden subtrees, and blocks whose own gain is negative;
+   the heading that repeats the title is left out, since the body excludes it.
+"""
 
 from __future__ import annotations
 
+from lxml import html
+
+from . import dom
 from .body import Body
+from .decay import DL_MAX, is_link_node
+from .hints import element_weight, is_hidden
 from .page import Page
+from .stopwords import stopword_matcher
+from .title import find_title, similarity
+
+LAMBDA = 1.0
+MAX_WEIGHT = 1.5
 
 
-def extract_body(page: Page, **params) -> Body:
-    from . import decay
+class Gain:
+    """Per-element valid and noise character counts with the structural weights applied."""
 
-    body = decay.extract_body(page, **params)
-    body.method = "auto"
-    return body
+    def __init__(self, page: Page, cjk_mode: str = "substring"):
+        body = page.body
+        holds_stopword = stopword_matcher(page.language, cjk_mode)
+        in_anchor = dom.anchor_flags(body)
+        self.elements = list(in_anchor)  # pre-order
+        own_valid = dict.fromkeys(self.elements, 0)
+        own_noise = dict.fromkeys(self.elements, 0)
+        self.links = dict.fromkeys(self.elements, 0)
+        for owner, text in dom.iter_text_nodes(body):
+            n = dom.non_space_len(text)
+            if not n:
+                continue
+            if in_anchor[owner]:
+                own_noise[owner] += n
+                self.links[owner] += n
+            elif holds_stopword(text):
+                own_valid[owner] += n
+            else:
+                own_noise[owner] += n
+        raw_valid = self._sum_up(body, dict(own_valid))
+        raw_links = self._sum_up(body, dict(self.links))
+        raw_noise = self._sum_up(body, dict(own_noise))
+        total = raw_valid[body] or 1
+        teasers = teaser_items(self.elements, in_anchor, raw_valid, raw_noise, raw_links, total)
+
+        self.weight: dict[html.HtmlElement, float] = {}
+        self.hidden: set[html.HtmlElement] = set()
+        for el in self.elements:
+            if el is body:
+                self.weight[el] = 1.0
+                continue
+            parent_weight = self.weight.get(el.getparent(), 1.0)
+            if is_hidden(el):
+                self.hidden.add(el)
+                own = 0.0
+            else:
+                own = 0.0 if el in teasers else element_weight(el)
+                # A "boilerplate" wrapper around most of the page is a page wrapper.
+                if own == 0.0 and raw_valid[el] > 0.5 * total:
+                    own = 1.0
+            self.weight[el] = min(MAX_WEIGHT, parent_weight * own)
+
+        valid = {}
+        noise = {}
+        for el in self.elements:
+            w = self.weight[el]
+            v = own_valid[el]
+            valid[el] = v * w
+            noise[el] = own_noise[el] + v * max(0.0, 1.0 - w)
+        self.valid = self._sum_up(body, valid)
+        self.noise = self._sum_up(body, noise)
+        self.links = self._sum_up(body, self.links)
+        self.body = body
+
+    def _sum_up(self, body, values: dict) -> dict:
+        for el in reversed(self.elements):
+            parent = el.getparent()
+            if el is not body and parent is not None:
+                values[parent] += values[el]
+        return values
+
+    def score(self, el: html.HtmlElement, lam: float) -> float:
+        return self.valid[el] - lam * self.noise[el]
+
+
+TEASER_MIN_ITEMS = 3
+
+
+def _signature(el: html.HtmlElement) -> tuple:
+    """Tag and class tokens, minus per-item tokens such as ``post-1806``."""
+    tokens = (el.get("class") or "").split()
+    return el.tag, tuple(sorted(t for t in tokens if not any(ch.isdigit() for ch in t)))
+
+
+def _leads_with_link(item: html.HtmlElement, in_anchor) -> bool:
+    """Does the first visible text of ``item`` sit inside a link (a headline link)?"""
+    for owner, text in dom.iter_text_nodes(item):
+        if text.strip():
+            return in_anchor.get(owner, False)
+    return False
+
+
+def teaser_items(elements, in_anchor, valid, noise, links, total_valid: float) -> set:
+    """Items of teaser lists: ``TEASER_MIN_ITEMS`` or more siblings of one tag and class,
+    most of them led by a link and carrying some link text — related-article and
+    "more stories" lists, whose summaries would otherwise read as body text.
+    Paragraphs are never teasers: a link that opens a paragraph is part of it.
+    """
+    found: set = set()
+    for parent in elements:
+        if len(parent) < TEASER_MIN_ITEMS:
+            continue
+        groups: dict[tuple, list] = {}
+        for child in parent:
+            if isinstance(child.tag, str) and child.tag != "p" and valid[child] + noise[child] > 0:
+                groups.setdefault(_signature(child), []).append(child)
+        for items in groups.values():
+            if len(items) < TEASER_MIN_ITEMS:
+                continue
+            led = [it for it in items if links[it] and _leads_with_link(it, in_anchor)]
+            # A list that holds most of the page's text is the article (a "10 things" post).
+            if len(led) >= 0.6 * len(items) and sum(valid[it] for it in items) < 0.5 * total_valid:
+                found.update(led)
+    return found
+
+
+def best_block(gain: Gain, lam: float = LAMBDA) -> html.HtmlElement:
+    """The element whose subtree has the highest ``valid − λ·noise``."""
+    best, best_score = gain.body, float("-inf")
+    for el in gain.elements:
+        if el in gain.hidden or gain.weight[el] == 0.0:
+            continue
+        s = gain.score(el, lam)
+        if s > best_score:
+            best, best_score = el, s
+    return best
+
+
+def prune(
+    block: html.HtmlElement, gain: Gain, lam: float, dl_max: float, title: str | None, prune_linkless: bool
+) -> set:
+    """The subtrees of ``block`` to leave out of the body."""
+    skip = set()
+    block_weight = gain.weight[block]
+    stack = list(block)
+    while stack:
+        el = stack.pop()
+        if not isinstance(el.tag, str):
+            continue
+        valid, noise = gain.valid.get(el, 0), gain.noise.get(el, 0)
+        text_len = gain.valid.get(el, 0) + noise
+        if el in gain.hidden or (gain.weight.get(el, 1.0) == 0.0 and block_weight > 0):
+            skip.add(el)
+            continue
+        if text_len and gain.links.get(el, 0) / text_len > dl_max and is_link_node(el):
+            skip.add(el)
+            continue
+        if (
+            el.tag in dom.BLOCK_TAGS
+            and valid - lam * noise < 0
+            and valid < 40
+            and (gain.links.get(el, 0) or prune_linkless)
+        ):
+            skip.add(el)
+            continue
+        if title and el.tag in dom.HEADING_TAGS and similarity(dom.node_text(el), title) >= 0.8:
+            skip.add(el)
+            continue
+        stack.extend(el)
+    return skip
+
+
+def extract_body(
+    page: Page,
+    lam: float = LAMBDA,
+    dl_max: float = DL_MAX,
+    cjk_mode: str = "substring",
+    prune_linkless: bool = False,
+    **_ignored,
+) -> Body:
+    gain = Gain(page, cjk_mode)
+    block = best_block(gain, lam)
+    title = find_title(page, precise=True)
+    return Body(method="auto", root=block, skip=prune(block, gain, lam, dl_max, title, prune_linkless))
