@@ -1,0 +1,1 @@
+"""newscrawl's Scrapy commands (``COMMANDS_MODULE``): ``crawlall``, ``evaluate``, ``extract``."""

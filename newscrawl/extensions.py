@@ -1,0 +1,182 @@
+"""Crawl accounting: drop reasons, the seen-URL bookkeeping, the closing summary, durable feeds.
+
+- :func:`record_drop` — every article the crawl gives up on goes through here: one log
+  line and a ``newscrawl/dropped/<reason>`` stats counter.  Pipelines raise
+  :class:`Dropped` (counted by :class:`CrawlReport` on ``item_dropped``); spider
+  errbacks and listing filters call :func:`record_drop` directly.
+- :class:`SeenUrls` — owns the seen-URL store and the in-run set of scheduled detail
+  URLs; marks a URL as seen on ``item_scraped``, i.e. after the feed exporter wrote it.
+- :class:`CrawlReport` — on ``spider_closed`` logs items, drops by reason, methods used
+  and extraction time per page.
+- :class:`FlushingFileFeedStorage` — Scrapy's local-file feed storage, flushed after each
+  item, so an exported item is on disk before :class:`SeenUrls` marks it seen.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections import Counter
+from pathlib import Path
+from typing import IO, Any
+
+from scrapy import signals
+from scrapy.exceptions import DropItem
+from scrapy.extensions.feedexport import FileFeedStorage
+
+from .items import ArticleItem
+from .store import SeenStore, SqliteSeenStore, canonical_url
+
+logger = logging.getLogger(__name__)
+DROP_PREFIX = "newscrawl/dropped/"
+
+
+class Dropped(DropItem):
+    """An article dropped for ``reason`` (a short stable code, e.g. ``no_text``)."""
+
+    def __init__(self, reason: str, detail: str = "", url: str | None = None):
+        super().__init__(f"{reason}: {detail}" if detail else reason, log_level="DEBUG")
+        self.reason = reason
+        self.detail = detail
+        self.url = url
+
+
+class Scheduled(DropItem):
+    """Not a loss: the listing item became a detail-page request (see the fetch stage)."""
+
+    def __init__(self, url: str):
+        super().__init__(f"scheduled detail request for {url}", log_level="DEBUG")
+
+
+def record_drop(crawler, reason: str, url: str | None, detail: str = "") -> None:
+    """Log why ``url`` is dropped and count it under ``newscrawl/dropped/<reason>``."""
+    crawler.stats.inc_value(DROP_PREFIX + reason)
+    logger.info("Dropped %s: %s%s", url or "<no url>", reason, f" ({detail})" if detail else "")
+
+
+class SeenUrls:
+    """The seen-URL store plus the in-run set of detail URLs already scheduled.
+
+    Settings: ``NEWSCRAWL_STATE_DIR`` (default ``$NEWSCRAWL_STATE_DIR`` or ``.newscrawl``)
+    and ``NEWSCRAWL_FRESH`` (ignore what earlier runs exported; still record this run).
+    Must be listed after Scrapy's FeedExporter in ``EXTENSIONS`` so that its
+    ``item_scraped`` handler runs after the item was written.
+    """
+
+    def __init__(self, crawler, store: SeenStore | None = None):
+        self.crawler = crawler
+        self.fresh = crawler.settings.getbool("NEWSCRAWL_FRESH")
+        self._state_dir = crawler.settings.get("NEWSCRAWL_STATE_DIR")
+        self.store = store
+        self._claimed: set[str] = set()
+        crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler) -> SeenUrls:
+        return cls(crawler)
+
+    def _store(self) -> SeenStore:
+        if self.store is None:
+            self.store = SqliteSeenStore.in_dir(self._state_dir)
+        return self.store
+
+    def exported(self, site: str, url: str) -> bool:
+        """Was ``url`` exported by an earlier run (always False with ``NEWSCRAWL_FRESH``)?"""
+        return not self.fresh and self._store().contains(site, url)
+
+    def claim(self, url: str) -> bool:
+        """Reserve ``url`` for fetching in this run; False when it was already claimed."""
+        key = canonical_url(url)
+        if key in self._claimed:
+            return False
+        self._claimed.add(key)
+        return True
+
+    def item_scraped(self, item: Any, spider) -> None:
+        if isinstance(item, ArticleItem):
+            self._store().add(item.site, [u for u in (item.url, item.listing_url) if u])
+            self.crawler.stats.inc_value("newscrawl/exported")
+
+    def spider_closed(self, spider, reason: str) -> None:
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+
+class CrawlReport:
+    """Counts drops by reason and summarises the crawl when the spider closes."""
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+        self.methods: Counter[str] = Counter()
+        self.extraction_seconds = 0.0
+        self.extracted = 0
+        crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(self.item_dropped, signal=signals.item_dropped)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler) -> CrawlReport:
+        return cls(crawler)
+
+    def item_scraped(self, item: Any, spider) -> None:
+        if isinstance(item, ArticleItem):
+            self.methods[item.method or "?"] += 1
+            if item.extraction_seconds is not None:
+                self.extraction_seconds += item.extraction_seconds
+                self.extracted += 1
+
+    def item_dropped(self, item: Any, spider, exception: BaseException) -> None:
+        if isinstance(exception, Dropped):
+            record_drop(self.crawler, exception.reason, exception.url or getattr(item, "url", None),
+                        exception.detail)
+        elif isinstance(exception, Scheduled):
+            self.crawler.stats.inc_value("newscrawl/scheduled")
+
+    def summary(self) -> dict[str, Any]:
+        stats = self.crawler.stats.get_stats()
+        drops = {k[len(DROP_PREFIX):]: v for k, v in stats.items() if k.startswith(DROP_PREFIX)}
+        return {
+            "exported": stats.get("newscrawl/exported", 0),
+            "listed": stats.get("newscrawl/listed", 0),
+            "scheduled": stats.get("newscrawl/scheduled", 0),
+            "dropped": dict(sorted(drops.items())),
+            "methods": dict(self.methods.most_common()),
+            "extraction_ms_per_page": round(1000 * self.extraction_seconds / self.extracted, 1)
+            if self.extracted
+            else None,
+        }
+
+    def spider_closed(self, spider, reason: str) -> None:
+        s = self.summary()
+        drops = ", ".join(f"{k}={v}" for k, v in s["dropped"].items()) or "none"
+        methods = ", ".join(f"{k}={v}" for k, v in s["methods"].items()) or "none"
+        logger.info(
+            "newscrawl summary for %s (%s): %d articles exported from %d listed links (%d fetched); "
+            "dropped: %s; methods: %s; extraction %s ms/page",
+            spider.name, reason, s["exported"], s["listed"], s["scheduled"], drops, methods,
+            s["extraction_ms_per_page"] if s["extraction_ms_per_page"] is not None else "n/a",
+        )
+
+
+class _FlushingWriter(io.BufferedWriter):
+    """A buffered file that flushes after every write (one write per exported item)."""
+
+    def write(self, data) -> int:
+        written = super().write(data)
+        self.flush()
+        return written
+
+
+class FlushingFileFeedStorage(FileFeedStorage):
+    """Local feed files whose every item reaches the OS before the item counts as exported.
+
+    Scrapy's own storage keeps up to a buffer's worth of items in memory; after a
+    ``kill -9`` those would be lost although already recorded in the seen-URL store.
+    """
+
+    def open(self, spider) -> IO[bytes]:
+        path = Path(self.path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return _FlushingWriter(io.FileIO(path, self.write_mode.replace("b", "")))

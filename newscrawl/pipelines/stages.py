@@ -1,0 +1,160 @@
+"""The pipeline stages (the package docstring explains the flow and its guarantees)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from ..extensions import Dropped, Scheduled, SeenUrls
+from ..extract import METHODS, ExtractionError, Page, extract_page
+from ..items import ArticleItem, ListingItem
+from ..store import canonical_url
+
+logger = logging.getLogger(__name__)
+
+# ExtractionError.reason -> drop reason
+_EXTRACTION_REASONS = {"empty": "empty_body", "binary": "binary", "too-large": "too_large"}
+_BINARY_TYPES = ("image/", "audio/", "video/", "font/", "application/pdf", "application/zip",
+                 "application/octet-stream", "application/gzip", "application/x-")
+
+
+class Stage:
+    """Base: keeps the crawler (pipelines receive it through ``from_crawler``)."""
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    @property
+    def seen(self) -> SeenUrls:
+        return self.crawler.get_extension(SeenUrls)
+
+
+class SeenFilterStage(Stage):
+    """Drop listing items whose article an earlier run exported (``NEWSCRAWL_FRESH=1`` disables)."""
+
+    def process_item(self, item: Any) -> Any:
+        if isinstance(item, ListingItem) and self.seen.exported(item.site, item.url):
+            raise Dropped("already_exported", "exported by an earlier run", item.url)
+        return item
+
+
+class FetchStage(Stage):
+    """Schedule the detail page of a listing item; the item itself ends here.
+
+    A URL claimed earlier in this run (listed twice, e.g. in a feed and on a catalogue
+    page) is dropped as ``duplicate``, so no page is fetched twice in a run.
+    """
+
+    def process_item(self, item: Any) -> Any:
+        if not isinstance(item, ListingItem):
+            return item
+        if not self.seen.claim(item.url):
+            raise Dropped("duplicate", "already scheduled in this run", item.url)
+        self.crawler.engine.crawl(self.crawler.spider.detail_request(item))
+        raise Scheduled(item.url)
+
+
+class ExtractStage(Stage):
+    """Title (seed 003 with the listing title), body and metadata via :func:`newscrawl.extract`.
+
+    The page is decoded and parsed once; one ``extract_page`` call produces every field
+    (title first, from the listing title and the page's headings, then the body with
+    ``NEWSCRAWL_METHOD``).  The raw body is released afterwards.
+    """
+
+    def __init__(self, crawler):
+        super().__init__(crawler)
+        self.method = crawler.settings.get("NEWSCRAWL_METHOD", "auto")
+        if self.method not in METHODS:
+            raise ValueError(f"NEWSCRAWL_METHOD={self.method!r}: choose from {', '.join(METHODS)}")
+
+    def process_item(self, item: Any) -> Any:
+        if not isinstance(item, ArticleItem):
+            return item
+        body, item.body = item.body, None
+        content_type = (item.content_type or "").lower()
+        if not body or not body.strip():
+            raise Dropped("empty_body", f"HTTP {item.status}, {len(body or b'')} bytes", item.url)
+        if content_type.startswith(_BINARY_TYPES):
+            raise Dropped("binary", f"Content-Type {item.content_type}", item.url)
+        feed_entry = {"title": item.feed_title, "summary": item.feed_summary,
+                      "published": item.feed_published}
+        started = time.perf_counter()
+        try:
+            page = Page.from_html(body, url=item.url, content_type=item.content_type)
+            article = extract_page(page, listing_title=item.listing_title,
+                                   feed_entry={k: v for k, v in feed_entry.items() if v}, method=self.method)
+        except ExtractionError as exc:
+            reason = _EXTRACTION_REASONS.get(exc.reason, "extraction_error")
+            raise Dropped(reason, str(exc), item.url) from None
+        except Exception as exc:  # a library bug must cost one article, not the crawl
+            logger.debug("Extraction failed on %s", item.url, exc_info=True)
+            raise Dropped("extraction_error", f"{type(exc).__name__}: {exc}", item.url) from None
+        item.extraction_seconds = time.perf_counter() - started
+        item.title = article.title
+        item.text = article.text or ""
+        item.published = article.published.isoformat() if article.published else None
+        item.author = article.author
+        item.links = [{"text": link.text, "url": link.url} for link in article.links]
+        item.language = article.language or self.crawler.spider.site.language
+        item.method = article.method or self.method
+        return item
+
+
+class TemplateStage(Stage):
+    """Slot for template learning (a later issue): per-site page templates learnt from
+    the pages extracted so far, used to re-extract or to mark boilerplate.  No-op now."""
+
+    def process_item(self, item: Any) -> Any:
+        return item
+
+
+class ClassifierStage(Stage):
+    """Slot for the article/non-article classifier (a later issue): drops index, gallery
+    and error pages that got this far.  No-op now."""
+
+    def process_item(self, item: Any) -> Any:
+        return item
+
+
+class ValidateStage(Stage):
+    """An exported article needs text (``NEWSCRAWL_MIN_TEXT_CHARS``, default 1) and a title
+    (the listing title stands in when the page gives none)."""
+
+    def __init__(self, crawler):
+        super().__init__(crawler)
+        self.min_chars = crawler.settings.getint("NEWSCRAWL_MIN_TEXT_CHARS", 1)
+
+    def process_item(self, item: Any) -> Any:
+        if not isinstance(item, ArticleItem):
+            return item
+        if len((item.text or "").strip()) < self.min_chars:
+            raise Dropped("no_text", f"{len((item.text or '').strip())} characters of text", item.url)
+        item.title = item.title or item.listing_title or item.feed_title
+        if not item.title:
+            raise Dropped("no_title", "neither the page nor the listing gives a title", item.url)
+        return item
+
+
+class ExportGateStage(Stage):
+    """The store check repeated just before export, plus one export per URL per run."""
+
+    def __init__(self, crawler):
+        super().__init__(crawler)
+        self._passed: set[str] = set()
+
+    def process_item(self, item: Any) -> Any:
+        if isinstance(item, ListingItem):  # only if FetchStage is disabled
+            raise Dropped("not_fetched", "listing item reached export without a fetch stage", item.url)
+        if not isinstance(item, ArticleItem):
+            return item
+        keys = {canonical_url(u) for u in (item.url, item.listing_url) if u}
+        if keys & self._passed or any(self.seen.exported(item.site, k) for k in keys):
+            raise Dropped("duplicate", "article already exported", item.url)
+        self._passed |= keys
+        return item

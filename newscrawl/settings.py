@@ -1,0 +1,61 @@
+"""Scrapy settings for newscrawl.
+
+Sites are configuration (``NEWSCRAWL_SITES``, default ``data/sites.toml``); per-site
+politeness overrides there apply at spider priority, so ``-s`` still wins.
+"""
+
+from newscrawl.items import EXPORT_FIELDS
+from newscrawl.pipelines import STAGES
+
+BOT_NAME = "newscrawl"
+
+SPIDER_MODULES = ["newscrawl.spiders"]
+NEWSPIDER_MODULE = "newscrawl.spiders"
+SPIDER_LOADER_CLASS = "newscrawl.spiders.loader.SiteSpiderLoader"
+COMMANDS_MODULE = "newscrawl.commands"
+
+# --- newscrawl ---------------------------------------------------------------------
+NEWSCRAWL_SITES = None  # path of the sites file; None = data/sites.toml
+NEWSCRAWL_METHOD = "auto"  # body extraction method: auto, cevc, decay
+NEWSCRAWL_STATE_DIR = None  # seen-URL store directory; None = $NEWSCRAWL_STATE_DIR or ./.newscrawl
+NEWSCRAWL_FRESH = False  # True: ignore what earlier runs exported
+NEWSCRAWL_MIN_TEXT_CHARS = 1
+
+# --- politeness --------------------------------------------------------------------
+USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl)"
+ROBOTSTXT_OBEY = True
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 2
+DOWNLOAD_DELAY = 1.0
+RANDOMIZE_DOWNLOAD_DELAY = True
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_MAX_DELAY = 30.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
+DOWNLOAD_TIMEOUT = 30
+DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
+RETRY_ENABLED = True
+RETRY_TIMES = 2
+
+# --- pipelines, extensions, feeds --------------------------------------------------
+ITEM_PIPELINES = dict(STAGES)
+EXTENSIONS = {
+    "newscrawl.extensions.SeenUrls": 900,  # after FeedExporter (0): marks URLs once written
+    "newscrawl.extensions.CrawlReport": 910,
+}
+FEED_STORAGES = {
+    "": "newscrawl.extensions.FlushingFileFeedStorage",
+    "file": "newscrawl.extensions.FlushingFileFeedStorage",
+}
+FEED_EXPORTERS = {"csv": "newscrawl.items.CsvArticleExporter"}
+FEED_EXPORT_FIELDS = list(EXPORT_FIELDS)
+FEED_EXPORT_ENCODING = "utf-8"
+
+# --- runtime -----------------------------------------------------------------------
+TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+TELNETCONSOLE_ENABLED = False
+REMOTE_CONTROL_ENABLED = False
+LOG_LEVEL = "INFO"
+HTTPCACHE_ENABLED = False  # -s HTTPCACHE_ENABLED=1 for repeatable development crawls
+HTTPCACHE_DIR = "httpcache"

@@ -1,0 +1,35 @@
+"""A spider loader that adds one spider per configured site to the project's spider classes."""
+
+from __future__ import annotations
+
+import warnings
+
+from scrapy.spiderloader import SpiderLoader
+
+from ..sites import SiteConfig, load_sites
+from .site import SiteSpider
+
+
+def spider_class(site: SiteConfig) -> type[SiteSpider]:
+    """A :class:`SiteSpider` subclass named after ``site``."""
+    cls_name = "".join(part.capitalize() for part in site.name.split("_")) + "Spider"
+    return type(cls_name, (SiteSpider,), {"name": site.name, "site": site, "__module__": __name__})
+
+
+class SiteSpiderLoader(SpiderLoader):
+    """Spider classes from ``SPIDER_MODULES`` plus one per site in ``NEWSCRAWL_SITES``.
+
+    The sites file is validated here, so a bad key stops ``scrapy list``/``crawl`` with
+    a :class:`~newscrawl.sites.SiteConfigError` naming it.  A coded spider with the same
+    name as a configured site wins (with a warning).
+    """
+
+    def __init__(self, settings):
+        super().__init__(settings)
+        self.sites = load_sites(settings.get("NEWSCRAWL_SITES"))
+        for name, site in self.sites.items():
+            if name in self._spiders:
+                msg = f"spider {name!r} is both coded and configured; using the coded one"
+                warnings.warn(msg, stacklevel=2)
+                continue
+            self._spiders[name] = spider_class(site)

@@ -1,0 +1,218 @@
+"""The generic site spider: catalogue pages, feeds and JSON list endpoints in, listing items out.
+
+One class serves every configured site (:mod:`newscrawl.spiders.loader` makes a named
+subclass per site).  The spider only *lists* articles; fetching and extracting the
+article pages is the item pipelines' job (:mod:`newscrawl.pipelines`), which hands each
+detail page back to :meth:`SiteSpider.parse_article` through a scheduled request.
+
+Arguments (``-a``):
+
+- ``start_url`` — crawl this catalogue page (comma-separated for several) instead of the
+  configured ones; its host is allowed for the run;
+- ``feed_url`` — read this feed instead of the configured ones (same rules);
+- ``max_pages`` — catalogue pages followed per start page (pagination limit).
+
+Every request the spider issues is ``dont_filter``: listing pages must be re-read on
+every run (also when resuming a ``JOBDIR``), and duplicates are avoided by the spider's
+own in-run set for listing pages and by the fetch stage for detail pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+from urllib.parse import urlsplit
+
+import scrapy
+from scrapy import signals
+from scrapy.exceptions import DownloadTimeoutError, IgnoreRequest
+from scrapy.http import TextResponse
+from scrapy.spidermiddlewares.httperror import HttpError
+from twisted.internet.error import TimeoutError as TwistedTimeoutError
+
+from .. import catalogue
+from ..extensions import record_drop
+from ..items import ArticleItem, ListingItem, now_iso
+from ..sites import SiteConfig, host_allowed
+from .feeds import parse_feed
+
+LISTING_PRIORITY = 0
+DETAIL_PRIORITY = 10  # articles before more listing pages: progress survives an interruption
+
+
+def failure_reason(failure) -> tuple[str, str]:
+    """A drop reason and detail for a failed download."""
+    exc = failure.value
+    if isinstance(exc, HttpError):
+        return "http_error", f"HTTP {exc.response.status}"
+    if isinstance(exc, (DownloadTimeoutError, TwistedTimeoutError)):
+        return "timeout", str(exc) or type(exc).__name__
+    if isinstance(exc, IgnoreRequest):
+        text = str(exc).lower()
+        if "robots" in text:
+            return "robots", str(exc)
+        if "offsite" in text:
+            return "offsite", str(exc)
+        return "ignored", str(exc)
+    return "download_error", f"{type(exc).__name__}: {exc}"
+
+
+def _split(value: str | None) -> tuple[str, ...]:
+    return tuple(v.strip() for v in (value or "").split(",") if v.strip())
+
+
+class SiteSpider(scrapy.Spider):
+    """Lists the articles of :attr:`site` (set on the per-site subclass)."""
+
+    site: SiteConfig | None = None
+
+    def __init__(self, *args: Any, start_url: str | None = None, feed_url: str | None = None,
+                 max_pages: str | int | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        if self.site is None:
+            raise ValueError(f"{type(self).__name__} has no site configuration")
+        self.start_urls_arg = _split(start_url)
+        self.feed_urls_arg = _split(feed_url)
+        try:
+            self.max_pages = int(max_pages) if max_pages is not None else self.site.max_pages
+        except ValueError:
+            raise ValueError(f"max_pages must be an integer, got {max_pages!r}") from None
+        if self.max_pages < 1:
+            raise ValueError("max_pages must be at least 1")
+        self._listing_seen: set[str] = set()
+        self.demo_server = None
+
+    @classmethod
+    def update_settings(cls, settings) -> None:
+        super().update_settings(settings)
+        if cls.site is not None:
+            settings.setdict(cls.site.scrapy_settings, priority="spider")
+
+    @classmethod
+    def from_crawler(cls, crawler, *args: Any, **kwargs: Any):
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        if spider.site.serve is not None:
+            from ..demo import DemoServer
+
+            spider.demo_server = DemoServer(spider.site.serve, spider.site.headers)
+            netloc = spider.demo_server.start()
+            spider.site = spider.site.with_host(netloc)
+            crawler.signals.connect(spider._stop_demo_server, signal=signals.spider_closed)
+        extra_hosts = [urlsplit(u).hostname for u in spider.start_urls_arg + spider.feed_urls_arg]
+        spider.allowed_domains = list(dict.fromkeys([*spider.site.domains, *filter(None, extra_hosts)]))
+        return spider
+
+    def _stop_demo_server(self, spider, reason: str) -> None:
+        if self.demo_server is not None:
+            self.demo_server.stop()
+
+    # -- start -----------------------------------------------------------------------
+
+    def listing_sources(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+        """(catalogues, feeds, list APIs) this run reads."""
+        if self.start_urls_arg or self.feed_urls_arg:
+            return self.start_urls_arg, self.feed_urls_arg, ()
+        return self.site.catalogues, self.site.feeds, self.site.list_apis
+
+    async def start(self):
+        catalogues, feeds, apis = self.listing_sources()
+        for url in feeds:  # feeds first: their entries carry the richest listing data
+            yield self._listing_request(url, self.parse_feed)
+        for url in apis:
+            yield self._listing_request(url, self.parse_list_api)
+        for url in catalogues:
+            yield self._listing_request(url, self.parse_catalogue, page=1)
+
+    def _listing_request(self, url: str, callback, **cb_kwargs: Any) -> scrapy.Request | None:
+        self._listing_seen.add(url)
+        return scrapy.Request(url, callback=callback, errback=self.listing_failed, cb_kwargs=cb_kwargs,
+                              dont_filter=True, priority=LISTING_PRIORITY)
+
+    def listing_failed(self, failure) -> None:
+        reason, detail = failure_reason(failure)
+        self.crawler.stats.inc_value(f"newscrawl/listing_error/{reason}")
+        self.logger.warning("Listing page %s failed: %s (%s)", failure.request.url, reason, detail)
+
+    # -- listing pages ---------------------------------------------------------------
+
+    def _listing(self, url: str, title: str | None, source: str, listing_url: str, **feed: Any):
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not host_allowed(parts.hostname, self.allowed_domains):
+            record_drop(self.crawler, "offsite", url, f"listed on {listing_url}")
+            return None
+        self.crawler.stats.inc_value("newscrawl/listed")
+        return ListingItem(url=url, site=self.name, listing_title=title, source=source,
+                           listing_url=listing_url, **feed)
+
+    def parse_catalogue(self, response, page: int = 1):
+        """Article links of a catalogue page, its JSON list endpoints and its next page."""
+        if not isinstance(response, TextResponse):
+            self.crawler.stats.inc_value("newscrawl/listing_error/not_html")
+            return
+        root = catalogue.parse(response.text)
+        pattern = self.site.article_pattern
+        links = catalogue.find_article_links(root, response.url, self.allowed_domains, pattern)
+        self.logger.debug("%d article links on %s", len(links), response.url)
+        for link in links:
+            item = self._listing(link.url, link.title, "catalogue", response.url)
+            if item:
+                yield item
+        for api in catalogue.find_list_apis(root, response.url):
+            if api not in self._listing_seen and host_allowed(urlsplit(api).hostname, self.allowed_domains):
+                yield self._listing_request(api, self.parse_list_api)
+        if page < self.max_pages:
+            following = catalogue.find_next_page(root, response.url, self.allowed_domains)
+            if following and following not in self._listing_seen:
+                yield self._listing_request(following, self.parse_catalogue, page=page + 1)
+
+    def parse_feed(self, response):
+        """One listing item per feed entry whose link is an http(s) URL on the site."""
+        content_type = response.headers.get("Content-Type", b"").decode("latin-1")
+        feed = parse_feed(response.body, response.url, content_type)
+        if feed.error:
+            self.crawler.stats.inc_value("newscrawl/listing_error/feed")
+            self.logger.warning("Feed %s: %s", response.url, feed.error)
+        for entry in feed.entries:
+            if not entry.link:
+                record_drop(self.crawler, "no_link", None, f"feed entry {entry.title!r} on {response.url}")
+                continue
+            item = self._listing(entry.link, entry.title, "feed", response.url, feed_title=entry.title,
+                                 feed_summary=entry.summary, feed_published=entry.published)
+            if item:
+                yield item
+
+    def parse_list_api(self, response):
+        """Articles listed by a JSON endpoint (a JavaScript-rendered list)."""
+        entries = catalogue.links_from_json(response.body, response.url, self.allowed_domains)
+        if not entries:
+            self.crawler.stats.inc_value("newscrawl/listing_error/list_api")
+            self.logger.warning("List endpoint %s listed no articles", response.url)
+        for entry in entries:
+            item = self._listing(entry.url, entry.title, "api", response.url, feed_title=entry.title,
+                                 feed_summary=entry.summary, feed_published=entry.published)
+            if item:
+                yield item
+
+    # -- detail pages (requests built here, scheduled by the fetch stage) -------------
+
+    def detail_request(self, listing: ListingItem) -> scrapy.Request:
+        """The request for a listing item's article page, answered by :meth:`parse_article`."""
+        return scrapy.Request(listing.url, callback=self.parse_article, errback=self.article_failed,
+                              cb_kwargs={"listing": asdict(listing)}, dont_filter=True,
+                              priority=DETAIL_PRIORITY)
+
+    def parse_article(self, response, listing: dict[str, Any]):
+        """The downloaded article page, raw, for the extraction stages."""
+        content_type = response.headers.get("Content-Type")
+        yield ArticleItem.from_listing(
+            listing,
+            url=response.url,
+            status=response.status,
+            content_type=content_type.decode("latin-1") if content_type else None,
+            body=response.body,
+            fetched_at=now_iso(),
+        )
+
+    def article_failed(self, failure) -> None:
+        reason, detail = failure_reason(failure)
+        record_drop(self.crawler, reason, failure.request.url, detail)
