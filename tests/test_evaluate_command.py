@@ -1,0 +1,155 @@
+"""``scrapy evaluate`` end to end (subprocess) and the quality gate's floor checks."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from test_evaluate import write_dataset
+
+from newscrawl import quality_gate
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared" / "datasets"
+
+
+def scrapy_env(tmp_path: Path) -> tuple[dict, Path]:
+    """Environment and cwd for running ``scrapy`` with newscrawl's commands registered.
+
+    The project's own settings when they register the commands; otherwise a throwaway
+    settings module that only sets ``COMMANDS_MODULE`` (so the commands are tested either way).
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    settings = REPO / "newscrawl" / "settings.py"
+    if (REPO / "scrapy.cfg").exists() and "newscrawl.commands" in settings.read_text(encoding="utf-8"):
+        return env, REPO
+    module_dir = tmp_path / "settings_module"
+    module_dir.mkdir()
+    (module_dir / "evalsettings.py").write_text('COMMANDS_MODULE = "newscrawl.commands"\n')
+    env["PYTHONPATH"] = os.pathsep.join([str(module_dir), env["PYTHONPATH"]])
+    env["SCRAPY_SETTINGS_MODULE"] = "evalsettings"
+    return env, tmp_path
+
+
+def scrapy(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    env, cwd = scrapy_env(tmp_path)
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.fixture
+def dataset(tmp_path):
+    return write_dataset(tmp_path / "tiny")
+
+
+def test_evaluate_prints_tables_and_writes_json(tmp_path, dataset):
+    out = tmp_path / "results.json"
+    proc = scrapy(
+        tmp_path, "evaluate", str(dataset), "--method", "auto,cevc", "--baseline", "readability",
+        "--json", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "== tiny (3 pages" in proc.stdout
+    for name in ("auto", "cevc", "readability"):
+        assert f"\n{name} " in proc.stdout
+    results = json.loads(out.read_text())
+    assert [r["method"] for r in results] == ["auto", "cevc", "readability"]
+    auto = results[0]
+    assert auto["pages"] == 3 and auto["errors"] == 1  # the empty page
+    assert 0.5 < auto["body_zyte_f1"] <= 1.0
+    assert len(auto["page_scores"]) == 3
+
+
+def test_evaluate_check_floors_fails_naming_the_figure(tmp_path, dataset):
+    floors = tmp_path / "floors.json"
+    floors.write_text(
+        json.dumps({"method": "auto", "floors": {"tiny": {"body_zyte_f1": 0.99, "date_day": 0.5}}})
+    )
+    proc = scrapy(tmp_path, "evaluate", str(dataset), "--check-floors", str(floors))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "tiny: auto body_zyte_f1 = " in proc.stdout
+    assert "date_day" not in proc.stdout.split("quality gate")[1]  # the passing figure is not named
+
+    floors.write_text(json.dumps({"method": "auto", "floors": {"tiny": {"body_zyte_f1": 0.3}}}))
+    proc = scrapy(tmp_path, "evaluate", str(dataset), "--check-floors", str(floors))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "quality gate (auto): passed" in proc.stdout
+
+
+def test_evaluate_sweep_writes_a_plot(tmp_path, dataset):
+    png, out = tmp_path / "sweep.png", tmp_path / "sweep.json"
+    proc = scrapy(
+        tmp_path, "evaluate", str(dataset), "--sweep", "alpha", "--limit", "2", "--plot", str(png),
+        "--json", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    results = json.loads(out.read_text())
+    assert [r["params"]["alpha"] for r in results] == [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+    assert {r["method"] for r in results} == {"cevc"} and {r["pages"] for r in results} == {2}
+
+
+def test_evaluate_rejects_a_wrong_directory(tmp_path):
+    proc = scrapy(tmp_path, "evaluate", str(tmp_path / "missing"))
+    assert proc.returncode == 2
+    assert "not a dataset directory" in proc.stderr
+
+
+def test_shipped_floors_file_is_valid():
+    floors = quality_gate.load_floors(REPO / "data" / "quality-floors.json")
+    assert floors.method == "auto"
+    assert {"aeb", "zh-news", "fundus"} <= set(floors.floors)
+    assert all(0 < v <= 1 for figures in floors.floors.values() for v in figures.values())
+
+
+def _result(method, figures, params=None):
+    return SimpleNamespace(method=method, params=params or {}, figures=figures)
+
+
+def test_gate_check_names_each_figure_below_its_floor():
+    floors = quality_gate.Floors(
+        "auto", {"aeb": {"body_zyte_f1": 0.9}, "fundus": {"title_exact": 0.7, "date_day": 0.9}}
+    )
+    results = {
+        "aeb": [_result("cevc", {"body_zyte_f1": 0.1}), _result("auto", {"body_zyte_f1": 0.95})],
+        "fundus": [_result("auto", {"title_exact": 0.6})],
+    }
+    failures = quality_gate.check(floors, results)
+    assert failures == [
+        "fundus: auto date_day missing (floor 0.900)",
+        "fundus: auto title_exact = 0.600 < floor 0.700",
+    ]
+    assert quality_gate.check(floors, {"aeb": [_result("cevc", {"body_zyte_f1": 1.0})]}) == [
+        "aeb: method auto was not evaluated"
+    ]
+    lines = quality_gate.report(floors, {"aeb": results["aeb"]}, [])
+    assert lines[0] == "quality gate (auto): passed" and "fundus" in lines[-1]
+
+
+def test_gate_rejects_malformed_floors(tmp_path):
+    bad = tmp_path / "floors.json"
+    bad.write_text('{"floors": {"aeb": {"body_zyte_f1": "high"}}}')
+    with pytest.raises(quality_gate.FloorsError):
+        quality_gate.load_floors(bad)
+    with pytest.raises(quality_gate.FloorsError):
+        quality_gate.load_floors(tmp_path / "absent.json")
+
+
+@pytest.mark.skipif(not (SHARED / "aeb").is_dir(), reason="../shared/datasets not present: aeb")
+def test_evaluate_on_shared_aeb_sample(tmp_path):
+    out = tmp_path / "aeb.json"
+    proc = scrapy(tmp_path, "evaluate", str(SHARED / "aeb"), "--limit", "15", "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    (result,) = json.loads(out.read_text())
+    assert result["pages"] == 15 and result["errors"] == 0
+    assert result["body_zyte_f1"] > 0.6
