@@ -21,12 +21,13 @@ from lxml import html
 from . import dom
 from .body import Body
 from .decay import DL_MAX, is_link_node
-from .hints import element_weight, is_hidden
+from .hints import STRONG, element_weight, is_hidden
 from .page import Page
 from .stopwords import stopword_matcher
 from .title import find_title, similarity
 
 LAMBDA = 1.0
+KEEP_SHARE = 0.5
 MAX_WEIGHT = 1.5
 
 
@@ -65,15 +66,18 @@ class Gain:
                 self.weight[el] = 1.0
                 continue
             parent_weight = self.weight.get(el.getparent(), 1.0)
-            if is_hidden(el):
+            hidden = is_hidden(el)
+            own = 0.0 if hidden or el in teasers else element_weight(el)
+            # Whatever holds most of the page's text is the page, whatever its markup says
+            # (a paywalled body styled display:none, a layout grid named "sidebar-grid").
+            if own == 0.0 and raw_valid[el] > KEEP_SHARE * total:
+                own, hidden = 1.0, False
+            if hidden:
                 self.hidden.add(el)
-                own = 0.0
+            if own >= STRONG:  # explicit body markup outranks any wrapper
+                self.weight[el] = STRONG
             else:
-                own = 0.0 if el in teasers else element_weight(el)
-                # A "boilerplate" wrapper around most of the page is a page wrapper.
-                if own == 0.0 and raw_valid[el] > 0.5 * total:
-                    own = 1.0
-            self.weight[el] = min(MAX_WEIGHT, parent_weight * own)
+                self.weight[el] = min(MAX_WEIGHT, parent_weight * own)
 
         valid = {}
         noise = {}

@@ -107,6 +107,15 @@ _PUBLISH_LABEL = re.compile(
     r"veröffentlicht|erschienen|stand|опубликовано|дата|datum|date|fecha|data)\s*[:：]?\s*$",
     re.IGNORECASE,
 )
+# Publication keys in inline scripts and data attributes ("firstPublicationDate": "20230428").
+_SCRIPT_KEY = re.compile(
+    r"[\"']?\b(datePublished|publishDate|publishedDate|published_at|publishedAt|firstPublicationDate|"
+    r"firstPublishedDate|first_published_at|publish_date|publishTime|publish_time|pubDate|pubdate)"
+    r"[\"']?\s*[:=]\s*[\"']?([0-9][0-9 :T.+\-/Z]{7,34})"
+)
+SCRIPT_PREFIX = 1_000_000  # characters of raw HTML searched for script keys
+# "1998年3月号": the issue of a periodical, a month-precision date.
+_ISSUE = re.compile(r"((?:19|20)\d\d)\s*年\s*(\d{1,2})\s*月\s*[号號期刊]")
 _MODIFIED_LABEL = re.compile(
     r"(更新|修改|updated|modified|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|"
     r"copyright|©|\(c\))[^\n]{0,20}$",
@@ -134,7 +143,13 @@ def _find_published(page: Page, feed_entry: Mapping[str, Any] | None) -> datetim
         return in_url
     if declared or in_url:
         return declared or in_url
-    return visible_date(page, zone) or _htmldate(page, zone) or _first(_declared_modified(page, zone))
+    return (
+        script_date(page, zone)
+        or title_date(page, zone)
+        or visible_date(page, zone)
+        or _htmldate(page, zone)
+        or _first(_declared_modified(page, zone))
+    )
 
 
 # --- parsing -------------------------------------------------------------------------------------
@@ -372,6 +387,23 @@ def _declared_modified(page: Page, zone: tzinfo) -> Iterator[datetime | None]:
 # --- visible text --------------------------------------------------------------------------------
 
 
+def script_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
+    """A publication key's value in the raw HTML (inline scripts, data attributes), first that parses."""
+    for m in _SCRIPT_KEY.finditer(page.text[:SCRIPT_PREFIX]):
+        found = parse_date(m.group(2).strip(), zone)
+        if found:
+            return found
+    return None
+
+
+def title_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
+    """A full date written in the ``<title>`` or ``og:title`` ("... | DW | 28.04.2023")."""
+    for title in (page.title_tag, _first(iter(_meta_values(page, ("og:title",)))) or ""):
+        for _, _, found in _text_candidates(title[:500], _languages(page), zone):
+            return found
+    return None
+
+
 def _visible_text(page: Page) -> tuple[str, int]:
     """Visible body text (bounded) and the offset where the headline ends (0 without one)."""
     body = page.body
@@ -398,17 +430,34 @@ def _visible_text(page: Page) -> tuple[str, int]:
         if size > limit:
             break
     text = "".join(pieces)[:limit]
+    if headline_end < 0:
+        headline_end = _title_position(text, page.title_tag)
     return text, max(headline_end, 0)
+
+
+def _title_position(text: str, title: str) -> int:
+    """End of the first place the ``<title>`` (or its longest part between separators) is written."""
+    parts = sorted(re.split(r"\s+[|\-–—_:]\s+|[|_–—]", title), key=len, reverse=True)
+    for part in parts[:3]:
+        part = part.strip()
+        if len(part) >= 4:
+            at = text.find(part)
+            if at >= 0:
+                return at + len(part)
+    return -1
 
 
 def _text_candidates(text: str, langs: tuple[str, ...] | None, zone: tzinfo) -> Iterator[tuple[int, int, datetime]]:
     """``(position, weight, datetime)`` for every date written in ``text``."""
     for m in _NUMERIC.finditer(text):
-        found = _build(m.group(1), m.group(2), m.group(3), m.group(0), zone)
+        found = _build(m.group(1), m.group(2), m.group(3), m.group(0)[m.end(3) - m.start():], zone)
         if found:
             yield m.start(), m.end(), found
     for m in _DMY.finditer(text):
-        found = _build(m.group(3), m.group(2), m.group(1), m.group(0), zone)
+        first, second = int(m.group(1)), int(m.group(2))
+        month_first = "/" in m.group(0) and second > 12 >= first  # "9/17/2004": US order
+        day, month = (m.group(2), m.group(1)) if month_first else (m.group(1), m.group(2))
+        found = _build(m.group(3), month, day, m.group(0)[m.end(3) - m.start():], zone)
         if found:
             yield m.start(), m.end(), found
     for pattern in (_DAY_WORD_YEAR, _WORD_DAY_YEAR):
@@ -421,12 +470,13 @@ def _text_candidates(text: str, langs: tuple[str, ...] | None, zone: tzinfo) -> 
 _CLOCK = re.compile(r"(\d{1,2})\s*[:：时]\s*(\d{2})(?:\s*[:：分]\s*(\d{2}))?")
 
 
-def _build(year: str, month: str, day: str, whole: str, zone: tzinfo) -> datetime | None:
+def _build(year: str, month: str, day: str, rest: str, zone: tzinfo) -> datetime | None:
+    """A date from its numeric parts; ``rest`` is the matched text after them (may hold the time)."""
     try:
         found = datetime(int(year), int(month), int(day))
     except ValueError:
         return None
-    clock = _CLOCK.search(whole[len(year) + 4:])
+    clock = _CLOCK.search(rest)
     if clock:
         hour, minute, second = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
         if hour < 24 and minute < 60 and second < 60:
@@ -446,10 +496,16 @@ def visible_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
         has_time = bool(re.search(r"\d[:：时]\d", text[start:end]))
         after_headline = start >= headline_end
         distance = abs(start - headline_end)
-        key = (labelled, after_headline and distance < 1500, has_time, -distance)
+        key = (after_headline and distance < 1500, labelled, has_time, -distance)
         if best is None or key > best[0]:
             best = (key, found)
-    return best[1] if best else None
+    if best:
+        return best[1]
+    for m in _ISSUE.finditer(text):
+        found = _build(m.group(1), m.group(2), "1", "", zone)
+        if found:
+            return found
+    return None
 
 
 def _htmldate(page: Page, zone: tzinfo) -> datetime | None:

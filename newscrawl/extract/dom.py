@@ -75,6 +75,10 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> str:
         raise ExtractionError("binary", "body starts with a binary file signature")
     content_type = content_type or ""
     encoding, text = html_to_unicode(content_type, data, auto_detect_fun=_sniff_encoding)
+    if encoding.lower().replace("-", "").replace("_", "") not in ("utf8", "utf8sig") and _is_utf8(data):
+        # Multi-byte UTF-8 that decodes strictly is no accident of a legacy encoding:
+        # the declaration is wrong (a UTF-8 page still saying gb2312).
+        return data.decode("utf-8-sig")
     if text.count("\ufffd") > max(8, len(text) // 200):
         sniffed = _sniff_encoding(data)
         if sniffed and sniffed.lower() != encoding.lower():
@@ -82,6 +86,17 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> str:
             if candidate.count("\ufffd") < text.count("\ufffd"):
                 text = candidate
     return text
+
+
+def _is_utf8(data: bytes) -> bool:
+    """Strictly valid UTF-8 with at least some multi-byte characters."""
+    if data.isascii():
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def parse_html(text: str) -> html.HtmlElement:

@@ -26,7 +26,10 @@ POSITIVE = re.compile(
     re.IGNORECASE,
 )
 NEGATIVE_TAGS = frozenset({"nav", "aside", "footer", "header", "menu", "dialog", "figcaption"})
-STRONG_POSITIVE = re.compile(r"articlebody|article-body|article_body|story-body|post-body|entry-content", re.I)
+STRONG_POSITIVE = re.compile(
+    r"(?:article|story|post|entry|news)[-_]*(?:body|content|text)|body[-_]*text|main[-_]*text", re.I
+)
+STRONG = 1.5
 
 HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
@@ -46,11 +49,11 @@ def is_hidden(el: html.HtmlElement) -> bool:
 def element_weight(el: html.HtmlElement) -> float:
     """How much an element's own markup says its text is body: 0 (noise) … 1.5 (body)."""
     if el.get("itemprop") == "articleBody":
-        return 1.5
+        return STRONG
     desc = descriptor(el)
     tag = el.tag if isinstance(el.tag, str) else ""
     if STRONG_POSITIVE.search(desc):
-        return 1.5
+        return STRONG
     negative = tag in NEGATIVE_TAGS or (desc.strip() and NEGATIVE.search(desc))
     positive = tag in ("article", "main") or (desc.strip() and POSITIVE.search(desc))
     if negative and not positive:
