@@ -46,7 +46,7 @@ POLITENESS_SETTINGS: dict[str, tuple[str, type | tuple[type, ...]]] = {
     "download_delay": ("DOWNLOAD_DELAY", (int, float)),
     "autothrottle": ("AUTOTHROTTLE_ENABLED", bool),
     "concurrency": ("CONCURRENT_REQUESTS_PER_DOMAIN", int),
-    "randomize_delay": ("RANDOMIZE_DOWNLOAD_DELAY", bool),
+    "delay_jitter": ("DOWNLOAD_DELAY_JITTER", (int, float)),
     "download_timeout": ("DOWNLOAD_TIMEOUT", (int, float)),
 }
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")

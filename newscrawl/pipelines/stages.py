@@ -73,6 +73,14 @@ class ExtractStage(Stage):
         if self.method not in METHODS:
             raise ValueError(f"NEWSCRAWL_METHOD={self.method!r}: choose from {', '.join(METHODS)}")
 
+    def open_spider(self) -> None:
+        """Load the library's models and word lists now, not while downloads are in flight."""
+        warm_up = "<html><head><title>Warm-up</title></head><body><p>The warm-up page text.</p></body></html>"
+        try:
+            extract_page(Page.from_html(warm_up, url="http://localhost/"), method=self.method)
+        except Exception:  # noqa: BLE001 - a failing warm-up shows again on the first real page
+            logger.debug("Extraction warm-up failed", exc_info=True)
+
     def process_item(self, item: Any) -> Any:
         if not isinstance(item, ArticleItem):
             return item
