@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (prose and HTML template lines; CJK text counts double width)
 """English articles of the demo site (Harbor City Herald). Original text written for newscrawl's demo.
 
 Same body markup as articles_zh.py. Times are America/New_York (EST, -05:00 in November).

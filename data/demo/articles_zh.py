@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (prose and HTML template lines; CJK text counts double width)
 """Chinese articles of the demo site (江城日报). Original text written for newscrawl's demo.
 
 Body markup (rendered by build_demo.py): a plain string is a paragraph; ``[text](url)`` inside it is an

@@ -23,7 +23,6 @@ sys.path.insert(0, str(HERE))
 from articles_en import ARTICLES_EN  # noqa: E402
 from articles_ru import ARTICLES_RU  # noqa: E402
 from articles_zh import ARTICLES_ZH  # noqa: E402
-
 from demo_templates import (  # noqa: E402
     SPLIT,
     block_html,
@@ -75,7 +74,8 @@ CATALOGUES = {
     "ru": (["/ru/society/index.html", "/ru/society/page2.html", "/ru/society/page3.html"], [
         ["/ru/sport/20261119/hokkei-pobeda.html", "/ru/society/20261119/snegopad-zakryl-trassu.html",
          "/ru/culture/20261118/premera-v-dramteatre.html"],
-        ["/ru/society/20261118/gorsovet-utverdil-byudzhet.html", "/ru/science/20261117/issledovanie-ozera.html",
+        ["/ru/society/20261118/gorsovet-utverdil-byudzhet.html",
+         "/ru/science/20261117/issledovanie-ozera.html",
          "/ru/society/20261117/novaya-shkola.html"],
         ["/ru/society/20261115/tramvai-marshrut-7.html", "/ru/society/20261113/volontery-priyut.html"],
     ]),
@@ -94,7 +94,8 @@ FEEDS = {
     ]),
     "/atom/ru.xml": ("atom", "ru", [
         "/ru/science/20261120/studenty-nanosputnik.html", "/ru/culture/20261118/premera-v-dramteatre.html",
-        "/ru/society/20261118/gorsovet-utverdil-byudzhet.html", "/ru/culture/20261116/vystavka-fotografii.html",
+        "/ru/society/20261118/gorsovet-utverdil-byudzhet.html",
+        "/ru/culture/20261116/vystavka-fotografii.html",
         "/ru/sport/20261114/lyzhnya-otkryta.html", "/ru/culture/20261112/festival-kino.html",
     ]),
 }
@@ -240,7 +241,8 @@ def _feed_item(path: str) -> dict:
 def render_rss(lang: str, items: list[dict], paths: list[str]) -> str:
     meta = {
         "zh": ("江城日报 - 滚动新闻", "/index.html", "江城日报最新新闻", "zh-cn"),
-        "en": ("Harbor City Herald - Latest", "/en/world/index.html", "Latest stories from the Herald", "en-us"),
+        "en": ("Harbor City Herald - Latest", "/en/world/index.html", "Latest stories from the Herald",
+               "en-us"),
     }[lang]
     newest = max(datetime.fromisoformat(i["published"]) for i in items)
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
@@ -264,7 +266,8 @@ def render_rss(lang: str, items: list[dict], paths: list[str]) -> str:
 
 def render_atom(items: list[dict]) -> str:
     updated = max(i["modified"] for i in items)
-    out = ['<?xml version="1.0" encoding="utf-8"?>', '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="ru">',
+    out = ['<?xml version="1.0" encoding="utf-8"?>',
+           '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="ru">',
            "<title>Северный вестник — новости</title>",
            '<link rel="alternate" type="text/html" href="/ru/society/index.html"/>',
            '<link rel="self" type="application/atom+xml" href="/atom/ru.xml"/>',
@@ -322,7 +325,8 @@ def build_json_list(records: dict, headers: dict) -> dict:
 
 
 CSS = """body{font-family:sans-serif;margin:0;color:#222}a{color:#0645ad}
-.nav ul,.site-nav ul,.menu{list-style:none;margin:0;padding:0}.nav li,.site-nav li,.menu li{display:inline;margin:0 6px}
+.nav ul,.site-nav ul,.menu{list-style:none;margin:0;padding:0}
+.nav li,.site-nav li,.menu li{display:inline;margin:0 6px}
 .ad,.ad-inline,.advert,.banner{background:#f4f4f4;border:1px dashed #bbb;padding:8px;font-size:12px}
 .comments,.comment-box{border-top:1px solid #ddd;margin-top:16px}footer,.footer{font-size:12px;color:#777}
 """

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (prose and HTML template lines; CJK text counts double width)
 """Page templates of the demo site: three article layouts per language, catalogues, home, tech index.
 
 Every function returns a ``str``; build_demo.py encodes it with the page's declared charset. Article
@@ -814,6 +815,10 @@ def render_catalogue(lang: str, page_path: str, n: int, pages: list[str], entrie
                           f'<p class="teaser-summary">{esc(e["summary"])}</p>'
                           f'<span class="teaser-date">{e["date"]}</span></article>' for e in entries)
         suffix = "" if n == 1 else f" (page {n})"
+        lead = ""
+        if focus:
+            lead = (f'<div class="lead-story"><h2><a href="{focus["path"]}">{esc(focus["title"])}</a></h2>'
+                    f'<p>{esc(focus["description"])}</p></div>\n')
         return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -829,7 +834,7 @@ def render_catalogue(lang: str, page_path: str, n: int, pages: list[str], entrie
 </header>
 <main>
 <h1>Latest news</h1>
-<div class="banner ad"><span class="ad-label">Advertisement</span> <a href="https://example.org/ads/cruise">Winter cruises from $499</a></div>
+{lead}<div class="banner ad"><span class="ad-label">Advertisement</span> <a href="https://example.org/ads/cruise">Winter cruises from $499</a></div>
 <section class="river">
 {items}
 </section>
@@ -844,6 +849,10 @@ def render_catalogue(lang: str, page_path: str, n: int, pages: list[str], entrie
                       f'<div class="news-item__date">{e["date"][8:10]}.{e["date"][5:7]}.{e["date"][:4]}</div></div>'
                       for e in entries)
     suffix = "" if n == 1 else f" — страница {n}"
+    main_news = ""
+    if focus:
+        main_news = (f'<div class="main-news"><a class="main-news__title" href="{focus["path"]}">'
+                     f'{esc(focus["title"])}</a><p>{esc(focus["description"])}</p></div>\n')
     return f"""<!DOCTYPE html>
 <html lang="ru">
 <head>
@@ -856,7 +865,7 @@ def render_catalogue(lang: str, page_path: str, n: int, pages: list[str], entrie
 {RU_NAV}
 </div>
 <h1>Новости</h1>
-<div class="news-list">
+{main_news}<div class="news-list">
 {items}
 </div>
 {pager}
