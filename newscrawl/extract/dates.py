@@ -78,6 +78,15 @@ _TLD_ZONES = {
     "fi": "Europe/Helsinki", "ua": "Europe/Kyiv", "tr": "Europe/Istanbul", "in": "Asia/Kolkata",
     "za": "Africa/Johannesburg", "br": "America/Sao_Paulo", "au": "Australia/Sydney",
     "nz": "Pacific/Auckland", "sg": "Asia/Singapore", "pt": "Europe/Lisbon", "cz": "Europe/Prague",
+    "ar": "America/Argentina/Buenos_Aires", "uy": "America/Montevideo", "mx": "America/Mexico_City",
+    "cl": "America/Santiago", "co": "America/Bogota", "pe": "America/Lima", "gr": "Europe/Athens",
+    "hu": "Europe/Budapest", "ro": "Europe/Bucharest", "il": "Asia/Jerusalem", "ae": "Asia/Dubai",
+    "lu": "Europe/Luxembourg", "li": "Europe/Vaduz", "sk": "Europe/Bratislava", "si": "Europe/Ljubljana",
+    "hr": "Europe/Zagreb", "rs": "Europe/Belgrade", "bg": "Europe/Sofia", "lt": "Europe/Vilnius",
+    "lv": "Europe/Riga", "ee": "Europe/Tallinn", "by": "Europe/Minsk", "kz": "Asia/Almaty",
+    "vn": "Asia/Ho_Chi_Minh", "th": "Asia/Bangkok", "my": "Asia/Kuala_Lumpur", "id": "Asia/Jakarta",
+    "ph": "Asia/Manila", "pk": "Asia/Karachi", "ng": "Africa/Lagos", "ke": "Africa/Nairobi",
+    "eg": "Africa/Cairo", "is": "Atlantic/Reykjavik", "mo": "Asia/Macau",
 }
 
 # --- URL dates -------------------------------------------------------------------------------
@@ -140,7 +149,7 @@ def _find_published(page: Page, feed_entry: Mapping[str, Any] | None) -> datetim
     declared = _first(_declared_published(page, zone))
     in_url = url_date(page.url, zone)
     if declared and in_url and abs((declared.date() - in_url.date()).days) > 1:
-        return in_url
+        return in_url  # a re-stamped page keeps its original URL
     if declared or in_url:
         return declared or in_url
     return (
@@ -325,15 +334,20 @@ def _first(values: Iterator[datetime | None]) -> datetime | None:
     return next((v for v in values if v is not None), None)
 
 
+_ARTICLE_TYPES = frozenset({"BlogPosting", "Report", "WebPage", "LiveBlogPosting", "ItemPage", "Posting"})
+
+
 def _is_article(obj: Mapping) -> bool:
     kind = obj.get("@type")
     kinds = kind if isinstance(kind, list) else [kind]
-    return any(isinstance(k, str) and ("Article" in k or k in ("BlogPosting", "Report", "WebPage", "LiveBlogPosting"))
-               for k in kinds)
+    return any(isinstance(k, str) and ("Article" in k or k in _ARTICLE_TYPES) for k in kinds)
 
 
-def _json_ld_values(page: Page, keys: tuple[str, ...]) -> Iterator[Any]:
-    objects = sorted(page.json_ld, key=lambda o: not _is_article(o))  # article objects first
+def _json_ld_values(page: Page, keys: tuple[str, ...], articles: bool | None = None) -> Iterator[Any]:
+    """Values of ``keys`` in the page's JSON-LD objects (article-typed ones only / never / first)."""
+    objects = sorted(page.json_ld, key=lambda o: not _is_article(o))
+    if articles is not None:
+        objects = [o for o in objects if _is_article(o) == articles]
     for key in keys:
         for obj in objects:
             value = obj.get(key)
@@ -366,12 +380,15 @@ def _element_values(page: Page, prop: str) -> Iterator[str]:
 
 
 def _declared_published(page: Page, zone: tzinfo) -> Iterator[datetime | None]:
+    """Article JSON-LD, then meta tags, then microdata, then JSON-LD of other objects (videos, pages)."""
     langs = _languages(page)
-    for value in _json_ld_values(page, ("datePublished", "dateCreated", "uploadDate")):
+    for value in _json_ld_values(page, ("datePublished", "dateCreated"), articles=True):
         yield parse_date(value, zone, langs)
     for value in _meta_values(page, PUBLISHED_META):
         yield parse_date(value, zone, langs)
     for value in _element_values(page, "datePublished"):
+        yield parse_date(value, zone, langs)
+    for value in _json_ld_values(page, ("datePublished", "dateCreated", "uploadDate"), articles=False):
         yield parse_date(value, zone, langs)
 
 
@@ -404,7 +421,7 @@ def title_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
     return None
 
 
-def _visible_text(page: Page) -> tuple[str, int]:
+def visible_text(page: Page) -> tuple[str, int]:
     """Visible body text (bounded) and the offset where the headline ends (0 without one)."""
     body = page.body
     pieces: list[str] = []
@@ -486,7 +503,7 @@ def _build(year: str, month: str, day: str, rest: str, zone: tzinfo) -> datetime
 
 def visible_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
     """The most credible date written near the headline (see the module docstring)."""
-    text, headline_end = _visible_text(page)
+    text, headline_end = visible_text(page)
     best: tuple[tuple, datetime] | None = None
     for start, end, found in _text_candidates(text, _languages(page), zone):
         before = text[max(0, start - 24):start]
