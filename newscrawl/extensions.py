@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import logging
+import uuid
 from collections import Counter
 from pathlib import Path
 from typing import IO, Any
@@ -68,6 +69,7 @@ class SeenUrls:
         self.fresh = crawler.settings.getbool("NEWSCRAWL_FRESH")
         self._state_dir = crawler.settings.get("NEWSCRAWL_STATE_DIR")
         self.store = store
+        self.run_id = uuid.uuid4().hex  # marks the detail requests this run scheduled
         self._claimed: set[str] = set()
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)

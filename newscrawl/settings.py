@@ -52,6 +52,9 @@ FEED_EXPORTERS = {"csv": "newscrawl.items.CsvArticleExporter"}
 FEED_EXPORT_FIELDS = list(EXPORT_FIELDS)
 FEED_EXPORT_ENCODING = "utf-8"
 
+# --- scheduling: JOBDIR queues survive a clean stop, a killed run's queue is discarded ---
+SCHEDULER = "newscrawl.middlewares.CrashSafeScheduler"
+
 # --- runtime -----------------------------------------------------------------------
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 TELNETCONSOLE_ENABLED = False

@@ -55,7 +55,7 @@ class FetchStage(Stage):
             return item
         if not self.seen.claim(item.url):
             raise Dropped("duplicate", "already scheduled in this run", item.url)
-        self.crawler.engine.crawl(self.crawler.spider.detail_request(item))
+        self.crawler.engine.crawl(self.crawler.spider.detail_request(item, self.seen.run_id))
         raise Scheduled(item.url)
 
 

@@ -33,6 +33,7 @@ from twisted.internet.error import TimeoutError as TwistedTimeoutError
 from .. import catalogue
 from ..extensions import record_drop
 from ..items import ArticleItem, ListingItem, now_iso
+from ..middlewares import DETAIL_META
 from ..sites import SiteConfig, host_allowed
 from .feeds import parse_feed
 
@@ -195,11 +196,14 @@ class SiteSpider(scrapy.Spider):
 
     # -- detail pages (requests built here, scheduled by the fetch stage) -------------
 
-    def detail_request(self, listing: ListingItem) -> scrapy.Request:
-        """The request for a listing item's article page, answered by :meth:`parse_article`."""
+    def detail_request(self, listing: ListingItem, run_id: str) -> scrapy.Request:
+        """The request for a listing item's article page, answered by :meth:`parse_article`.
+
+        ``run_id`` names the run that claimed the URL (see :mod:`newscrawl.middlewares`).
+        """
         return scrapy.Request(listing.url, callback=self.parse_article, errback=self.article_failed,
                               cb_kwargs={"listing": asdict(listing)}, dont_filter=True,
-                              priority=DETAIL_PRIORITY)
+                              priority=DETAIL_PRIORITY, meta={DETAIL_META: run_id})
 
     def parse_article(self, response, listing: dict[str, Any]):
         """The downloaded article page, raw, for the extraction stages."""
