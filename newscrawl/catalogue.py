@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from urllib.parse import urljoin, urlsplit
 
 from lxml import html
@@ -237,8 +238,31 @@ class ApiEntry:
 
     url: str
     title: str
-    published: str | None = None
+    published: str | None = None  # ISO 8601 with offset, when the endpoint gives a zone
     summary: str | None = None
+
+
+def _iso_date(value: object) -> str | None:
+    """An endpoint's date as ISO 8601 with offset: epoch seconds, or ISO text that carries an offset.
+
+    A date without a zone is left out rather than guessed; the page's own date decides then.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)) or (isinstance(value, str) and value.strip().isdigit()):
+        seconds = float(value)
+        seconds = seconds / 1000 if seconds > 1e11 else seconds  # milliseconds
+        try:
+            return datetime.fromtimestamp(seconds, UTC).isoformat()
+        except (OverflowError, OSError, ValueError):
+            return None
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value.strip().replace(" ", "T", 1))
+        except ValueError:
+            return None
+        return parsed.isoformat() if parsed.tzinfo else None
+    return None
 
 
 def links_from_json(data: bytes | str | object, base_url: str, domains: Iterable[str]) -> list[ApiEntry]:
@@ -264,7 +288,7 @@ def links_from_json(data: bytes | str | object, base_url: str, domains: Iterable
             absolute = urljoin(base_url, url.strip()).split("#")[0]
             parts = urlsplit(absolute)
             if parts.scheme in ("http", "https") and host_allowed(parts.hostname, domains):
-                date = next((str(obj[k]) for k in _DATE_KEYS if obj.get(k) not in (None, "")), None)
+                date = next((_iso_date(obj[k]) for k in _DATE_KEYS if obj.get(k) not in (None, "")), None)
                 summary = obj.get("summary") or obj.get("description")
                 summary = summary if isinstance(summary, str) else None
                 entries.setdefault(absolute, ApiEntry(absolute, normalize_space(title), date, summary))

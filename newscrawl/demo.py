@@ -12,8 +12,8 @@ same spider, same pipelines, robots.txt, redirects and all.
      "/gbk/1.html": {"Content-Type": "text/html"}}
 
 Paths are URL paths; ``status`` sets the response code, every other key a header.
-Without an override, the type comes from the file extension, without a charset
-(the page's own ``<meta charset>`` decides, as for many real servers).
+Without an override, the type comes from the file extension (HTML as UTF-8);
+``headers.json`` serves the GBK and windows-1251 pages as ``text/html`` without a charset.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from urllib.parse import unquote
 
 from twisted.web import resource, server
 
-_TEXT_TYPES = {".html": "text/html", ".htm": "text/html", ".xml": "application/xml",
-               ".rss": "application/rss+xml", ".atom": "application/atom+xml", ".json": "application/json",
+_TEXT_TYPES = {".html": "text/html; charset=utf-8", ".htm": "text/html; charset=utf-8",
+               ".xml": "application/xml", ".rss": "application/rss+xml", ".atom": "application/atom+xml",
+               ".json": "application/json",
                ".txt": "text/plain"}
 
 

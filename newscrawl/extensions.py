@@ -71,6 +71,7 @@ class SeenUrls:
         self.store = store
         self.run_id = uuid.uuid4().hex  # marks the detail requests this run scheduled
         self._claimed: set[str] = set()
+        self._exported: set[str] = set()
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -83,9 +84,19 @@ class SeenUrls:
             self.store = SqliteSeenStore.in_dir(self._state_dir)
         return self.store
 
+    def _key(self, url: str) -> str:
+        """The URL as stored: a locally served site's random port is replaced by its placeholder host."""
+        spider = self.crawler.spider
+        return spider.store_url(url) if hasattr(spider, "store_url") else url
+
     def exported(self, site: str, url: str) -> bool:
-        """Was ``url`` exported by an earlier run (always False with ``NEWSCRAWL_FRESH``)?"""
-        return not self.fresh and self._store().contains(site, url)
+        """Was ``url`` exported before (by an earlier run, or earlier in this one)?
+
+        Always False with ``NEWSCRAWL_FRESH`` for URLs of earlier runs.
+        """
+        if self.fresh:
+            return canonical_url(url) in self._exported
+        return self._store().contains(site, self._key(url))
 
     def claim(self, url: str) -> bool:
         """Reserve ``url`` for fetching in this run; False when it was already claimed."""
@@ -97,7 +108,9 @@ class SeenUrls:
 
     def item_scraped(self, item: Any, spider) -> None:
         if isinstance(item, ArticleItem):
-            self._store().add(item.site, [u for u in (item.url, item.listing_url) if u])
+            urls = [u for u in (item.url, item.listing_url) if u]
+            self._store().add(item.site, [self._key(u) for u in urls])
+            self._exported.update(canonical_url(u) for u in urls)
             self.crawler.stats.inc_value("newscrawl/exported")
 
     def spider_closed(self, spider, reason: str) -> None:

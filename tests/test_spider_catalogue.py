@@ -72,8 +72,12 @@ def test_links_from_json_endpoint():
     import json
 
     entries = links_from_json(json.dumps(data), "https://news.example.com/api/list.json", DOMAINS)
+    # a date without a zone is not guessed
     assert [(e.url, e.title, e.published) for e in entries] == [
-        ("https://news.example.com/a/1.html", "First story", "2024-05-12 08:00")]
+        ("https://news.example.com/a/1.html", "First story", None)]
+    timed = links_from_json('[{"title": "T", "url": "/b", "ctime": 1715500000}, '
+                            '{"title": "U", "url": "/c", "date": "2024-05-12T10:00:00+08:00"}]', BASE, DOMAINS)
+    assert [e.published for e in timed] == ["2024-05-12T07:46:40+00:00", "2024-05-12T10:00:00+08:00"]
     assert links_from_json(b"not json", BASE, DOMAINS) == []
 
 

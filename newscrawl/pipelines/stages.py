@@ -161,8 +161,9 @@ class ExportGateStage(Stage):
             raise Dropped("not_fetched", "listing item reached export without a fetch stage", item.url)
         if not isinstance(item, ArticleItem):
             return item
-        keys = {canonical_url(u) for u in (item.url, item.listing_url) if u}
-        if keys & self._passed or any(self.seen.exported(item.site, k) for k in keys):
+        urls = [u for u in (item.url, item.listing_url) if u]
+        keys = {canonical_url(u) for u in urls}
+        if keys & self._passed or any(self.seen.exported(item.site, u) for u in urls):
             raise Dropped("duplicate", "article already exported", item.url)
         self._passed |= keys
         return item

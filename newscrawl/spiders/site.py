@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import scrapy
 from scrapy import signals
@@ -34,7 +34,7 @@ from .. import catalogue
 from ..extensions import record_drop
 from ..items import ArticleItem, ListingItem, now_iso
 from ..middlewares import DETAIL_META
-from ..sites import SiteConfig, host_allowed
+from ..sites import PLACEHOLDER_HOST, SiteConfig, host_allowed
 from .feeds import parse_feed
 
 LISTING_PRIORITY = 0
@@ -82,6 +82,7 @@ class SiteSpider(scrapy.Spider):
             raise ValueError("max_pages must be at least 1")
         self._listing_seen: set[str] = set()
         self.demo_server = None
+        self.served_netloc: str | None = None
 
     @classmethod
     def update_settings(cls, settings) -> None:
@@ -96,12 +97,22 @@ class SiteSpider(scrapy.Spider):
             from ..demo import DemoServer
 
             spider.demo_server = DemoServer(spider.site.serve, spider.site.headers)
-            netloc = spider.demo_server.start()
-            spider.site = spider.site.with_host(netloc)
+            spider.served_netloc = spider.demo_server.start()
+            spider.site = spider.site.with_host(spider.served_netloc)
             crawler.signals.connect(spider._stop_demo_server, signal=signals.spider_closed)
         extra_hosts = [urlsplit(u).hostname for u in spider.start_urls_arg + spider.feed_urls_arg]
         spider.allowed_domains = list(dict.fromkeys([*spider.site.domains, *filter(None, extra_hosts)]))
         return spider
+
+    def store_url(self, url: str) -> str:
+        """``url`` as the seen-URL store keeps it: stable across runs of a locally served site,
+        whose port changes every run (the placeholder host stands in for it)."""
+        if self.served_netloc is None:
+            return url
+        parts = urlsplit(url)
+        if parts.netloc != self.served_netloc:
+            return url
+        return urlunsplit(parts._replace(netloc=PLACEHOLDER_HOST))
 
     def _stop_demo_server(self, spider, reason: str) -> None:
         if self.demo_server is not None:
