@@ -1,9 +1,344 @@
-"""Article author (placeholder until the dates/authors module lands)."""
+"""Article author(s): one string, several people joined with ", ", or None when unsure.
+
+Sources, most trusted first; the first that yields a name wins:
+
+1. JSON-LD ``author`` (and ``creator``) of the article object: the names of its ``Person``
+   entries (``@id`` references resolved); organisations only when no person is named;
+2. ``<meta>`` author names (``author``, ``article:author``, ``parsely-author``, ``byl``,
+   ``sailthru.author``, ``dc.creator`` ...), URLs and handles skipped;
+3. byline elements: ``itemprop="author"``, ``rel="author"`` links, then elements whose class
+   or id says ``byline``/``author`` (short texts only);
+4. byline lines in the visible text near the headline: ``作者：``, ``记者 XXX``, ``文/XXX``,
+   ``执笔``, ``Автор:``, ``By``/``Von``/``Par``/``Por`` at the start of a line;
+5. editor lines (``责任编辑：``, ``编辑：``) when nothing names a writer — Chinese portals
+   credit only the editor, and that is what readers and the zh-news truth take as the author.
+
+A name the page also uses as its site name (``og:site_name``, the ``<title>`` suffix) is
+taken only when nothing else is found.  Labels ("By ", "Von ", "作者：") are stripped,
+names de-duplicated case-insensitively and joined with ", ".
+"""
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from lxml import etree
+
+from .dom import normalize_space
 from .page import Page
+
+MAX_NAME_CHARS = 60
+MAX_NAMES = 12
+MAX_ELEMENT_TEXT = 120
+
+META_NAMES = (
+    "author", "article:author", "article:author_name", "og:article:author", "parsely-author", "byl",
+    "sailthru.author", "dc.creator", "dcterms.creator", "cxenseparse:author", "analytics:author",
+    "citation_author", "twitter:data1:author", "creator", "authors",
+)
+
+_PREFIX = re.compile(
+    r"^\s*(?:(?:written|reported|text|posted|story|words|photos?)\s+)?(?:by|von|par|por|di|door|av|af|"
+    r"от|автор(?:ы)?|text|texte|texto|testo|author|autor|autora|auteur|autore|redaktion|作者|记者|文)"
+    r"\b\s*[:：]?\s*|^\s*(?:作者|记者|文|撰文|执笔人?|责任编辑|编辑|责编|Автор(?:ы)?|Текст)\s*[:：/／]\s*",
+    re.IGNORECASE,
+)
+_SPLIT = re.compile(r"\s*(?:,|;|\||、|，|/|／|&|\+|\band\b|\bund\b|\bet\b|\by\b|\be\b|\bи\b|\bog\b|\ben\b|\boch\b)\s*",
+                    re.IGNORECASE)
+_URL = re.compile(r"\S*(?:https?:/|www\.)\S*", re.IGNORECASE)
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_HAN_NAMES = re.compile(r"^[\u3400-\u9fff·]{2,5}(?:[\s\u3000]+[\u3400-\u9fff·]{2,5})+$")
+_JUNK = re.compile(r"https?:|www\.|@|\.(?:com|html?)\b|\d{3,}|^\W+$", re.IGNORECASE)
+_TRAILING = re.compile(
+    r"\s*(?:\||–|—|-{1,2}\s|\(|（|\[|【|\bupdated\b|\bpublished\b|\bam\b\s+\d|\bon\b\s+\d|"
+    r"\bveröffentlicht\b|\baktualisiert\b|\d{1,2}[.:/]\d{1,2}).*$",
+    re.IGNORECASE,
+)
+_NOT_NAMES = frozenset(
+    "author authors autor admin administrator editor redaktion staff unknown anonymous 未知 匿名 佚名 "
+    "guest by von share follow facebook twitter email name".split()
+)
+
+# Visible-text bylines work on short lines: a label, then nothing but names up to a stop word.
+MAX_BYLINE_LINE = 80
+_WRITER_LABEL = re.compile(r"(?:作者|撰文|执笔人?|撰稿人?|(?<![\u3400-\u9fff])文(?=\s*[:：/／])|记者|通讯员)\s*[:：/／]?")
+_EDITOR_LABEL = re.compile(r"(?:责任编辑|责编|编辑)\s*[:：]")
+_POSTED_BY = re.compile(r"^\s*([\w&.\-\u3400-\u9fff]{2,30})\s*(?:发表于|发布于|posted)")
+_PAREN_BYLINE = re.compile(r"(?:^|[。！？!?”」])\s*[（(]\s*([^()（）\n]{2,30}?)\s*[)）]\s*$")
+LABEL_MAX_OFFSET = 16  # a byline label starts its line, after at most an outlet's name ("新京报记者")
+_RU_AUTHOR = re.compile(r"(?:Автор(?:ы)?|Текст)\s*:\s*([А-ЯЁA-Z][^\n|,;]{2,60})")
+_BY_LINE = re.compile(
+    r"^\s*(?:By|Von|Par|Por|Door|Av|Af|Di)\s+((?:[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’.\-]+\s*){1,4}"
+    r"(?:(?:,|\band\b|\bund\b|\bet\b|\by\b|&)\s*(?:[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’.\-]+\s*){1,4}){0,5})$",
+)
+_HAN_TOKEN = re.compile(r"^[\u3400-\u9fff·]{2,4}$")
+_HANDLE_TOKEN = re.compile(r"^[A-Za-z][\w&.\-]{1,29}$")
+_NAME_END = re.compile(r"(发自|报道|摄影?|/|／|_|\||【|\[|[(（]).*$")
+_NOT_HAN_NAME = re.compile(r"[的了是们这那么吗呢吧着过说网报社台局委院所部厅处站刊号]$|[的了是们这那么吗呢吧着过]")
+_HAN_STOP = frozenset(
+    "相关 简介 联系 来源 时间 编辑 记者 作者 评论 分享 阅读 点击 登录 注册 返回 首页 发布 日期 本报 本站 "
+    "原创 转载 新闻 图片 视频 通讯员 实习生 综合 整理".split()
+)
 
 
 def find_author(page: Page) -> str | None:
-    return None
+    """The article's author(s) as one string ("A, B"), or None when no source names one."""
+    try:
+        return _find_author(page)
+    except (ValueError, TypeError, RecursionError, etree.LxmlError):
+        return None
+
+
+def _find_author(page: Page) -> str | None:
+    site_names = _site_names(page)
+    fallback: str | None = None
+    for names in _sources(page):
+        joined = join_names(names)
+        if not joined:
+            continue
+        if _is_site(joined.casefold(), site_names):
+            fallback = fallback or joined
+            continue
+        return joined
+    return fallback
+
+
+def _sources(page: Page) -> Iterator[list[str]]:
+    """Candidate name lists, best first.  On Chinese pages the byline lines come before ``<meta>``
+    and author widgets, which there usually name the site or the syndicating account."""
+    yield _json_ld_authors(page)
+    lines = _byline_lines(page)
+    if (page.declared_language or page.language) == "zh":
+        yield from _text_bylines(lines, _WRITER_FINDERS)
+    yield _meta_authors(page)
+    yield from _element_authors(page)
+    yield from _text_bylines(lines, _WRITER_FINDERS + _EDITOR_FINDERS)
+
+
+# --- cleaning ------------------------------------------------------------------------------------
+
+
+def clean_name(raw: Any) -> list[str]:
+    """Names in one raw author string: label stripped, split on separators, junk dropped."""
+    if not isinstance(raw, str):
+        return []
+    text = normalize_space(unicodedata.normalize("NFKC", raw[:400]))
+    text = _URL.sub(" ", text).strip()
+    text = _PREFIX.sub("", text, count=1)
+    text = _TRAILING.sub("", text)
+    if _HAN_NAMES.match(text):  # "王建宏 张文攀": Chinese bylines separate names with spaces
+        parts = text.split()
+    else:
+        parts = _SPLIT.split(text)
+    names = []
+    for part in parts:
+        name = _PREFIX.sub("", part.strip(" .·:：-–—'\"")).strip(" .·:：-–—'\"")
+        if _is_name(name):
+            names.append(name)
+    return names
+
+
+def _is_name(name: str) -> bool:
+    if not name or len(name) > MAX_NAME_CHARS or name.casefold() in _NOT_NAMES:
+        return False
+    if _JUNK.search(name) or not any(ch.isalpha() for ch in name):
+        return False
+    return len(name.split()) <= 6
+
+
+def join_names(names: Iterable[str]) -> str | None:
+    """De-duplicate (case-insensitively, keeping the first spelling) and join with ", "."""
+    seen: dict[str, str] = {}
+    for name in names:
+        seen.setdefault(name.casefold(), name)
+    if not seen or len(seen) > MAX_NAMES:
+        return None
+    return ", ".join(seen.values())
+
+
+def _is_site(name: str, site_names: set[str]) -> bool:
+    """``name`` is the site's own name (or a part of it: "网易" in "网易财经")."""
+    return any(name == site or (len(name) >= 2 and name in site) for site in site_names)
+
+
+def _site_names(page: Page) -> set[str]:
+    names = set()
+    for meta in page.root.iter("meta"):
+        key = (meta.get("property") or meta.get("name") or "").lower()
+        if key in ("og:site_name", "application-name", "publisher", "copyright", "twitter:site"):
+            names.add(normalize_space(meta.get("content")).casefold().lstrip("@"))
+    title = page.title_tag
+    for part in re.split(r"\s+[|\-–—:]\s+|[|_]", title)[1:]:
+        names.add(part.strip().casefold())
+    host = (page.url or "").split("//")[-1].split("/")[0].lower()
+    if host:
+        names.add(host.removeprefix("www."))
+    names.discard("")
+    return names
+
+
+# --- structured sources --------------------------------------------------------------------------
+
+
+def _is_article(obj: Mapping) -> bool:
+    kind = obj.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return any(isinstance(k, str) and ("Article" in k or k in ("BlogPosting", "Report", "LiveBlogPosting",
+                                                              "WebPage", "Posting")) for k in kinds)
+
+
+def _json_ld_authors(page: Page) -> list[str]:
+    by_id = {o.get("@id"): o for o in page.json_ld if isinstance(o.get("@id"), str)}
+    objects = sorted(page.json_ld, key=lambda o: not _is_article(o))
+    for obj in objects:
+        if not _is_article(obj):
+            continue
+        for key in ("author", "creator"):
+            people, orgs = _people(obj.get(key), by_id)
+            if people or orgs:
+                return people or orgs
+    return []
+
+
+def _people(value: Any, by_id: Mapping[str, Mapping]) -> tuple[list[str], list[str]]:
+    """``(person names, organisation names)`` in a JSON-LD author value."""
+    people: list[str] = []
+    orgs: list[str] = []
+    items = value if isinstance(value, list) else [value]
+    for item in items[:MAX_NAMES * 2]:
+        if isinstance(item, str):
+            people.extend(clean_name(item))
+            continue
+        if not isinstance(item, Mapping):
+            continue
+        if "name" not in item and isinstance(item.get("@id"), str):
+            item = by_id.get(item["@id"], item)
+        name = item.get("name")
+        if isinstance(name, list):
+            name = ", ".join(n for n in name if isinstance(n, str))
+        kind = str(item.get("@type") or "Person")
+        (orgs if "Organization" in kind or "NewsMediaOrganization" in kind else people).extend(clean_name(name))
+    return people, orgs
+
+
+def _meta_authors(page: Page) -> list[str]:
+    wanted = {name: rank for rank, name in enumerate(META_NAMES)}
+    found: list[tuple[int, str]] = []
+    for meta in page.root.iter("meta"):
+        key = (meta.get("name") or meta.get("property") or meta.get("itemprop") or "").strip().lower()
+        if key in wanted and meta.get("content"):
+            found.append((wanted[key], meta.get("content")))
+    for _, value in sorted(found, key=lambda item: item[0]):
+        names = clean_name(value)
+        if names:
+            return names
+    return []
+
+
+def _element_authors(page: Page) -> Iterator[list[str]]:
+    root = page.body
+    for xpath in (
+        ".//*[@itemprop='author']",
+        ".//a[@rel='author']",
+        ".//*[contains(translate(@class, 'BYLINE', 'byline'), 'byline')]",
+        ".//*[contains(translate(@class, 'AUTHOR', 'author'), 'author') "
+        "or contains(translate(@id, 'AUTHOR', 'author'), 'author')]",
+    ):
+        for el in root.xpath(xpath)[:20]:
+            if el.xpath("ancestor::*[contains(@class, 'comment')]"):
+                continue
+            name_el = el.find(".//*[@itemprop='name']")
+            target = name_el if name_el is not None else el
+            value = target.get("content") if target.tag == "meta" else " ".join(target.itertext())
+            value = normalize_space(value)
+            if value and len(value) <= MAX_ELEMENT_TEXT:
+                names = clean_name(value)
+                if names:
+                    yield names
+                    break
+
+
+# --- visible text ----------------------------------------------------------------------------------
+
+
+def _byline_lines(page: Page) -> list[str]:
+    """Visible text lines, starting a little above the headline and wrapping round to the top."""
+    from .dates import visible_text
+
+    text, headline_end = visible_text(page)
+    start = max(0, text.rfind("\n", 0, max(0, headline_end - 300)) + 1)
+    lines = (normalize_space(line) for line in (text[start:] + "\n" + text[:start]).split("\n"))
+    return [line for line in lines if line]
+
+
+def _text_bylines(lines: list[str], finders: tuple) -> Iterator[list[str]]:
+    """For each finder in turn, the names of the first line it accepts."""
+    for finder in finders:
+        for i, line in enumerate(lines):
+            if len(line) > MAX_BYLINE_LINE and finder is not _paren_byline:
+                continue
+            names = finder(line, lines[i + 1] if i + 1 < len(lines) else "")
+            if names:
+                yield names
+                break
+
+
+def _labelled(label: re.Pattern):
+    def find(line: str, next_line: str) -> list[str]:
+        for m in label.finditer(line):
+            opening = max(line.rfind("(", 0, m.start()), line.rfind("（", 0, m.start()))
+            if m.start() > LABEL_MAX_OFFSET and not (0 <= m.start() - opening <= 12):
+                continue
+            rest = line[m.end():]
+            glued = bool(rest) and not rest[0].isspace() and not m.group(0).endswith((":", "：", "/", "／"))
+            names = _name_tokens(rest.strip() if rest.strip() else next_line[:MAX_BYLINE_LINE], glued)
+            if names:
+                return names
+        return []
+
+    return find
+
+
+def _posted_by(line: str, next_line: str) -> list[str]:
+    m = _POSTED_BY.match(line)
+    return _name_tokens(m.group(1)) if m else []
+
+
+def _latin_byline(line: str, next_line: str) -> list[str]:
+    m = _RU_AUTHOR.search(line) or _BY_LINE.match(line)
+    return clean_name(m.group(1)) if m else []
+
+
+def _paren_byline(line: str, next_line: str) -> list[str]:
+    """"……（常书香 马丹阳）" at the end of a paragraph: the reporters' credit."""
+    m = _PAREN_BYLINE.search(line)
+    return _name_tokens(m.group(1)) if m and _HAN.search(m.group(1)) else []
+
+
+_WRITER_FINDERS = (_labelled(_WRITER_LABEL), _posted_by, _latin_byline, _paren_byline)
+_EDITOR_FINDERS = (_labelled(_EDITOR_LABEL),)
+
+
+def _name_tokens(rest: str, glued: bool = False) -> list[str]:
+    """Leading names of ``rest``: Han names (2-4 characters) or one Latin handle, up to a stop.
+
+    ``glued``: the text follows its label without a space or colon ("记者马俊峰/文"); then the
+    name must end in a byline marker (发自, 报道, /, 摄), or "记者调查" would be a name.
+    """
+    names: list[str] = []
+    for token in re.split(r"[\s、，,]+", rest.strip()):
+        cut = _NAME_END.sub("", token)
+        if glued and not names and cut == token:
+            return []
+        if _HAN_TOKEN.match(cut) and cut not in _HAN_STOP and not _NOT_HAN_NAME.search(cut):
+            names.append(cut)
+        elif not names and _HANDLE_TOKEN.match(cut) and cut.casefold() not in _NOT_NAMES:
+            return [cut]
+        else:
+            break
+        if cut != token:
+            break
+    return names

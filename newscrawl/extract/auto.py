@@ -21,20 +21,22 @@ from lxml import html
 from . import dom
 from .body import Body
 from .decay import DL_MAX, is_link_node
-from .hints import STRONG, element_weight, is_hidden
+from .hints import STRONG, element_weight, is_hidden, strip_furniture
 from .page import Page
 from .stopwords import stopword_matcher
 from .title import find_title, similarity
 
-LAMBDA = 1.0
+LAMBDA = 0.75
 KEEP_SHARE = 0.5
+JSON_LD_SHORTFALL = 0.5
+MU = 0.5
 MAX_WEIGHT = 1.5
 
 
 class Gain:
     """Per-element valid and noise character counts with the structural weights applied."""
 
-    def __init__(self, page: Page, cjk_mode: str = "substring"):
+    def __init__(self, page: Page, cjk_mode: str = "substring", mu: float = 1.0):
         body = page.body
         holds_stopword = stopword_matcher(page.language, cjk_mode)
         in_anchor = dom.anchor_flags(body)
@@ -52,7 +54,7 @@ class Gain:
             elif holds_stopword(text):
                 own_valid[owner] += n
             else:
-                own_noise[owner] += n
+                own_noise[owner] += mu * n
         raw_valid = self._sum_up(body, dict(own_valid))
         raw_links = self._sum_up(body, dict(self.links))
         raw_noise = self._sum_up(body, dict(own_noise))
@@ -168,7 +170,8 @@ def prune(
             continue
         valid, noise = gain.valid.get(el, 0), gain.noise.get(el, 0)
         text_len = gain.valid.get(el, 0) + noise
-        if el in gain.hidden or (gain.weight.get(el, 1.0) == 0.0 and block_weight > 0):
+        # A zero-weight wrapper goes unless explicit body markup inside it kept some value.
+        if el in gain.hidden or (gain.weight.get(el, 1.0) == 0.0 and block_weight > 0 and valid <= 0):
             skip.add(el)
             continue
         if text_len and gain.links.get(el, 0) / text_len > dl_max and is_link_node(el):
@@ -195,9 +198,25 @@ def extract_body(
     dl_max: float = DL_MAX,
     cjk_mode: str = "substring",
     prune_linkless: bool = False,
+    mu: float = MU,
+    drop_furniture: bool = True,
     **_ignored,
 ) -> Body:
-    gain = Gain(page, cjk_mode)
+    gain = Gain(page, cjk_mode, mu)
     block = best_block(gain, lam)
     title = find_title(page, precise=True)
-    return Body(method="auto", root=block, skip=prune(block, gain, lam, dl_max, title, prune_linkless))
+    body = Body(method="auto", root=block, skip=prune(block, gain, lam, dl_max, title, prune_linkless))
+    if drop_furniture:
+        body.paragraphs = strip_furniture(body.text_paragraphs())
+    declared = json_ld_article_body(page)
+    if declared and len(body.text) < JSON_LD_SHORTFALL * len(declared):
+        # The page renders its body with JavaScript; its own metadata carries the text.
+        body.paragraphs = [line for line in (dom.normalize_space(x) for x in declared.splitlines()) if line]
+    return body
+
+
+def json_ld_article_body(page: Page) -> str | None:
+    """The longest JSON-LD ``articleBody`` of the page, when it has one of some length."""
+    bodies = [o["articleBody"] for o in page.json_ld if isinstance(o.get("articleBody"), str)]
+    best = max(bodies, key=len, default="")
+    return best if len(best) >= 200 else None

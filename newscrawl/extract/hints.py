@@ -61,3 +61,56 @@ def element_weight(el: html.HtmlElement) -> float:
     if positive and not negative:
         return 1.25
     return 1.0
+
+
+# Line-level hints: short lines that are article furniture, not body, in any language.
+_DATE_PART = re.compile(
+    r"\d{1,4}\s*[./\-年]\s*\d{1,2}\s*[./\-月]\s*\d{1,4}|\d{1,2}:\d{2}|"
+    r"\b\d{1,2}\.?\s+\w{3,10}\.?\s+\d{4}\b|\b\w{3,10}\.?\s+\d{1,2},?\s+\d{4}\b"
+)
+_BYLINE = re.compile(
+    r"^(?:by|von|par|por|av|di|door|de|af|od|autor(?:in)?:?|author:?|автор:?|текст:?|作者|记者|编辑|责编|"
+    r"责任编辑|来源|本报记者|文[/／]|written by|posted by|reporting by)[\s:：]",
+    re.IGNORECASE,
+)
+_EDITOR_NOTE = re.compile(r"^[(（\[【]\s*(?:责任编辑|责编|编辑|来源|作者)[：:]")
+AD_LABELS = frozenset(
+    "advertisement advertising ad anzeige werbung publicidad publicité publicite pubblicità reklam reklama "
+    "реклама 广告 廣告 annonse annons mainos sponsored gesponsert".split()
+)
+METADATA_MAX_CHARS = 80
+
+
+def is_furniture_line(line: str) -> bool:
+    """A short paragraph that is a dateline, byline, editor credit, ad label or bare number."""
+    text = line.strip()
+    if not text:
+        return True
+    if text.casefold().strip(" .:-–—|") in AD_LABELS:
+        return True
+    if not any(ch.isalpha() for ch in text):
+        return len(text) <= METADATA_MAX_CHARS
+    if len(text) > METADATA_MAX_CHARS:
+        return False
+    if _EDITOR_NOTE.match(text) or _BYLINE.match(text):
+        return True
+    if _DATE_PART.search(text):
+        words = text.split()
+        return len(words) <= 8 or len(text) <= 40
+    return False
+
+
+def strip_furniture(paragraphs: list[str], substantial: int = METADATA_MAX_CHARS) -> list[str]:
+    """Drop furniture lines at the body's edges: before its first and after its last
+    substantial paragraph.  Inside the body the same shapes are content (a tweet's
+    attribution line, a schedule, a table row) and are kept.
+    """
+    long_ones = [i for i, line in enumerate(paragraphs) if len(line) >= substantial]
+    if not long_ones:
+        return [line for line in paragraphs if not is_furniture_line(line)]
+    first, last = long_ones[0], long_ones[-1]
+    return [
+        line
+        for i, line in enumerate(paragraphs)
+        if first <= i <= last or not is_furniture_line(line)
+    ]
