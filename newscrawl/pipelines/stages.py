@@ -35,7 +35,8 @@ class Stage:
 
 
 class SeenFilterStage(Stage):
-    """Drop listing items whose article an earlier run exported (``NEWSCRAWL_FRESH=1`` disables)."""
+    """Drop listing items whose article was already exported (``already_exported``): by an
+    earlier run (the seen-URL store; ``NEWSCRAWL_FRESH=1`` ignores it) or earlier in this run."""
 
     def process_item(self, item: Any) -> Any:
         if isinstance(item, ListingItem) and self.seen.exported(item.site, item.url):
