@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from urllib.parse import urlsplit
 
 from rapidfuzz.distance import LCSseq
 
@@ -68,55 +69,97 @@ def find_title(page: Page, listing_title: str | None = None, *, precise: bool = 
     return lcs_title(reference, candidates)
 
 
-def _meta_titles(page: Page) -> list[str]:
-    found = []
-    for key in ("og:title", "twitter:title"):
-        value = dom.meta_content(page.root, key)
-        if value:
-            found.append(value)
+def _flat_text(el) -> str:
+    """Heading text as rendered: inline pieces joined without inserted spaces."""
+    return dom.normalize_space("".join(el.itertext()))[:MAX_CANDIDATE_CHARS]
+
+
+def _fold(text: str | None) -> str:
+    text = unicodedata.normalize("NFKC", text or "").replace("\u00ad", "").replace("\u200b", "")
+    return " ".join(text.split()).casefold()
+
+
+def _json_ld_headline(page: Page) -> str | None:
     for obj in page.json_ld:
-        headline = obj.get("headline")
+        headline = obj.get("headline") or obj.get("name") if obj.get("@type") != "WebSite" else None
         if isinstance(headline, str) and headline.strip():
-            found.append(dom.normalize_space(headline))
-    return [t[:MAX_CANDIDATE_CHARS] for t in found]
+            return dom.normalize_space(headline)[:MAX_CANDIDATE_CHARS]
+    return None
 
 
-def _strip_site_name(title: str, site_names: set[str]) -> str:
-    """Cut a ``Headline | Site`` title down to the headline part."""
-    parts = [p.strip() for p in _SEPARATORS.split(title) if p and p.strip()]
-    if len(parts) < 2:
-        return title
-    kept = [p for p in parts if _fold(p) not in site_names]
-    if kept and len(kept) < len(parts):
-        return " - ".join(kept) if len(kept) > 1 else kept[0]
-    return max(parts, key=len)
-
-
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold().strip()
-
-
-def _precise_title(page: Page, reference: str, listing: str, candidates: list[str]) -> str | None:
-    site_names = {
+def _site_names(page: Page) -> set[str]:
+    names = {
         _fold(v)
         for v in (dom.meta_content(page.root, "og:site_name", "application-name", "twitter:site"),)
         if v
     }
-    metas = [_strip_site_name(t, site_names) if site_names else t for t in _meta_titles(page)]
+    host = urlsplit(page.url or "").hostname or ""
+    labels = [x for x in host.split(".") if x not in ("www", "m", "com", "co", "org", "net")]
+    names.update(labels[:1])
+    return {n.lstrip("@") for n in names if n}
+
+
+def strip_site_name(title: str | None, site_names: set[str]) -> str | None:
+    """``Headline | Site`` → ``Headline``: drop separated parts that name the site."""
+    if not title:
+        return title
+    parts = [p for p in _SEPARATORS.split(title) if p and p.strip()]
+    if len(parts) < 2:
+        return title
+    kept = [p.strip() for p in parts if not _names_site(p, site_names)]
+    if kept and len(kept) < len(parts):
+        return " - ".join(kept)
+    return title
+
+
+def _names_site(part: str, site_names: set[str]) -> bool:
+    folded = _fold(part).replace(" ", "")
+    return any(name and (folded == name.replace(" ", "") or name.replace(" ", "") in folded and len(folded) <= 2 * len(name))
+               for name in site_names)
+
+
+def _without_kicker(longer: str, shorter: str) -> bool:
+    """Is ``longer`` just ``shorter`` with a kicker or tail joined by a separator?"""
+    lf, sf = _fold(longer), _fold(shorter)
+    if sf == lf or sf not in lf or len(sf) < 8:
+        return False
+    rest = lf.replace(sf, "", 1).strip()
+    return bool(rest) and (rest[0] in ":-–—|/·" or rest[-1] in ":-–—|/·")
+
+
+def _precise_title(page: Page, reference: str, listing: str, candidates: list[str]) -> str | None:
+    """The headline by agreement between the page's own sources.
+
+    Sources: the first ``<h1>``, JSON-LD ``headline``, ``og:title``, ``twitter:title``
+    and ``<title>``, each with the site name cut off.  When the sources disagree, the
+    headline most of them state wins; a source that only adds a kicker or a site name
+    to another (``Politik: Headline`` vs ``Headline``) counts for the shorter one.
+    """
     if listing:
-        return lcs_title(reference or listing, candidates + metas) if candidates or metas else listing
-    headings = candidates
-    # A heading that is (nearly) the page's own headline metadata is the title.
-    for meta in metas:
-        for heading in headings:
-            if similarity(_fold(heading), _fold(meta)) >= 0.9:
-                return heading
-    if metas:
-        return metas[0]
-    if headings and reference:
-        best = lcs_title(reference, headings)
-        if best and similarity(best, reference) >= 0.5:
-            return best
-    if reference:
-        return _strip_site_name(reference, site_names) if site_names else reference
-    return headings[0] if headings else None
+        return lcs_title(reference or listing, candidates) if candidates else listing
+    names = _site_names(page)
+    h1 = page.root.find(".//h1")
+    lcs_pick = lcs_title(reference, candidates) if candidates and reference else None
+    sources = [
+        _flat_text(h1) if h1 is not None else None,
+        lcs_pick,
+        _json_ld_headline(page),
+        strip_site_name(dom.meta_content(page.root, "og:title"), names),
+        strip_site_name(dom.meta_content(page.root, "twitter:title"), names),
+        strip_site_name(page.title_tag, names),
+    ]
+    present = [s for s in sources if s]
+    if not present:
+        return candidates[0] if candidates else None
+    votes: dict[str, float] = {}
+    first_seen: dict[str, str] = {}
+    for rank, text in enumerate(present):
+        key = _fold(text)
+        first_seen.setdefault(key, text)
+        votes[key] = votes.get(key, 0.0) + 1.0 - rank * 0.01
+    for a in list(votes):
+        for b in list(votes):
+            if a != b and _without_kicker(first_seen[a], first_seen[b]):
+                votes[b] += votes[a]
+    best = max(votes, key=votes.get)
+    return first_seen[best]
