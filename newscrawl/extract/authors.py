@@ -46,8 +46,10 @@ _PREFIX = re.compile(
     r"\b\s*[:：]?\s*|^\s*(?:作者|记者|文|撰文|执笔人?|责任编辑|编辑|责编|Автор(?:ы)?|Текст)\s*[:：/／]\s*",
     re.IGNORECASE,
 )
-_SPLIT = re.compile(r"\s*(?:,|;|\||、|，|/|／|&|\+|\band\b|\bund\b|\bet\b|\by\b|\be\b|\bи\b|\bog\b|\ben\b|\boch\b)\s*",
-                    re.IGNORECASE)
+_SPLIT = re.compile(
+    r"\s*(?:,|;|\||、|，|/|／|&|\+|\b(?:and|und|et|y|e|и|og|en|och)\b)\s*",
+    re.IGNORECASE,
+)
 _URL = re.compile(r"\S*(?:https?:/|www\.)\S*", re.IGNORECASE)
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _HAN_NAMES = re.compile(r"^[\u3400-\u9fff·]{2,5}(?:[\s\u3000]+[\u3400-\u9fff·]{2,5})+$")
@@ -64,7 +66,9 @@ _NOT_NAMES = frozenset(
 
 # Visible-text bylines work on short lines: a label, then nothing but names up to a stop word.
 MAX_BYLINE_LINE = 80
-_WRITER_LABEL = re.compile(r"(?:作者|撰文|执笔人?|撰稿人?|(?<![\u3400-\u9fff])文(?=\s*[:：/／])|记者|通讯员)\s*[:：/／]?")
+_WRITER_LABEL = re.compile(
+    r"(?:作者|撰文|执笔人?|撰稿人?|(?<![\u3400-\u9fff])文(?=\s*[:：/／])|记者|通讯员)\s*[:：/／]?"
+)
 _EDITOR_LABEL = re.compile(r"(?:责任编辑|责编|编辑)\s*[:：]")
 _POSTED_BY = re.compile(r"^\s*([\w&.\-\u3400-\u9fff]{2,30})\s*(?:发表于|发布于|posted)")
 _PAREN_BYLINE = re.compile(r"(?:^|[。！？!?”」])\s*[（(]\s*([^()（）\n]{2,30}?)\s*[)）]\s*$")
@@ -74,10 +78,13 @@ _BY_LINE = re.compile(
     r"^\s*(?:By|Von|Par|Por|Door|Av|Af|Di)\s+((?:[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’.\-]+\s*){1,4}"
     r"(?:(?:,|\band\b|\bund\b|\bet\b|\by\b|&)\s*(?:[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’.\-]+\s*){1,4}){0,5})$",
 )
+_REPORTER_PREFIX = re.compile(r"^[^\s]{0,10}?(?:记者|通讯员)\s*")
 _HAN_TOKEN = re.compile(r"^[\u3400-\u9fff·]{2,4}$")
 _HANDLE_TOKEN = re.compile(r"^[A-Za-z][\w&.\-]{1,29}$")
 _NAME_END = re.compile(r"(发自|报道|摄影?|/|／|_|\||【|\[|[(（]).*$")
-_NOT_HAN_NAME = re.compile(r"[的了是们这那么吗呢吧着过说网报社台局委院所部厅处站刊号]$|[的了是们这那么吗呢吧着过]")
+_NOT_HAN_NAME = re.compile(  # function words anywhere, or an institution's last character
+    r"[的了是们这那么吗呢吧着过]|[说网报社台局委院所部厅处站刊号]$"
+)
 _HAN_STOP = frozenset(
     "相关 简介 联系 来源 时间 编辑 记者 作者 评论 分享 阅读 点击 登录 注册 返回 首页 发布 日期 本报 本站 "
     "原创 转载 新闻 图片 视频 通讯员 实习生 综合 整理".split()
@@ -111,7 +118,7 @@ def _sources(page: Page) -> Iterator[list[str]]:
     and author widgets, which there usually name the site or the syndicating account."""
     yield _json_ld_authors(page)
     lines = _byline_lines(page)
-    if (page.declared_language or page.language) == "zh":
+    if page.language == "zh":
         yield from _text_bylines(lines, _WRITER_FINDERS)
     yield _meta_authors(page)
     yield from _element_authors(page)
@@ -220,7 +227,7 @@ def _people(value: Any, by_id: Mapping[str, Mapping]) -> tuple[list[str], list[s
         if isinstance(name, list):
             name = ", ".join(n for n in name if isinstance(n, str))
         kind = str(item.get("@type") or "Person")
-        (orgs if "Organization" in kind or "NewsMediaOrganization" in kind else people).extend(clean_name(name))
+        (orgs if "Organization" in kind else people).extend(clean_name(name))
     return people, orgs
 
 
@@ -290,10 +297,11 @@ def _labelled(label: re.Pattern):
     def find(line: str, next_line: str) -> list[str]:
         for m in label.finditer(line):
             opening = max(line.rfind("(", 0, m.start()), line.rfind("（", 0, m.start()))
-            if m.start() > LABEL_MAX_OFFSET and not (0 <= m.start() - opening <= 12):
+            after_field = m.start() > 0 and line[m.start() - 1] in " |｜】]"
+            if m.start() > LABEL_MAX_OFFSET and not after_field and not (0 <= m.start() - opening <= 12):
                 continue
             rest = line[m.end():]
-            glued = bool(rest) and not rest[0].isspace() and not m.group(0).endswith((":", "：", "/", "／"))
+            glued = bool(rest) and m.group(0)[-1] not in " :：/／"
             names = _name_tokens(rest.strip() if rest.strip() else next_line[:MAX_BYLINE_LINE], glued)
             if names:
                 return names
@@ -329,7 +337,10 @@ def _name_tokens(rest: str, glued: bool = False) -> list[str]:
     name must end in a byline marker (发自, 报道, /, 摄), or "记者调查" would be a name.
     """
     names: list[str] = []
-    for token in re.split(r"[\s、，,]+", rest.strip()):
+    rest = _REPORTER_PREFIX.sub("", rest.strip())
+    for token in re.split(r"[\s、，,]+", rest):
+        if token.endswith("报道") and names:  # "姚峰 上海报道": a place, not a name
+            break
         cut = _NAME_END.sub("", token)
         if glued and not names and cut == token:
             return []

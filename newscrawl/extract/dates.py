@@ -371,7 +371,7 @@ def _meta_values(page: Page, names: tuple[str, ...]) -> Iterator[str]:
 
 
 def _element_values(page: Page, prop: str) -> Iterator[str]:
-    """``itemprop=prop`` elements and ``<time pubdate>``: their datetime/content attribute, else their text."""
+    """``itemprop=prop`` elements and ``<time pubdate>``: datetime/content attribute, else their text."""
     xpath = f".//*[@itemprop='{prop}']" + (" | .//time[@pubdate]" if prop == "datePublished" else "")
     for el in page.root.xpath(xpath)[:10]:
         value = el.get("datetime") or el.get("content") or el.get("title") or (el.text_content() or "")[:200]
@@ -464,8 +464,10 @@ def _title_position(text: str, title: str) -> int:
     return -1
 
 
-def _text_candidates(text: str, langs: tuple[str, ...] | None, zone: tzinfo) -> Iterator[tuple[int, int, datetime]]:
-    """``(position, weight, datetime)`` for every date written in ``text``."""
+def _text_candidates(
+    text: str, langs: tuple[str, ...] | None, zone: tzinfo
+) -> Iterator[tuple[int, int, datetime]]:
+    """``(start, end, datetime)`` for every date written in ``text``."""
     for m in _NUMERIC.finditer(text):
         found = _build(m.group(1), m.group(2), m.group(3), m.group(0)[m.end(3) - m.start():], zone)
         if found:
