@@ -81,7 +81,7 @@ _BY_LINE = re.compile(
 _REPORTER_PREFIX = re.compile(r"^[^\s]{0,10}?(?:记者|通讯员)\s*")
 _HAN_TOKEN = re.compile(r"^[\u3400-\u9fff·]{2,4}$")
 _HANDLE_TOKEN = re.compile(r"^[A-Za-z][\w&.\-]{1,29}$")
-_NAME_END = re.compile(r"(发自|报道|摄影?|/|／|_|\||【|\[|[(（]).*$")
+_NAME_END = re.compile(r"(发自|报道|摄影?|/|／|_|\||【|\[|[(（)）\]】]).*$")
 _NOT_HAN_NAME = re.compile(  # function words anywhere, or an institution's last character
     r"[的了是们这那么吗呢吧着过]|[说网报社台局委院所部厅处站刊号]$"
 )
