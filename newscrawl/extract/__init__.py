@@ -53,7 +53,9 @@ def extract(
     for input that holds no page.
     """
     page = Page.from_html(html, url=url, content_type=content_type)
-    return extract_page(page, listing_title=listing_title, feed_entry=feed_entry, method=method, params=params)
+    return extract_page(
+        page, listing_title=listing_title, feed_entry=feed_entry, method=method, params=params
+    )
 
 
 def extract_page(

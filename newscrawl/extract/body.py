@@ -26,7 +26,10 @@ class Body:
 
     def text_paragraphs(self) -> list[str]:
         if self.paragraphs is None:
-            self.paragraphs = [] if self.root is None else dom.render_paragraphs(self.root, self.skip, self.keep)
+            if self.root is None:
+                self.paragraphs = []
+            else:
+                self.paragraphs = dom.render_paragraphs(self.root, self.skip, self.keep)
         return self.paragraphs
 
     @property

@@ -109,8 +109,4 @@ def strip_furniture(paragraphs: list[str], substantial: int = METADATA_MAX_CHARS
     if not long_ones:
         return [line for line in paragraphs if not is_furniture_line(line)]
     first, last = long_ones[0], long_ones[-1]
-    return [
-        line
-        for i, line in enumerate(paragraphs)
-        if first <= i <= last or not is_furniture_line(line)
-    ]
+    return [line for i, line in enumerate(paragraphs) if first <= i <= last or not is_furniture_line(line)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 
 import stopwordsiso
 
@@ -25,7 +25,7 @@ def _is_punctuation(word: str) -> bool:
     return all(unicodedata.category(ch).startswith(("P", "S", "Z")) for ch in word)
 
 
-@lru_cache(maxsize=None)
+@cache
 def stopword_list(lang: str | None) -> frozenset[str]:
     """The stopwords-iso list for ``lang``; the union of all lists when it has none."""
     if lang and stopwordsiso.has_lang(lang):
@@ -33,7 +33,7 @@ def stopword_list(lang: str | None) -> frozenset[str]:
     return frozenset(w.lower() for w in stopwordsiso.stopwords(sorted(stopwordsiso.langs())))
 
 
-@lru_cache(maxsize=None)
+@cache
 def stopword_matcher(lang: str | None, cjk_mode: str = "substring") -> Callable[[str], bool]:
     """A predicate: does this text hold at least one stop word of ``lang``?"""
     words = stopword_list(lang)

@@ -114,8 +114,11 @@ def strip_site_name(title: str | None, site_names: set[str]) -> str | None:
 
 def _names_site(part: str, site_names: set[str]) -> bool:
     folded = _fold(part).replace(" ", "")
-    return any(name and (folded == name.replace(" ", "") or name.replace(" ", "") in folded and len(folded) <= 2 * len(name))
-               for name in site_names)
+    for name in site_names:
+        squeezed = name.replace(" ", "")
+        if squeezed and (folded == squeezed or (squeezed in folded and len(folded) <= 2 * len(squeezed))):
+            return True
+    return False
 
 
 def _without_kicker(longer: str, shorter: str) -> bool:
