@@ -61,7 +61,8 @@ _TRAILING = re.compile(
 )
 _NOT_NAMES = frozenset(
     "author authors autor admin administrator editor redaktion staff unknown anonymous 未知 匿名 佚名 "
-    "guest by von share follow facebook twitter email name".split()
+    "guest by von share follow facebook twitter email name instagram linkedin whatsapp print mail "
+    "themen bearbeiten folgen teilen more mehr".split()
 )
 
 # Visible-text bylines work on short lines: a label, then nothing but names up to a stop word.
@@ -103,7 +104,8 @@ def _find_author(page: Page) -> str | None:
     site_names = _site_names(page)
     fallback: str | None = None
     for names in _sources(page):
-        joined = join_names(names)
+        people = [n for n in names if not _is_site(n.casefold(), site_names)]
+        joined = join_names(people or names)  # "Jane Doe, CNN" → "Jane Doe"
         if not joined:
             continue
         if _is_site(joined.casefold(), site_names):
@@ -152,6 +154,8 @@ def _is_name(name: str) -> bool:
     if not name or len(name) > MAX_NAME_CHARS or name.casefold() in _NOT_NAMES:
         return False
     if _JUNK.search(name) or not any(ch.isalpha() for ch in name):
+        return False
+    if all(word.casefold() in _NOT_NAMES for word in name.split()):  # "Twitter Facebook"
         return False
     return len(name.split()) <= 6
 
@@ -232,14 +236,18 @@ def _people(value: Any, by_id: Mapping[str, Mapping]) -> tuple[list[str], list[s
 
 
 def _meta_authors(page: Page) -> list[str]:
+    """Names of the best-ranked author ``<meta>`` name present (all its occurrences)."""
     wanted = {name: rank for rank, name in enumerate(META_NAMES)}
-    found: list[tuple[int, str]] = []
+    by_rank: dict[int, list[str]] = {}
     for meta in page.root.iter("meta"):
         key = (meta.get("name") or meta.get("property") or meta.get("itemprop") or "").strip().lower()
         if key in wanted and meta.get("content"):
-            found.append((wanted[key], meta.get("content")))
-    for _, value in sorted(found, key=lambda item: item[0]):
-        names = clean_name(value)
+            value = meta.get("content")
+            if key == "citation_author" and value.count(",") == 1:  # "Last, First"
+                value = " ".join(reversed(value.split(",")))
+            by_rank.setdefault(wanted[key], []).append(value)
+    for rank in sorted(by_rank):
+        names = [name for value in by_rank[rank][:MAX_NAMES] for name in clean_name(value)]
         if names:
             return names
     return []
