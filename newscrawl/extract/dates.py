@@ -44,6 +44,7 @@ from .page import Page
 MIN_DATE = datetime(1995, 1, 1, tzinfo=UTC)
 MAX_VALUE_CHARS = 120  # longer attribute values are no date strings
 TEXT_WINDOW = 6000  # characters of visible text searched after the headline
+HTMLDATE_MAX_CHARS = 3_000_000  # htmldate parses the page again; bound its work
 TEXT_PREFIX = 20000  # ... and from the start of the body when there is no headline
 
 PUBLISHED_META = (
@@ -528,6 +529,9 @@ def visible_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
 
 
 def _htmldate(page: Page, zone: tzinfo) -> datetime | None:
+    """htmldate's ``original_date`` guess (it re-parses the page, so huge pages are left out)."""
+    if len(page.text) > HTMLDATE_MAX_CHARS:
+        return None
     try:
         from htmldate import find_date
 
