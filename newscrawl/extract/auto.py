@@ -105,6 +105,8 @@ class Gain:
 
 
 TEASER_MIN_ITEMS = 3
+# Paragraphs are never teasers; table rows and cells repeat because tables lay out pages.
+NOT_TEASERS = frozenset({"p", "tr", "td", "th", "tbody"})
 
 
 def _signature(el: html.HtmlElement) -> tuple:
@@ -125,7 +127,8 @@ def teaser_items(elements, in_anchor, valid, noise, links, total_valid: float) -
     """Items of teaser lists: ``TEASER_MIN_ITEMS`` or more siblings of one tag and class,
     most of them led by a link and carrying some link text — related-article and
     "more stories" lists, whose summaries would otherwise read as body text.
-    Paragraphs are never teasers: a link that opens a paragraph is part of it.
+    Paragraphs are never teasers (a link that opens a paragraph is part of it), nor are
+    table rows and cells, which repeat because tables lay out whole pages.
     """
     found: set = set()
     for parent in elements:
@@ -133,7 +136,11 @@ def teaser_items(elements, in_anchor, valid, noise, links, total_valid: float) -
             continue
         groups: dict[tuple, list] = {}
         for child in parent:
-            if isinstance(child.tag, str) and child.tag != "p" and valid[child] + noise[child] > 0:
+            if (
+                isinstance(child.tag, str)
+                and child.tag not in NOT_TEASERS
+                and valid[child] + noise[child] > 0
+            ):
                 groups.setdefault(_signature(child), []).append(child)
         for items in groups.values():
             if len(items) < TEASER_MIN_ITEMS:
@@ -174,7 +181,13 @@ def prune(
         if el in gain.hidden or (gain.weight.get(el, 1.0) == 0.0 and block_weight > 0 and valid <= 0):
             skip.add(el)
             continue
-        if text_len and gain.links.get(el, 0) / text_len > dl_max and is_link_node(el):
+        # An embedded post (a tweet in a <blockquote>) is link-dense yet quoted on purpose.
+        if (
+            text_len
+            and gain.links.get(el, 0) / text_len > dl_max
+            and is_link_node(el)
+            and el.tag != "blockquote"
+        ):
             skip.add(el)
             continue
         if (
