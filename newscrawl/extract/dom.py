@@ -36,7 +36,10 @@ HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 _SPACE_RE = re.compile(r"\s+")
 _XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+_END_HTML_BODY_RE = re.compile(r"</(?:html|body)\s*>", re.IGNORECASE)
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_WESTERN_DEFAULTS = frozenset({"cp1252", "latin-1", "latin1", "iso-8859-1", "ascii", "us-ascii"})
+_CJK_MULTIBYTE = ("gb", "big5", "euc-", "shift_jis", "cp932", "cp936", "cp949", "cp950")
 _BINARY_SIGNATURES = (b"\x89PNG", b"%PDF", b"\x1f\x8b", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04")
 
 
@@ -79,6 +82,10 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> str:
         # Multi-byte UTF-8 that decodes strictly is no accident of a legacy encoding:
         # the declaration is wrong (a UTF-8 page still saying gb2312).
         return data.decode("utf-8-sig")
+    if encoding.lower() in _WESTERN_DEFAULTS:
+        cjk = _strict_cjk(data)
+        if cjk:  # a GBK/Big5/... page under a Latin-1 header: the header is the template's default
+            return cjk
     if text.count("\ufffd") > max(8, len(text) // 200):
         sniffed = _sniff_encoding(data)
         if sniffed and sniffed.lower() != encoding.lower():
@@ -86,6 +93,25 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> str:
             if candidate.count("\ufffd") < text.count("\ufffd"):
                 text = candidate
     return text
+
+
+def _strict_cjk(data: bytes) -> str | None:
+    """``data`` decoded as the multi-byte CJK encoding uchardet names, if it decodes without error.
+
+    Latin-1 text almost never decodes strictly as GBK/Big5/Shift_JIS (an accented letter
+    followed by a space or punctuation is an invalid pair), so a strict decode of enough
+    non-ASCII bytes is strong evidence.
+    """
+    sample = data[:400_000]
+    if sum(1 for b in sample[:20_000] if b > 0x7F) < 20:
+        return None
+    guess = (cchardet.detect(sample).get("encoding") or "").lower()
+    if not guess.startswith(_CJK_MULTIBYTE):
+        return None
+    try:
+        return data.decode(guess)
+    except (UnicodeDecodeError, LookupError):
+        return None
 
 
 def _is_utf8(data: bytes) -> bool:
@@ -106,6 +132,9 @@ def parse_html(text: str) -> html.HtmlElement:
         if len(text) and text.count("\ufffd") > len(text) // 3:
             raise ExtractionError("binary", "mostly undecodable bytes")
     text = _XML_DECL_RE.sub("", text, count=1)
+    # libxml2 drops everything after a stray </html> and puts what follows </body> outside
+    # <body>; HTML5 parsers (browsers) ignore both end tags, and so does newscrawl.
+    text = _END_HTML_BODY_RE.sub("", text)
     if not text.strip():
         raise ExtractionError("empty", "no content")
     parser = html.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, huge_tree=True)
@@ -115,12 +144,17 @@ def parse_html(text: str) -> html.HtmlElement:
         raise ExtractionError("unparseable", str(exc)) from exc
     if root is None:
         raise ExtractionError("unparseable", "no root element")
+    for error in parser.error_log:
+        # libxml2 stops at 2048 nested elements (also with huge_tree) and silently drops
+        # the rest of the page; a truncated page must not pass for a whole one.
+        if error.type_name == "ERR_RESOURCE_LIMIT":
+            raise ExtractionError("too-deep", error.message)
     return root
 
 
 def remove_noise(root: html.HtmlElement) -> None:
     """Seed 001 §2.1 clean-up: drop script/style/select/... subtrees, keeping their tails."""
-    doomed = [el for el in root.iter() if isinstance(el.tag, str) and el.tag in NOISE_TAGS]
+    doomed = list(root.iter(*NOISE_TAGS))  # tag filter in C: no Python object per element
     for el in doomed:
         if el.getparent() is not None:
             el.drop_tree()
@@ -142,7 +176,8 @@ def non_space_len(text: str | None) -> int:
     """Length without white space (seed 000's ``getNonSpaceLength``)."""
     if not text:
         return 0
-    return len(text) - sum(1 for ch in text if ch.isspace())
+    # str.split() splits on exactly the characters str.isspace() accepts; this runs in C.
+    return sum(map(len, text.split()))
 
 
 def node_text(el: html.HtmlElement) -> str:
@@ -169,12 +204,12 @@ def iter_text_nodes(root: html.HtmlElement) -> Iterator[tuple[html.HtmlElement, 
 
 def anchor_flags(root: html.HtmlElement) -> dict[html.HtmlElement, bool]:
     """Map every element under ``root`` to whether it is an ``<a>`` or has one above it."""
-    flags: dict[html.HtmlElement, bool] = {}
     above = any(a.tag == "a" for a in root.iterancestors())
-    for el in root.iter():
-        parent = el.getparent()
-        inherited = flags.get(parent, above) if parent is not None else above
-        flags[el] = inherited or el.tag == "a"
+    flags: dict[html.HtmlElement, bool] = dict.fromkeys(root.iter(), above)  # pre-order
+    if not above:
+        for a in root.iter("a"):
+            if not flags[a]:  # not already inside an outer <a>
+                flags.update(dict.fromkeys(a.iter(), True))
     return flags
 
 

@@ -14,7 +14,8 @@ from ..store import canonical_url
 logger = logging.getLogger(__name__)
 
 # ExtractionError.reason -> drop reason
-_EXTRACTION_REASONS = {"empty": "empty_body", "binary": "binary", "too-large": "too_large"}
+_EXTRACTION_REASONS = {"empty": "empty_body", "binary": "binary", "too-large": "too_large",
+                       "too-deep": "too_deep", "unparseable": "unparseable"}
 _BINARY_TYPES = ("image/", "audio/", "video/", "font/", "application/pdf", "application/zip",
                  "application/octet-stream", "application/gzip", "application/x-")
 
