@@ -178,7 +178,9 @@ def prune(
         valid, noise = gain.valid.get(el, 0), gain.noise.get(el, 0)
         text_len = gain.valid.get(el, 0) + noise
         # A zero-weight wrapper goes unless explicit body markup inside it kept some value.
-        if el in gain.hidden or (gain.weight.get(el, 1.0) == 0.0 and block_weight > 0 and valid <= 0):
+        # A link in a sentence stays whatever its class says (class="tag" on a keyword link).
+        zero = gain.weight.get(el, 1.0) == 0.0 and block_weight > 0 and valid <= 0 and el.tag != "a"
+        if el in gain.hidden or zero:
             skip.add(el)
             continue
         # An embedded post (a tweet in a <blockquote>) is link-dense yet quoted on purpose.
