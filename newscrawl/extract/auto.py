@@ -116,10 +116,21 @@ def _signature(el: html.HtmlElement) -> tuple:
 
 
 def _leads_with_link(item: html.HtmlElement, in_anchor) -> bool:
-    """Does the first visible text of ``item`` sit inside a link (a headline link)?"""
+    """Does ``item`` open with a headline link: a link first, standing on its own line?
+
+    A link followed by the rest of its sentence (``<a>Name</a> scored twice``) opens
+    a line of prose, not a teaser.
+    """
     for owner, text in dom.iter_text_nodes(item):
-        if text.strip():
-            return in_anchor.get(owner, False)
+        if not text.strip():
+            continue
+        if not in_anchor.get(owner, False):
+            return False
+        anchor = owner if owner.tag == "a" else next(owner.iterancestors("a"), None)
+        if anchor is None:
+            return False
+        following = (anchor.tail or "").strip()
+        return len(following) <= 2
     return False
 
 
