@@ -36,11 +36,20 @@ def test_title_heading_and_byline_are_not_body():
 
 def test_teaser_list_inside_the_article_container_is_dropped():
     teasers = "".join(
-        f'<div class="card"><a href="/n/{i}">Another story headline {i}</a> which is a summary of the story.</div>'
+        f'<div class="card"><a href="/n/{i}">Another story headline {i}</a><p>This is a summary of the story.</p></div>'
         for i in range(5)
     )
     text = extract(english_article(extra_body=teasers), method="auto").text
     assert text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_list_items_that_open_with_a_linked_name_are_body():
+    items = "".join(
+        f'<li><a href="/players/{i}">Player {i}</a> and his team were the best on the field this week.</li>'
+        for i in range(4)
+    )
+    text = extract(english_article(extra_body=f"<ul>{items}</ul>"), method="auto").text
+    assert "Player 2 and his team were the best on the field this week." in text.split("\n")
 
 
 def test_hidden_share_widget_is_dropped_but_a_hidden_paywalled_body_is_kept():
