@@ -20,6 +20,7 @@ NEWSCRAWL_METHOD = "auto"  # body extraction method: auto, cevc, decay
 NEWSCRAWL_STATE_DIR = None  # seen-URL store directory; None = $NEWSCRAWL_STATE_DIR or ./.newscrawl
 NEWSCRAWL_FRESH = False  # True: ignore what earlier runs exported
 NEWSCRAWL_MIN_TEXT_CHARS = 1
+NEWSCRAWL_MAX_FEED_ENTRIES = 1000  # entries read per feed document; the rest are ignored
 
 # --- politeness --------------------------------------------------------------------
 USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl)"
@@ -35,6 +36,9 @@ AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
 DOWNLOAD_TIMEOUT = 30
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
+# Only http(s) is ever fetched: no file://, ftp://, s3:// or data: requests, whatever a
+# page, feed or argument says (spider arguments and the sites file are checked too).
+DOWNLOAD_HANDLERS = {"file": None, "ftp": None, "s3": None, "data": None}
 RETRY_ENABLED = True
 RETRY_TIMES = 2
 

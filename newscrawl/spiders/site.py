@@ -35,7 +35,7 @@ from ..extensions import record_drop
 from ..items import ArticleItem, ListingItem, now_iso
 from ..middlewares import DETAIL_META
 from ..sites import PLACEHOLDER_HOST, SiteConfig, host_allowed
-from .feeds import parse_feed
+from .feeds import DEFAULT_MAX_ENTRIES, parse_feed
 
 LISTING_PRIORITY = 0
 DETAIL_PRIORITY = 10  # articles before more listing pages: progress survives an interruption
@@ -62,6 +62,16 @@ def _split(value: str | None) -> tuple[str, ...]:
     return tuple(v.strip() for v in (value or "").split(",") if v.strip())
 
 
+def _checked_urls(value: str | None, name: str) -> tuple[str, ...]:
+    """The URLs of a ``start_url``/``feed_url`` argument; only absolute http(s) URLs with a host."""
+    urls = _split(value)
+    for url in urls:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{name} must be an absolute http(s) URL, got {url!r}")
+    return urls
+
+
 class SiteSpider(scrapy.Spider):
     """Lists the articles of :attr:`site` (set on the per-site subclass)."""
 
@@ -72,8 +82,8 @@ class SiteSpider(scrapy.Spider):
         super().__init__(*args, **kwargs)
         if self.site is None:
             raise ValueError(f"{type(self).__name__} has no site configuration")
-        self.start_urls_arg = _split(start_url)
-        self.feed_urls_arg = _split(feed_url)
+        self.start_urls_arg = _checked_urls(start_url, "start_url")
+        self.feed_urls_arg = _checked_urls(feed_url, "feed_url")
         try:
             self.max_pages = int(max_pages) if max_pages is not None else self.site.max_pages
         except ValueError:
@@ -180,10 +190,15 @@ class SiteSpider(scrapy.Spider):
     def parse_feed(self, response):
         """One listing item per feed entry whose link is an http(s) URL on the site."""
         content_type = response.headers.get("Content-Type", b"").decode("latin-1")
-        feed = parse_feed(response.body, response.url, content_type)
+        max_entries = self.crawler.settings.getint("NEWSCRAWL_MAX_FEED_ENTRIES", DEFAULT_MAX_ENTRIES)
+        feed = parse_feed(response.body, response.url, content_type, max_entries=max_entries)
         if feed.error:
             self.crawler.stats.inc_value("newscrawl/listing_error/feed")
             self.logger.warning("Feed %s: %s", response.url, feed.error)
+        if feed.capped:
+            self.crawler.stats.inc_value("newscrawl/feed_capped")
+            self.logger.warning("Feed %s has more than %d entries (NEWSCRAWL_MAX_FEED_ENTRIES); "
+                                "read the first %d", response.url, max_entries, max_entries)
         for entry in feed.entries:
             if not entry.link:
                 record_drop(self.crawler, "no_link", None, f"feed entry {entry.title!r} on {response.url}")
