@@ -172,3 +172,12 @@ def test_prefix_match():
     assert m.prefix_match("PJ Morton  Lyrics\n\nI am", "PJ Morton Lyrics")
     assert not m.prefix_match("Headline\nPJ Morton Lyrics", "PJ Morton Lyrics")
     assert not m.prefix_match("anything", "")
+
+
+def test_truth_dates_without_a_day_are_not_scored_at_day_level():
+    from newscrawl.extract.metrics import truth_day
+
+    assert truth_day("2021-1-29 13:18").isoformat() == "2021-01-29"
+    assert truth_day("Sun Nov 23 16:00:00 EDT 2014").isoformat() == "2014-11-23"
+    for partial in ("1998-3", "2018", "UNKNOWN", "刘涛"):
+        assert truth_day(partial) is None

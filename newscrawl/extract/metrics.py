@@ -219,7 +219,8 @@ def truth_day(value: str | None) -> date | None:
     """The calendar day written in a truth date string (no timezone conversion), or ``None``.
 
     ISO-like strings are read by their leading ``YYYY-MM-DD``; anything else
-    (``"Sun Nov 23 16:00:00 EDT 2014"``) goes through dateutil.
+    (``"Sun Nov 23 16:00:00 EDT 2014"``) goes through dateutil.  Strings that name no
+    full day (``"1998-3"``, ``"UNKNOWN"``) give ``None`` and are not scored.
     """
     if not value or not value.strip():
         return None
@@ -231,10 +232,14 @@ def truth_day(value: str | None) -> date | None:
             return None
     from dateutil import parser
 
+    # A truth without a day ("1998-3", "2018", a name) has no day to score: parse with two
+    # different defaults and give up when they disagree, i.e. a part was filled in.
     try:
-        return parser.parse(value, fuzzy=True, ignoretz=True).date()
+        first = parser.parse(value, fuzzy=True, ignoretz=True, default=datetime(2000, 1, 1)).date()
+        second = parser.parse(value, fuzzy=True, ignoretz=True, default=datetime(2001, 2, 2)).date()
     except (ValueError, OverflowError):
         return None
+    return first if first == second else None
 
 
 def date_day_match(prediction: datetime | date | str | None, truth: str | None) -> bool:
