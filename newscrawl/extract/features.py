@@ -1,0 +1,101 @@
+"""Per-element statistics shared by the learned methods (seeds 002 and 004).
+
+:func:`element_stats` walks a page's ``<body>`` once and sums, bottom-up, what both
+papers count per element: text and link-text length, words, sentences, character
+classes, ``<a>`` and ``<img>`` counts.  :func:`tokens_per_owner` gives the word tokens
+of each text node (one token per Han character, as :func:`.metrics.tokenize`), which
+the training code aligns with ground-truth text and the classifier compares with the
+words of a feed entry.  No Scrapy imports; no model code.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from lxml import html
+
+from . import dom
+from .metrics import tokenize
+
+SENTENCE_END = re.compile(r"[.!?。！？]+(?:\s|$)|[。！？]")
+
+
+@dataclass
+class Stats:
+    """Sums over an element's subtree (``own_*``: its direct text nodes only)."""
+
+    text: int = 0  # non-space characters
+    link_text: int = 0
+    words: int = 0
+    sentences: int = 0
+    letters: int = 0
+    digits: int = 0
+    punct: int = 0
+    spaces: int = 0
+    links: int = 0  # <a> elements
+    images: int = 0  # <img> elements
+    blocks: int = 0  # descendant block elements (div, p, ...)
+
+    def add(self, other: Stats) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+def _text_stats(text: str, in_link: bool) -> Stats:
+    s = Stats()
+    for ch in text:
+        if ch.isspace():
+            s.spaces += 1
+            continue
+        s.text += 1
+        if ch.isalpha():
+            s.letters += 1
+        elif ch.isdigit():
+            s.digits += 1
+        elif unicodedata.category(ch).startswith("P"):
+            s.punct += 1
+    if in_link:
+        s.link_text = s.text
+    s.words = len(tokenize(text))
+    s.sentences = len(SENTENCE_END.findall(text))
+    return s
+
+
+def element_stats(body: html.HtmlElement) -> dict[html.HtmlElement, Stats]:
+    """:class:`Stats` of every element under ``body`` (pre-order keys), one pass plus one sum."""
+    in_anchor = dom.anchor_flags(body)
+    stats = {el: Stats() for el in in_anchor}
+    for owner, text in dom.iter_text_nodes(body):
+        if text.strip():
+            stats[owner].add(_text_stats(text, in_anchor[owner]))
+    for el in stats:
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if tag == "a":
+            stats[el].links += 1
+        elif tag == "img":
+            stats[el].images += 1
+    for el in reversed(list(stats)):
+        parent = el.getparent()
+        if el is not body and parent is not None and parent in stats:
+            stats[parent].add(stats[el])
+            if isinstance(el.tag, str) and el.tag in dom.BLOCK_TAGS:
+                stats[parent].blocks += 1
+    return stats
+
+
+def tokens_per_owner(body: html.HtmlElement) -> list[tuple[html.HtmlElement, list[str]]]:
+    """``(owner, tokens)`` for every non-blank text node under ``body``, in document order."""
+    return [(owner, tokenize(text)) for owner, text in dom.iter_text_nodes(body) if text.strip()]
+
+
+def subtree_sums(body: html.HtmlElement, own: dict[html.HtmlElement, float]) -> dict[html.HtmlElement, float]:
+    """Sum per-element values up the tree (``own`` keyed by element; missing = 0)."""
+    order = [el for el in body.iter()]
+    total = {el: float(own.get(el, 0.0)) for el in order}
+    for el in reversed(order):
+        parent = el.getparent()
+        if el is not body and parent is not None and parent in total:
+            total[parent] += total[el]
+    return total

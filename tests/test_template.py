@@ -1,0 +1,125 @@
+"""Seed 004 template library: near-identical leaves, batches of N1 pages, N2 threshold,
+bounded size, SQLite persistence, and cleaning a page before extraction."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from newscrawl.extract import Page
+from newscrawl.extract.template import (
+    LeafIndex,
+    SiteTemplates,
+    TemplateStore,
+    block_features,
+    blocks_of,
+)
+
+NAV = "<ul><li><a href='/'>Home</a></li><li><a href='/world'>World news</a></li></ul>"
+FOOTER = "<div class='foot'>Copyright 2024 Example Media Group, all rights reserved worldwide.</div>"
+
+
+WORDS = "river council harbour budget vote storm school bridge festival court farmers rail".split()
+
+
+def words(i: int, n: int = 8) -> str:
+    """Text that differs from every other ``i``'s by far more than an eighth of its length."""
+    digest = hashlib.sha256(str(i).encode()).digest()
+    return " ".join(WORDS[b % len(WORDS)] + str(b) for b in digest[:n])
+
+
+def page_html(i: int, footer: str = FOOTER) -> str:
+    return f"<html><body>{NAV}<div class='story'><p>Story {words(i)}</p></div>{footer}</body></html>"
+
+
+def test_near_identical_texts_match_within_an_eighth_of_the_shorter_length():
+    index = LeafIndex()
+    text = "Copyright 2024 Example Media Group"  # 34 chars: 4 edits allowed
+    index.add_entry("div", text)
+    assert index.find("div", text.replace("2024", "2025")) == text
+    assert index.find("div", "Copyright 1999 Example Mediums Grp") is None
+    assert index.find("span", text) is None  # tag names must agree
+    index.add_entry("a", "Home")
+    assert index.find("a", "Home") == "Home"
+    assert index.find("a", "Hone") is None  # length <= 8: must be equal
+
+
+def test_leaves_seen_in_n2_pages_of_a_batch_become_the_template():
+    site = SiteTemplates(n1=10, n2=3)
+    for i in range(9):
+        assert site.learn(Page.from_html(page_html(i)).root) == 0
+    assert len(site.template) == 0  # nothing promoted before the batch is complete
+    site.learn(Page.from_html(page_html(9)).root)
+    texts = {text for _, text, _ in site.entries()}
+    assert {"Home", "World news"} <= texts
+    assert any(t.startswith("Copyright") for t in texts)
+    assert not any(t.startswith("Story") for t in texts)  # each article paragraph is seen once
+    assert site.pages_in_batch == 0 and len(site.cache) == 0  # the cache is emptied per batch
+
+
+def test_footer_variants_count_as_one_leaf():
+    site = SiteTemplates(n1=4, n2=3)
+    for i in range(4):
+        site.learn(Page.from_html(page_html(i, FOOTER.replace("2024", f"20{20 + i}"))).root)
+    assert any(tag == "div" and text.startswith("Copyright") for tag, text, _ in site.entries())
+
+
+def test_clean_removes_template_leaves_before_extraction():
+    site = SiteTemplates(n1=10, n2=3)
+    for i in range(10):
+        site.learn(Page.from_html(page_html(i)).root)
+    page = Page.from_html(page_html(99))
+    assert "World news" in page.body.text_content()
+    removed = site.clean(page)
+    text = page.body.text_content()
+    assert removed >= 3
+    assert "World news" not in text and "Copyright" not in text
+    assert words(99) in text
+
+
+def test_library_is_bounded_on_sites_with_endless_unique_text():
+    site = SiteTemplates(n1=3, n2=3, max_entries=5)
+    for i in range(60):
+        # every batch of 3 pages shares a different set of 4 leaves
+        shared = "".join(f"<span>{words(1000 * (i // 3) + k, 3)}</span>" for k in range(4))
+        site.learn(Page.from_html(f"<html><body>{shared}<p>{words(-i)}</p></body></html>").root)
+        assert len(site.template) <= 5
+        assert len(site.cache) <= 3 * 5
+    assert len(site.template) == 5
+
+
+def test_store_survives_a_restart(tmp_path):
+    store = TemplateStore(tmp_path / "templates.sqlite3")
+    site = store.site("example.com")
+    for i in range(12):  # one full batch and two pages of the next
+        site.learn(Page.from_html(page_html(i)).root)
+    store.save("example.com")
+    store.close()
+
+    again = TemplateStore(tmp_path / "templates.sqlite3")
+    restored = again.site("example.com")
+    assert {t for _, t, _ in restored.entries()} == {t for _, t, _ in site.entries()}
+    assert restored.pages_in_batch == 2 and len(restored.cache) == len(site.cache)
+    assert again.sites() == ["example.com"]
+    assert again.site("other.org").entries() == []
+
+
+def test_block_features_follow_section_5_with_add_one_smoothing():
+    # Seed 004's Figure 2 page 1 (block statistics in its Table 3).
+    html = (
+        "<html><body><div><ul><li><a>中国</a></li><li><a>国际</a></li></ul></div>"
+        "<div><p>正文部分A</p><img src='x.png'></div><a>广告A</a><a>广告B</a></body></html>"
+    )
+    blocks = blocks_of(Page.from_html(html))
+    assert [b.element.tag for b in blocks] == ["body", "div", "div"]
+    body, nav, main = blocks
+    assert (body.text, body.link_text, body.links) == (6, 6, 2)  # nested divs excluded
+    assert (nav.text, nav.link_text, nav.links) == (4, 4, 2)
+    assert (main.text, main.images) == (5, 1)
+    X = block_features(blocks)
+    outer = 6 + 4 + 5
+    assert X[2] == pytest.approx([5 / (outer + 1), 0, 0, 1 / 2, 0])
+    assert X[0] == pytest.approx([6 / (outer + 1), 6 / 11, 2 / 5, 0, 6 / 7])
+    assert np.all(X <= 1)
