@@ -17,6 +17,7 @@ COMMANDS_MODULE = "newscrawl.commands"
 # --- newscrawl ---------------------------------------------------------------------
 NEWSCRAWL_SITES = None  # path of the sites file; None = data/sites.toml
 NEWSCRAWL_METHOD = "auto"  # body extraction method: auto, cevc, decay
+NEWSCRAWL_EXTRACT = True  # False: export listing fields only, no extraction (crawl-cost baseline)
 NEWSCRAWL_STATE_DIR = None  # seen-URL store directory; None = $NEWSCRAWL_STATE_DIR or ./.newscrawl
 NEWSCRAWL_FRESH = False  # True: ignore what earlier runs exported
 NEWSCRAWL_MIN_TEXT_CHARS = 1

@@ -54,7 +54,20 @@ class Page:
         json_ld = _read_json_ld(root)
         declared = _declared_language(root)
         dom.remove_noise(root)
-        return cls(url=url, text=text, root=root, json_ld=json_ld, declared_language=declared)
+        page = cls(url=url, text=text, root=root, json_ld=json_ld, declared_language=declared)
+        page.elements  # noqa: B018 - held from the start, so every traversal below reuses the proxies
+        return page
+
+    @cached_property
+    def elements(self) -> list[html.HtmlElement]:
+        """Every node of the cleaned tree, in document order.
+
+        Holding them keeps lxml's Python proxies alive: without it every traversal
+        (each method, title, dates, authors) re-creates one object per element through
+        lxml.html's class lookup, which runs in Python; with it tree walks are ~3-5×
+        faster (bench/extract_speed.py, docs/performance.md).
+        """
+        return list(self.root.iter())
 
     @cached_property
     def body(self) -> html.HtmlElement:

@@ -67,16 +67,22 @@ class ExtractStage(Stage):
     The page is decoded and parsed once; one ``extract_page`` call produces every field
     (title first, from the listing title and the page's headings, then the body with
     ``NEWSCRAWL_METHOD``).  The raw body is released afterwards.
+
+    ``NEWSCRAWL_EXTRACT=0`` switches extraction off (the crawl then exports the listing
+    fields with empty text, method ``none``): the baseline of ``bench/crawl_throughput.py``.
     """
 
     def __init__(self, crawler):
         super().__init__(crawler)
+        self.enabled = crawler.settings.getbool("NEWSCRAWL_EXTRACT", True)
         self.method = crawler.settings.get("NEWSCRAWL_METHOD", "auto")
         if self.method not in METHODS:
             raise ValueError(f"NEWSCRAWL_METHOD={self.method!r}: choose from {', '.join(METHODS)}")
 
     def open_spider(self) -> None:
         """Load the library's models and word lists now, not while downloads are in flight."""
+        if not self.enabled:
+            return
         warm_up = "<html><head><title>Warm-up</title></head><body><p>The warm-up page text.</p></body></html>"
         try:
             extract_page(Page.from_html(warm_up, url="http://localhost/"), method=self.method)
@@ -92,6 +98,9 @@ class ExtractStage(Stage):
             raise Dropped("empty_body", f"HTTP {item.status}, {len(body or b'')} bytes", item.url)
         if content_type.startswith(_BINARY_TYPES):
             raise Dropped("binary", f"Content-Type {item.content_type}", item.url)
+        if not self.enabled:
+            item.method = "none"
+            return item
         feed_entry = {"title": item.feed_title, "summary": item.feed_summary,
                       "published": item.feed_published}
         started = time.perf_counter()
@@ -139,6 +148,8 @@ class ValidateStage(Stage):
     def __init__(self, crawler):
         super().__init__(crawler)
         self.min_chars = crawler.settings.getint("NEWSCRAWL_MIN_TEXT_CHARS", 1)
+        if not crawler.settings.getbool("NEWSCRAWL_EXTRACT", True):
+            self.min_chars = 0  # nothing was extracted: there is no text to require
 
     def process_item(self, item: Any) -> Any:
         if not isinstance(item, ArticleItem):
