@@ -48,13 +48,19 @@ def failure_reason(failure) -> tuple[str, str]:
         return "http_error", f"HTTP {exc.response.status}"
     if isinstance(exc, (DownloadTimeoutError, TwistedTimeoutError)):
         return "timeout", str(exc) or type(exc).__name__
+    text = str(exc).lower()
     if isinstance(exc, IgnoreRequest):
-        text = str(exc).lower()
         if "robots" in text:
             return "robots", str(exc)
         if "offsite" in text:
             return "offsite", str(exc)
+        if "max redirections" in text:
+            return "redirect_loop", str(exc)
+        if "download_maxsize" in text:  # e.g. a gzip bomb, stopped while decompressing
+            return "too_large", str(exc)
         return "ignored", str(exc)
+    if "download max size" in text or "maxsize" in text:  # cancelled by the downloader
+        return "too_large", str(exc)
     return "download_error", f"{type(exc).__name__}: {exc}"
 
 

@@ -1,0 +1,124 @@
+"""The crawl under faults (issue 6): a local server that fails in every way a news site can.
+
+Each bad article ends as one ``newscrawl/dropped/<reason>`` count, every good one is
+exported, and the crawl finishes.  ``docs/reliability.md`` lists the outcomes.
+"""
+
+from __future__ import annotations
+
+import pytest_twisted
+from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
+from test_crawl_local import article_html
+from twisted.internet import reactor
+from twisted.web import resource, server
+
+from fuzz import corpus
+
+GOOD_TITLES = ["Harbour bridge reopens after repairs", "Library extends its opening hours",
+               "Tram line seven gets new carriages"]
+
+
+class FaultySite(resource.Resource):
+    """Paths under ``/fault/`` misbehave; ``pages`` holds ordinary ``path -> (body, headers)``."""
+
+    isLeaf = True
+
+    def __init__(self):
+        super().__init__()
+        self.pages: dict[str, tuple[bytes, dict[str, str]]] = {}
+        self.hits: dict[str, int] = {}
+        self.stalled = []
+
+    def render_GET(self, request):
+        path = request.path.decode()
+        self.hits[path] = self.hits.get(path, 0) + 1
+        if path == "/fault/reset":
+            request.transport.abortConnection()  # RST, no response at all
+            return server.NOT_DONE_YET
+        if path == "/fault/stall":  # headers never come: past the download timeout
+            self.stalled.append(request)
+            return server.NOT_DONE_YET
+        if path == "/fault/slow-body":  # headers, then the body stalls
+            request.setHeader("Content-Type", "text/html")
+            request.setHeader("Content-Length", "100000")
+            request.write(b"<html><body><p>The start of a page that never ends")
+            self.stalled.append(request)
+            return server.NOT_DONE_YET
+        if path.startswith("/fault/loop-"):
+            request.setResponseCode(302)
+            request.setHeader("Location", "/fault/loop-b" if path.endswith("a") else "/fault/loop-a")
+            return b""
+        if path == "/fault/unavailable":
+            request.setResponseCode(503)
+            request.setHeader("Retry-After", "1")
+            return b"<html><body>Down for maintenance</body></html>"
+        if path == "/fault/gzip-bomb":
+            request.setHeader("Content-Type", "text/html; charset=utf-8")
+            request.setHeader("Content-Encoding", "gzip")
+            return BOMB
+        if path in self.pages:
+            body, headers = self.pages[path]
+            for name, value in headers.items():
+                request.setHeader(name, value)
+            return body
+        request.setResponseCode(404)
+        return b"not found"
+
+
+BOMB = corpus.gzip_bomb(64)  # 64 MiB of zeros in about 64 KiB
+
+
+@pytest_twisted.ensureDeferred
+async def test_crawl_completes_under_faults_and_counts_every_loss(tmp_path):
+    site = FaultySite()
+    port = reactor.listenTCP(0, server.Site(site), interface="127.0.0.1")
+    base = f"http://127.0.0.1:{port.getHost().port}"
+    try:
+        good = []
+        for n, title in enumerate(GOOD_TITLES):
+            path = f"/news/{n}.html"
+            site.pages[path] = (article_html(title).encode(), {"Content-Type": "text/html; charset=utf-8"})
+            good.append((path, title))
+        hostile = {
+            "/hostile/png.html": ("png_as_html", "binary"),
+            "/hostile/deep.html": ("nested_100k", "too_deep"),
+            "/hostile/siblings.html": ("siblings_1m", "too_large"),
+            "/hostile/20mb.html": ("20mb_page", "too_large"),
+            "/hostile/no-text.html": ("no_text", "no_text"),
+        }
+        for path, (name, _) in hostile.items():
+            body, content_type = corpus.body_of(name)
+            site.pages[path] = (body, {"Content-Type": content_type})
+        faults = ["/fault/reset", "/fault/stall", "/fault/slow-body", "/fault/loop-a", "/fault/unavailable",
+                  "/fault/gzip-bomb", "/fault/missing"]
+        links = [*good, *((p, f"Hostile page {p}") for p in hostile), *((p, f"Broken page {p}") for p in faults)]
+        items = "".join(f"<item><title>{t}</title><link>{base}{p}</link></item>" for p, t in links)
+        feed = f'<?xml version="1.0"?><rss version="2.0"><channel><title>F</title>{items}</channel></rss>'
+        site.pages["/feed.xml"] = (feed.encode(), {"Content-Type": "application/rss+xml"})
+
+        spider = site_spider(feeds=[base + "/feed.xml"])
+        out = tmp_path / "out.jsonl"
+        settings = crawl_settings(tmp_path, out, DOWNLOAD_TIMEOUT=2, RETRY_TIMES=1)
+        crawler = await run_crawl(spider, settings)
+    finally:
+        for request in site.stalled:
+            if not request.finished and not request._disconnected:
+                request.transport.abortConnection()
+        await port.stopListening()
+
+    exported = {i["url"]: i for i in read_jsonl(out)}
+    assert set(exported) == {base + p for p, _ in good}
+    assert all(exported[base + p]["title"] == t for p, t in good)
+    stats = crawler.stats.get_stats()
+    assert stats["finish_reason"] == "finished"
+    drops = {k.removeprefix("newscrawl/dropped/"): v for k, v in stats.items() if k.startswith("newscrawl/dropped/")}
+    assert drops == {
+        "binary": 1, "too_deep": 1, "no_text": 1,  # hostile pages, dropped by the extraction stage
+        "too_large": 3,  # 1M siblings (extraction), 20 MB page (downloader), gzip bomb (decompression)
+        "download_error": 1,  # connection reset
+        "timeout": 2,  # no headers; headers then a stalled body
+        "redirect_loop": 1,
+        "http_error": 2,  # 503 with Retry-After, 404
+    }
+    assert sum(drops.values()) == len(hostile) + len(faults)
+    assert site.hits["/fault/unavailable"] == 2  # retried once (RETRY_TIMES=1), then dropped
