@@ -16,14 +16,19 @@ from __future__ import annotations
 
 import io
 import logging
+import os
+import tempfile
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
 from scrapy import signals
 from scrapy.exceptions import DropItem
 from scrapy.extensions.feedexport import FileFeedStorage
+from scrapy.utils.defer import deferred_from_coro
+from w3lib.url import file_uri_to_path
 
 from .items import ArticleItem
 from .store import SeenStore, SqliteSeenStore, canonical_url
@@ -72,6 +77,7 @@ class SeenUrls:
         self.run_id = uuid.uuid4().hex  # marks the detail requests this run scheduled
         self._claimed: set[str] = set()
         self._exported: set[str] = set()
+        self.export_failed = False  # set when a feed write failed: record nothing more
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -107,7 +113,7 @@ class SeenUrls:
         return True
 
     def item_scraped(self, item: Any, spider) -> None:
-        if isinstance(item, ArticleItem):
+        if isinstance(item, ArticleItem) and not self.export_failed:
             urls = [u for u in (item.url, item.listing_url) if u]
             self._store().add(item.site, [self._key(u) for u in urls])
             self._exported.update(canonical_url(u) for u in urls)
@@ -175,13 +181,92 @@ class CrawlReport:
         )
 
 
+class ExportPathError(OSError):
+    """A feed file of ``FEEDS`` cannot be written; raised before the crawl starts."""
+
+
+class _AnyParam(dict):
+    """``%(name)s``-style feed URI parameters: the spider name, anything else a placeholder."""
+
+    def __missing__(self, key: str) -> str:
+        return "check"
+
+
+class ExportCheck:
+    """Fail at start, with one clear message, when a local feed file of ``FEEDS`` cannot be written.
+
+    Without it an unwritable ``-o`` path shows only at the first item, as one traceback
+    per item.  The check creates the feed's directory and a temporary file in it; write
+    failures later in the crawl (a full disk) are handled by the feed storage below.
+    """
+
+    def __init__(self, crawler):
+        params = _AnyParam(name=getattr(crawler.spidercls, "name", "spider"))
+        for uri in crawler.settings.getdict("FEEDS"):
+            uri = str(uri)
+            if "://" in uri and not uri.startswith("file:"):
+                continue  # remote storages check themselves
+            path = Path(file_uri_to_path(uri) if uri.startswith("file:") else uri % params)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with tempfile.TemporaryFile(dir=path.parent):
+                    pass
+                if path.exists():
+                    with path.open("ab"):
+                        pass
+            except OSError as exc:
+                where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
+                raise ExportPathError(exc.errno, f"cannot write the export file {path}: "
+                                                 f"{exc.strerror or exc}{where}; fix FEEDS or -o") from None
+
+    @classmethod
+    def from_crawler(cls, crawler) -> ExportCheck:
+        return cls(crawler)
+
+
+def export_failed(crawler, path: str, exc: OSError) -> None:
+    """A feed write failed: one error line, nothing more marked as exported, the crawl stops."""
+    seen = crawler.get_extension(SeenUrls)
+    if seen is not None:
+        seen.export_failed = True
+    crawler.stats.set_value("newscrawl/export_failed", f"{path}: {exc.strerror or exc}")
+    logger.error("Cannot write the export file %s: %s. Stopping the crawl; articles not written are "
+                 "not marked as exported and will be fetched again by the next run.",
+                 path, exc.strerror or exc)
+    if crawler.engine is not None and crawler.engine.spider is not None:
+        deferred_from_coro(crawler.engine.close_spider_async(reason="export_failed"))
+
+
 class _FlushingWriter(io.BufferedWriter):
-    """A buffered file that flushes after every write (one write per exported item)."""
+    """A buffered file that flushes after every write (one write per exported item).
+
+    The first failing write (disk full, file system gone) calls ``on_error`` once; later
+    writes are discarded while the crawl closes, so a full disk gives one error line,
+    not a traceback per item.
+    """
+
+    def __init__(self, raw, on_error: Callable[[OSError], None]):
+        super().__init__(raw)
+        self.on_error = on_error
+        self.failed = False
 
     def write(self, data) -> int:
-        written = super().write(data)
-        self.flush()
+        if self.failed:
+            return len(data)
+        try:
+            written = super().write(data)
+            self.flush()
+        except OSError as exc:
+            self.failed = True
+            self.on_error(exc)
+            return len(data)
         return written
+
+    def close(self) -> None:
+        if self.failed:
+            self.raw.close()  # the refused bytes stay unwritten instead of failing again here
+        else:
+            super().close()
 
 
 class FlushingFileFeedStorage(FileFeedStorage):
@@ -189,9 +274,31 @@ class FlushingFileFeedStorage(FileFeedStorage):
 
     Scrapy's own storage keeps up to a buffer's worth of items in memory; after a
     ``kill -9`` those would be lost although already recorded in the seen-URL store.
+    A failing write stops the crawl (see :func:`export_failed`).
     """
+
+    crawler = None
+
+    @classmethod
+    def from_crawler(cls, crawler, uri: str, *, feed_options: dict | None = None):
+        storage = cls(uri, feed_options=feed_options)
+        storage.crawler = crawler
+        return storage
+
+    def _failed(self, exc: OSError) -> None:
+        if self.crawler is not None:
+            export_failed(self.crawler, str(self.path), exc)
+        else:
+            raise exc
 
     def open(self, spider) -> IO[bytes]:
         path = Path(self.path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return _FlushingWriter(io.FileIO(path, self.write_mode.replace("b", "")))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            raw = io.FileIO(path, self.write_mode.replace("b", ""))
+        except OSError as exc:
+            self._failed(exc)
+            writer = _FlushingWriter(io.FileIO(os.devnull, "w"), self._failed)
+            writer.failed = True
+            return writer
+        return _FlushingWriter(raw, self._failed)

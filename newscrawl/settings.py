@@ -18,6 +18,7 @@ COMMANDS_MODULE = "newscrawl.commands"
 NEWSCRAWL_SITES = None  # path of the sites file; None = data/sites.toml
 NEWSCRAWL_METHOD = "auto"  # body extraction method: auto, cevc, decay
 NEWSCRAWL_EXTRACT = True  # False: export listing fields only, no extraction (crawl-cost baseline)
+NEWSCRAWL_DISTRIBUTED = None  # redis://host:port/db: workers share one frontier (newscrawl/distributed.py)
 NEWSCRAWL_STATE_DIR = None  # seen-URL store directory; None = $NEWSCRAWL_STATE_DIR or ./.newscrawl
 NEWSCRAWL_FRESH = False  # True: ignore what earlier runs exported
 NEWSCRAWL_MIN_TEXT_CHARS = 1
@@ -46,6 +47,7 @@ RETRY_TIMES = 2
 # --- pipelines, extensions, feeds --------------------------------------------------
 ITEM_PIPELINES = dict(STAGES)
 EXTENSIONS = {
+    "newscrawl.extensions.ExportCheck": 0,  # an unwritable FEEDS/-o path stops the crawl at start
     "newscrawl.extensions.SeenUrls": 900,  # after FeedExporter (0): marks URLs once written
     "newscrawl.extensions.CrawlReport": 910,
 }
@@ -59,6 +61,8 @@ FEED_EXPORT_ENCODING = "utf-8"
 
 # --- scheduling: JOBDIR queues survive a clean stop, a killed run's queue is discarded ---
 SCHEDULER = "newscrawl.middlewares.CrashSafeScheduler"
+# NEWSCRAWL_DISTRIBUTED swaps in scrapy-redis's scheduler and dupefilter and the Redis seen store.
+ADDONS = {"newscrawl.distributed.RedisAddon": 0}
 
 # --- runtime -----------------------------------------------------------------------
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"

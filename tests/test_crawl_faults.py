@@ -6,13 +6,24 @@ exported, and the crawl finishes.  ``docs/reliability.md`` lists the outcomes.
 
 from __future__ import annotations
 
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 import pytest_twisted
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
-from test_crawl_local import article_html
+from test_crawl_local import article_html, build_site
 from twisted.internet import reactor
 from twisted.web import resource, server
 
 from fuzz import corpus
+from newscrawl.extensions import ExportPathError
+from newscrawl.store import SqliteSeenStore
+
+ROOT = Path(__file__).resolve().parent.parent
 
 GOOD_TITLES = ["Harbour bridge reopens after repairs", "Library extends its opening hours",
                "Tram line seven gets new carriages"]
@@ -122,3 +133,60 @@ async def test_crawl_completes_under_faults_and_counts_every_loss(tmp_path):
     }
     assert sum(drops.values()) == len(hostile) + len(faults)
     assert site.hits["/fault/unavailable"] == 2  # retried once (RETRY_TIMES=1), then dropped
+
+
+# --- export failures -------------------------------------------------------------------
+
+
+def unwritable_path(tmp_path: Path) -> Path:
+    """An export path whose directory cannot be created (also as root): a file is in the way."""
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("a file where the export directory should be")
+    return blocker / "out.jsonl"
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_unwritable_export_path_stops_the_crawl_at_start(http_server, tmp_path):
+    build_site(http_server, pages=1, per_page=2)
+    spider = site_spider(catalogues=[http_server.url("/list/1.html")])
+    out = unwritable_path(tmp_path)
+    with pytest.raises(ExportPathError, match="cannot write the export file .*out.jsonl"):
+        await run_crawl(spider, crawl_settings(tmp_path, out))
+    assert http_server.hits == {}  # nothing was fetched
+
+
+def test_an_unwritable_export_path_is_one_clear_error_on_the_command_line(tmp_path):
+    (tmp_path / "sites.toml").write_text('[sites.local]\ndomains = ["127.0.0.1"]\n'
+                                         'catalogues = ["http://127.0.0.1:9/list.html"]\n')
+    out = unwritable_path(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "crawl", "local", "-o", str(out),
+         "-s", f"NEWSCRAWL_SITES={tmp_path / 'sites.toml'}", "-s", f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert f"cannot write the export file {out}" in last, done.stderr[-3000:]
+    assert done.stderr.count("Traceback") == 1  # Scrapy prints the failed start once
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full to simulate a full disk")
+@pytest_twisted.ensureDeferred
+async def test_a_full_disk_stops_the_crawl_with_one_error_and_marks_nothing_exported(
+        http_server, tmp_path, caplog):
+    build_site(http_server, pages=1, per_page=4)
+    spider = site_spider(catalogues=[http_server.url("/list/1.html")])
+    settings = crawl_settings(tmp_path, tmp_path / "unused.jsonl", FEEDS={"/dev/full": {"format": "jsonlines"}})
+    with caplog.at_level(logging.INFO):
+        crawler = await run_crawl(spider, settings)
+    stats = crawler.stats.get_stats()
+    assert stats["finish_reason"] == "export_failed"
+    assert "No space left on device" in stats["newscrawl/export_failed"]
+    assert "newscrawl/exported" not in stats
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "Cannot write the export file /dev/full" in errors[0].getMessage()
+    store = SqliteSeenStore.in_dir(tmp_path / "state")
+    try:
+        assert store.count() == 0  # a rerun fetches every article again
+    finally:
+        store.close()
