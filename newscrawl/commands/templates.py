@@ -1,0 +1,55 @@
+"""``scrapy templates [SITE]``: print the template library learned for a site (seed 004).
+
+Without SITE, lists the sites that have a library.  Reads the SQLite file beside the
+seen-URL store (``NEWSCRAWL_STATE_DIR`` or ``--state-dir``); the crawl writes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, ClassVar
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+
+from newscrawl.extract.template import TEMPLATE_DB, TemplateStore
+from newscrawl.store import state_dir
+
+
+class Command(ScrapyCommand):
+    requires_project = False
+    requires_crawler_process = False
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
+
+    def syntax(self) -> str:
+        return "[SITE] [--state-dir DIR] [--limit N]"
+
+    def short_desc(self) -> str:
+        return "Print the per-site template library (common noise) learned during crawls"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("--state-dir", help="crawl state directory (default: .newscrawl)")
+        parser.add_argument("--limit", type=int, default=100, help="print at most N entries")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if len(args) > 1:
+            raise UsageError("give at most one site")
+        path = state_dir(opts.state_dir) / TEMPLATE_DB
+        if not path.is_file():
+            print(f"no template library at {path} (crawl first)")
+            return
+        store = TemplateStore(path)
+        try:
+            if not args:
+                for site in store.sites():
+                    print(f"{site}\t{len(store.site(site).template)} entries")
+                return
+            site = store.site(args[0])
+            entries = site.entries()
+            print(f"{args[0]}: {len(entries)} template entries, {site.pages_in_batch}/{site.n1} pages "
+                  f"in the current batch (N1={site.n1}, N2={site.n2})")
+            for tag, text, count in entries[: opts.limit]:
+                print(f"{count:5d}  <{tag}>  {text[:100]}")
+        finally:
+            store.close()

@@ -1,0 +1,314 @@
+"""``classifier`` — Kazennikov & Soloviev, *Extracting a structured news message from web
+pages using RSS* (seed 002).
+
+Every DOM node with one of the tags :data:`CANDIDATE_TAGS` becomes a bag of
+categorical features (the paper's model: each feature=value pair is one binary
+dimension), hashed with scikit-learn's ``FeatureHasher``.  The five groups of the
+paper, in the order of its Table 1:
+
+1. text — length, words, mean word length, sentences, mean sentence length;
+2. position — children, depth, siblings, whether block elements are nested inside;
+3. node — tag name and CSS classes;
+4. extension — character 2/3/4-grams of the class and id, the parent's n-grams,
+   class/id × parent class/id pairs, shares of letters, digits, punctuation and spaces;
+5. feed — how many words of the feed entry (title and summary) the node holds.
+
+Additions (documented because the paper does not list them): group 1 also carries
+the node's link-text share and its share of the page's text, and the candidate tags
+include the HTML5 containers ``article``, ``section`` and ``main``.  All numbers are
+bucketed (log2 for counts, tenths for ratios) so they fit the categorical model.
+
+A linear SVM per field scores nodes (:mod:`.training` fits them).  Extraction has the
+paper's two stages: (1) pick the node most likely to hold the field — for the body,
+the accepted node maximising score × log2(length), for the title the best-scoring one; (2)
+remove the chosen node's descendants that the same classifier rejects at least as
+firmly as it accepts the chosen node (the Lenta.ru "related story" inset).  Without a feed entry, the feed words come from what a feed
+would carry: the page's ``og:title``/``<title>`` and its meta description.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from lxml import html
+from sklearn.feature_extraction import FeatureHasher
+
+from . import dom
+from .body import Body
+from .features import Stats, element_stats
+from .metrics import tokenize
+from .page import Page
+
+CANDIDATE_TAGS = frozenset(
+    "div span table td li h1 h2 h3 h4 h5 h6 p article section main".split()
+)
+GROUPS = (1, 2, 3, 4, 5)
+GROUP_NAMES = {1: "text", 2: "position", 3: "node", 4: "extension", 5: "feed"}
+FIELDS = ("body", "title")
+N_FEATURES = 2**20
+TITLE_MAX_CHARS = 300
+STAGE_TWO_MARGIN = 1.0
+_DIGITS = re.compile(r"\d+")
+
+
+def hasher(n_features: int = N_FEATURES) -> FeatureHasher:
+    return FeatureHasher(n_features=n_features, input_type="string", alternate_sign=False)
+
+
+def _log2(n: float) -> int:
+    return int(math.log2(n + 1))
+
+
+def _tenth(x: float) -> int:
+    return int(round(10 * x))
+
+
+def _tokens_of(value: str | None) -> list[str]:
+    return [_DIGITS.sub("0", t.lower()) for t in (value or "").split() if t]
+
+
+def _ngrams(text: str, sizes=(2, 3, 4)) -> set[str]:
+    text = _DIGITS.sub("0", text.lower())
+    return {text[i : i + n] for n in sizes for i in range(len(text) - n + 1)}
+
+
+@dataclass
+class Node:
+    """One candidate node: the element, its subtree statistics and its feature strings."""
+
+    element: html.HtmlElement
+    stats: Stats
+    features: list[str] = field(default_factory=list)
+
+
+def feed_words(page: Page, feed_entry: Mapping[str, Any] | None = None) -> set[str]:
+    """Lower-cased words a feed entry would carry: its title and summary, else the page's
+    ``og:title`` (or ``<title>``) and meta description — never any ground truth."""
+    feed_entry = feed_entry or {}
+    title = (
+        feed_entry.get("title") or dom.meta_content(page.root, "og:title", "twitter:title") or page.title_tag
+    )
+    summary = feed_entry.get("summary") or dom.meta_content(
+        page.root, "description", "og:description", "twitter:description"
+    )
+    return {t.lower() for t in tokenize(f"{title or ''} {summary or ''}")}
+
+
+class _Descriptors:
+    """Class/id tokens and n-grams per element, cached (a parent serves many children)."""
+
+    def __init__(self):
+        self._cache: dict[html.HtmlElement, tuple[list[str], set[str]]] = {}
+
+    def __call__(self, el: html.HtmlElement | None) -> tuple[list[str], set[str]]:
+        if el is None:
+            return [], set()
+        found = self._cache.get(el)
+        if found is None:
+            tokens = _tokens_of(el.get("class")) + [f"#{t}" for t in _tokens_of(el.get("id"))]
+            found = (tokens, _ngrams(" ".join(tokens)))
+            self._cache[el] = found
+        return found
+
+
+def node_features(
+    el: html.HtmlElement,
+    st: Stats,
+    page_text: int,
+    depth: int,
+    words: set[str],
+    descriptors: _Descriptors,
+    groups: Iterable[int] = GROUPS,
+    shared: int | None = None,
+) -> list[str]:
+    """The feature strings of one node for the chosen feature ``groups``."""
+    groups = set(groups)
+    out: list[str] = []
+    if 1 in groups:
+        words_n = st.words or 0
+        out += [
+            f"1len={_log2(st.text)}",
+            f"1words={_log2(words_n)}",
+            f"1wlen={_log2(st.text / words_n) if words_n else -1}",
+            f"1sent={_log2(st.sentences)}",
+            f"1slen={_log2(words_n / st.sentences) if st.sentences else -1}",
+            f"1link={_tenth(st.link_text / st.text) if st.text else -1}",
+            f"1share={_tenth(st.text / page_text) if page_text else -1}",
+        ]
+    parent = el.getparent()
+    if 2 in groups:
+        siblings = len(parent) if parent is not None else 0
+        out += [
+            f"2kids={_log2(len(el))}",
+            f"2depth={min(depth, 40)}",
+            f"2sibs={_log2(siblings)}",
+            f"2nested={int(st.blocks > 0)}",
+        ]
+    tokens, grams = descriptors(el)
+    if 3 in groups:
+        out.append(f"3tag={el.tag}")
+        out += [f"3cls={t}" for t in tokens]
+        if not tokens:
+            out.append("3cls=")
+    if 4 in groups:
+        p_tokens, p_grams = descriptors(parent)
+        out += [f"4ng={g}" for g in grams]
+        out += [f"4png={g}" for g in p_grams]
+        own = tokens or ["-"]
+        out += [f"4cxp={a}|{b}" for a in own for b in (p_tokens or ["-"])]
+        out.append(f"4tagxp={el.tag}|{parent.tag if parent is not None else '-'}")
+        chars = st.text + st.spaces
+        if chars:
+            out += [
+                f"4letters={_tenth(st.letters / chars)}",
+                f"4digits={_tenth(st.digits / chars)}",
+                f"4punct={_tenth(st.punct / chars)}",
+                f"4spaces={_tenth(st.spaces / chars)}",
+            ]
+    if 5 in groups:
+        if words and shared is not None:
+            out += [
+                f"5feedin={_tenth(shared / len(words))}",
+                f"5nodein={_tenth(min(1.0, shared / st.words)) if st.words else -1}",
+            ]
+        else:
+            out.append("5nofeed")
+    return out
+
+
+def candidate_nodes(
+    page: Page,
+    groups: Iterable[int] = GROUPS,
+    feed_entry: Mapping[str, Any] | None = None,
+    max_chars: int | None = None,
+) -> list[Node]:
+    """The page's candidate nodes with their features (document order)."""
+    body = page.body
+    stats = element_stats(body)
+    page_text = stats[body].text
+    words = feed_words(page, feed_entry) if 5 in set(groups) else set()
+    descriptors = _Descriptors()
+    own_words: dict[html.HtmlElement, set[str]] = {}
+    if words:
+        for owner, text in dom.iter_text_nodes(body):
+            if text.strip():
+                own_words.setdefault(owner, set()).update(t.lower() for t in tokenize(text))
+    nodes: list[Node] = []
+    depth = {body: 0}
+    order = list(stats)
+    # The feed words under each element, bottom-up (small sets: feed words only).
+    subtree_words: dict[html.HtmlElement, set[str]] = {}
+    if words:
+        for el in reversed(order):
+            acc = own_words.get(el, set()) & words
+            for child in el:
+                acc |= subtree_words.get(child, set())
+            subtree_words[el] = acc
+    for el in order:
+        parent = el.getparent()
+        if el is not body:
+            depth[el] = depth.get(parent, 0) + 1
+        if not isinstance(el.tag, str) or el.tag not in CANDIDATE_TAGS:
+            continue
+        st = stats[el]
+        if not st.text or (max_chars is not None and st.text > max_chars):
+            continue
+        shared = len(subtree_words.get(el, ())) if words else None
+        feats = node_features(el, st, page_text, depth[el], words, descriptors, groups, shared)
+        nodes.append(Node(el, st, feats))
+    return nodes
+
+
+@dataclass
+class FieldModel:
+    """A fitted linear SVM for one field and the feature groups it was trained on."""
+
+    svm: Any
+    groups: tuple[int, ...] = GROUPS
+    n_features: int = N_FEATURES
+
+    def scores(self, nodes: list[Node]) -> np.ndarray:
+        if not nodes:
+            return np.zeros(0)
+        X = hasher(self.n_features).transform(n.features for n in nodes)
+        return self.svm.decision_function(X)
+
+
+def stage_one(nodes: list[Node], scores: np.ndarray) -> int:
+    """Index of the node most likely to hold the body: among nodes scored positive, the one
+    maximising score × log2(length + 2) (a confident large node over a confident paragraph);
+    the best-scoring node when none is positive."""
+    weighted = [s * math.log2(n.stats.text + 2) if s > 0 else s for n, s in zip(nodes, scores, strict=True)]
+    return int(np.argmax(weighted))
+
+
+def stage_two(element: html.HtmlElement, nodes: list[Node], scores: np.ndarray, tau: float) -> set:
+    """Descendants of ``element`` scored below ``tau``, outermost only."""
+    score_of = {n.element: s for n, s in zip(nodes, scores, strict=True)}
+    skip: set = set()
+    for el in element.iterdescendants():
+        s = score_of.get(el)
+        if s is not None and s < tau and not any(anc in skip for anc in el.iterancestors()):
+            skip.add(el)
+    return skip
+
+
+def choose_body(nodes: list[Node], scores: np.ndarray, two_stage: bool = True) -> tuple[Node | None, set]:
+    """Stage 1 (:func:`stage_one`) and, with ``two_stage``, stage 2: the chosen node's
+    descendants that the classifier rejects at least as firmly as it accepts the chosen
+    node (score < −score(chosen); :data:`STAGE_TWO_MARGIN` scales this)."""
+    if not nodes:
+        return None, set()
+    best = stage_one(nodes, scores)
+    chosen = nodes[best]
+    skip = set()
+    if two_stage:
+        skip = stage_two(chosen.element, nodes, scores, -STAGE_TWO_MARGIN * max(scores[best], 0.0))
+    return chosen, skip
+
+
+def extract_body(
+    page: Page,
+    model: Any = None,
+    two_stage: bool = True,
+    feed_entry: Mapping[str, Any] | None = None,
+    **_ignored,
+) -> Body:
+    """Seed 002 end to end with the shipped model (or ``model``, a :class:`ClassifierModel`)."""
+    from .models import load_classifier
+
+    model = model or load_classifier()
+    field_model = model.fields["body"]
+    nodes = candidate_nodes(page, field_model.groups, feed_entry)
+    chosen, skip = choose_body(nodes, field_model.scores(nodes), two_stage)
+    if chosen is None:
+        return Body(method="classifier", root=page.body)
+    return Body(method="classifier", root=chosen.element, skip=skip)
+
+
+def find_title(page: Page, model: Any = None, feed_entry: Mapping[str, Any] | None = None) -> str | None:
+    """The text of the node the title SVM scores highest (stage 1; a title has no parts to remove)."""
+    from .models import load_classifier
+
+    model = model or load_classifier()
+    field_model = model.fields.get("title")
+    if field_model is None:
+        return None
+    nodes = candidate_nodes(page, field_model.groups, feed_entry, max_chars=TITLE_MAX_CHARS)
+    if not nodes:
+        return None
+    scores = field_model.scores(nodes)
+    return dom.node_text(nodes[int(np.argmax(scores))].element) or None
+
+
+@dataclass
+class ClassifierModel:
+    """The per-field models plus the manifest they were trained with."""
+
+    fields: dict[str, FieldModel]
+    manifest: dict[str, Any] = field(default_factory=dict)

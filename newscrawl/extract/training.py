@@ -1,0 +1,470 @@
+"""Train and evaluate the learned methods on the shared datasets (no Scrapy imports).
+
+**Labels from ground truth (how gold text is aligned with the DOM).**  The page's
+text nodes are tokenised in document order (words; one token per Han character, as
+:func:`.metrics.tokenize`).  A token is *gold* when one of the token trigrams it
+belongs to (lower-cased) occurs in the ground-truth body; this tolerates the
+truth's different white space and paragraphing and rejects isolated common words
+in navigation.  Gold and total tokens are summed up the tree, and
+
+- a seed-002 node is a *body* node when at least :data:`BODY_SHARE` of its tokens
+  are gold; a *title* node when its text matches the true title with character
+  F1 ≥ :data:`TITLE_F1` (:func:`.metrics.title_char_prf`);
+- a seed-004 block (``body``/``section``/``div``, nested blocks excluded) is *main
+  text* when at least :data:`BODY_SHARE` of its own tokens are gold.
+
+Only datasets whose truth has the full body (``text``) give body labels; titles come
+from any set with ``title``.  The feed words of seed 002's group 5 come from the
+page's own ``og:title``/``<title>`` and meta description, never from the truth.
+
+**Protocols.**  :func:`cross_validate_body` scores a method with out-of-fold
+predictions: pages are grouped by site (URL host) and split into k folds, a model is
+trained on k−1 folds and predicts the held-out fold, so no page — and no site — is
+scored by a model that saw it.  :func:`ablation` trains on some datasets and tests on
+others (seed 002's cross-site protocol).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+from scipy import sparse
+
+from . import metrics
+from .body import Body
+from .classifier import (
+    GROUPS,
+    TITLE_MAX_CHARS,
+    ClassifierModel,
+    FieldModel,
+    Node,
+    candidate_nodes,
+    choose_body,
+    hasher,
+)
+from .datasets import Record, load_dataset
+from .evaluation import Prediction, score_page, summarize
+from .features import subtree_sums, tokens_per_owner
+from .page import Page
+
+logger = logging.getLogger(__name__)
+
+SEED = 20240531
+BODY_SHARE = 0.7
+TITLE_F1 = 0.8
+ALPHA = 1e-4
+BODY_SETS = ("aeb", "fundus", "zh-news", "newspaper4k", "gne-zh")
+TITLE_SETS = ("fundus", "newspaper4k", "gne-zh", "goose3")
+
+
+def gold_tokens_per_element(page: Page, gold: str) -> tuple[dict, dict]:
+    """``(total, gold)`` token counts per element under ``<body>`` (subtree sums)."""
+    gold_tokens = [t.lower() for t in metrics.tokenize(gold)]
+    trigrams = {tuple(gold_tokens[i : i + 3]) for i in range(max(1, len(gold_tokens) - 2))}
+    owners = tokens_per_owner(page.body)
+    flat: list[str] = []
+    spans: list[tuple[Any, int, int]] = []
+    for owner, tokens in owners:
+        spans.append((owner, len(flat), len(flat) + len(tokens)))
+        flat.extend(t.lower() for t in tokens)
+    is_gold = [False] * len(flat)
+    for i in range(max(0, len(flat) - 2) if len(flat) >= 3 else 0):
+        if tuple(flat[i : i + 3]) in trigrams:
+            is_gold[i] = is_gold[i + 1] = is_gold[i + 2] = True
+    if 0 < len(flat) < 3 and tuple(flat) in trigrams:
+        is_gold = [True] * len(flat)
+    own_total: dict = {}
+    own_gold: dict = {}
+    for owner, start, end in spans:
+        own_total[owner] = own_total.get(owner, 0) + end - start
+        own_gold[owner] = own_gold.get(owner, 0) + sum(is_gold[start:end])
+    return subtree_sums(page.body, own_total), subtree_sums(page.body, own_gold)
+
+
+@dataclass
+class PageData:
+    """One training page: the parsed page, its candidate nodes and their labels."""
+
+    record: Record
+    dataset: str
+    page: Page
+    nodes: list[Node]
+    body_labels: np.ndarray | None = None
+    title_nodes: list[Node] = field(default_factory=list)
+    title_labels: np.ndarray | None = None
+
+    @property
+    def group(self) -> str:
+        host = urlsplit(self.record.url or "").hostname or ""
+        return host.removeprefix("www.") or f"{self.dataset}:{self.record.id}"
+
+
+def prepare_page(record: Record, dataset: str) -> PageData | None:
+    """Parse one record and label its nodes; ``None`` when the page cannot be parsed."""
+    try:
+        page = Page.from_html(record.html, url=record.url)
+    except Exception as exc:  # noqa: BLE001 - a broken page is skipped, not fatal for training
+        logger.warning("%s/%s: skipped (%s)", dataset, record.id, exc)
+        return None
+    nodes = candidate_nodes(page, GROUPS)
+    data = PageData(record, dataset, page, nodes)
+    if record.has("text"):
+        total, gold = gold_tokens_per_element(page, record.get("text"))
+        data.body_labels = np.array(
+            [total.get(n.element, 0) > 0 and gold[n.element] / total[n.element] >= BODY_SHARE for n in nodes]
+        )
+    if record.has("title"):
+        data.title_nodes = [n for n in nodes if n.stats.text <= TITLE_MAX_CHARS]
+        truth = record.get("title")
+        data.title_labels = np.array(
+            [metrics.title_char_prf(_node_text(n), truth).f1 >= TITLE_F1 for n in data.title_nodes]
+        )
+    return data
+
+
+def _node_text(node: Node) -> str:
+    from .dom import node_text
+
+    return node_text(node.element)
+
+
+def load_pages(root: str | Path, names: Iterable[str], limit: int | None = None) -> list[PageData]:
+    pages = []
+    for name in names:
+        path = Path(root) / name
+        if not path.is_dir():
+            logger.warning("%s: no such dataset, skipped", path)
+            continue
+        for record in load_dataset(path, limit):
+            data = prepare_page(record, name)
+            if data is not None:
+                pages.append(data)
+    return pages
+
+
+def _filter(features: list[str], groups: Sequence[int]) -> list[str]:
+    allowed = {str(g) for g in groups}
+    return [f for f in features if f[0] in allowed]
+
+
+def design_matrix(node_lists: Iterable[list[Node]], groups: Sequence[int] = GROUPS) -> sparse.csr_matrix:
+    h = hasher()
+    rows = (_filter(n.features, groups) for nodes in node_lists for n in nodes)
+    return h.transform(rows)
+
+
+def fit_field(pages: list[PageData], field_name: str, groups: Sequence[int] = GROUPS, C: float | None = None):
+    """A balanced linear SVM for one field on the labelled nodes of ``pages``."""
+    from sklearn.linear_model import SGDClassifier
+
+    if field_name == "body":
+        usable = [p for p in pages if p.body_labels is not None]
+        X = design_matrix((p.nodes for p in usable), groups)
+        y = np.concatenate([p.body_labels for p in usable]) if usable else np.zeros(0)
+    else:
+        usable = [p for p in pages if p.title_labels is not None]
+        X = design_matrix((p.title_nodes for p in usable), groups)
+        y = np.concatenate([p.title_labels for p in usable]) if usable else np.zeros(0)
+    if len(set(y.tolist())) < 2:
+        raise ValueError(f"{field_name}: training data has a single class")
+    # Hinge loss + L2 penalty is the linear SVM objective; SGD fits 10^5 hashed rows in seconds.
+    svm = SGDClassifier(
+        loss="hinge", alpha=ALPHA, class_weight="balanced", random_state=SEED, max_iter=30, tol=1e-4
+    )
+    svm.fit(X, y)
+    return FieldModel(svm=svm, groups=tuple(groups))
+
+
+def predict_body(data: PageData, model: FieldModel, two_stage: bool = True) -> str:
+    nodes = data.nodes
+    if not nodes:
+        return ""
+    X = design_matrix([nodes], model.groups)
+    chosen, skip = choose_body(nodes, model.svm.decision_function(X), two_stage)
+    return Body("classifier", chosen.element, skip).text if chosen is not None else ""
+
+
+def score_texts(pages: list[PageData], texts: list[str]) -> dict[str, Any]:
+    return summarize([score_page(p.record, Prediction(text)) for p, text in zip(pages, texts, strict=False)])
+
+
+def group_folds(pages: list[PageData], k: int) -> list[list[int]]:
+    """Page indices in ``k`` folds, whole sites per fold (seeded shuffle of the sites)."""
+    groups = sorted({p.group for p in pages})
+    random.Random(SEED).shuffle(groups)
+    fold_of = {g: i % k for i, g in enumerate(groups)}
+    folds: list[list[int]] = [[] for _ in range(k)]
+    for i, p in enumerate(pages):
+        folds[fold_of[p.group]].append(i)
+    return folds
+
+
+def out_of_fold(
+    pages: list[PageData],
+    predict: Callable[[PageData, FieldModel], str],
+    k: int = 5,
+    groups: Sequence[int] = GROUPS,
+) -> list[str]:
+    """Each page's body text predicted by a model trained on the other folds."""
+    texts = [""] * len(pages)
+    for fold in group_folds(pages, k):
+        held = set(fold)
+        model = fit_field([p for i, p in enumerate(pages) if i not in held], "body", groups)
+        for i in fold:
+            texts[i] = predict(pages[i], model)
+    return texts
+
+
+def cross_validate_body(
+    pages: list[PageData], predictors: dict[str, Callable[[PageData, FieldModel], str]], k: int = 5
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Out-of-fold body figures per predictor and dataset (sites never straddle folds)."""
+    labelled = [p for p in pages if p.body_labels is not None]
+    results: dict[str, dict[str, dict[str, Any]]] = {}
+    for name, predict in predictors.items():
+        texts = out_of_fold(labelled, predict, k)
+        per_set: dict[str, dict[str, Any]] = {}
+        for dataset in sorted({p.dataset for p in labelled}):
+            idx = [i for i, p in enumerate(labelled) if p.dataset == dataset]
+            per_set[dataset] = score_texts([labelled[i] for i in idx], [texts[i] for i in idx])
+        results[name] = per_set
+    return results
+
+
+ABLATION_GROUPS = ((1,), (1, 2), (1, 2, 3), (1, 2, 3, 4), (1, 2, 3, 4, 5))
+
+
+@dataclass
+class AblationRow:
+    groups: str
+    train: str
+    test: str
+    scheme: str
+    figures: dict[str, Any]
+
+
+def ablation(
+    root: str | Path,
+    splits: Sequence[tuple[Sequence[str], Sequence[str]]] = (
+        (("fundus",), ("aeb",)),
+        (("aeb",), ("fundus",)),
+    ),
+    limit: int | None = None,
+) -> tuple[list[AblationRow], list[AblationRow]]:
+    """Seed 002's Tables 1 and 2 with disjoint training and test datasets."""
+    names = sorted({n for tr, te in splits for n in (*tr, *te)})
+    pages = load_pages(root, names, limit)
+    table1: list[AblationRow] = []
+    table2: list[AblationRow] = []
+    for train_sets, test_sets in splits:
+        train = [p for p in pages if p.dataset in train_sets and p.body_labels is not None]
+        test = [p for p in pages if p.dataset in test_sets and p.body_labels is not None]
+        for groups in ABLATION_GROUPS:
+            model = fit_field(train, "body", groups)
+            one = score_texts(test, [predict_body(p, model, two_stage=False) for p in test])
+            label = "+".join(map(str, groups))
+            table1.append(AblationRow(label, "+".join(train_sets), "+".join(test_sets), "one-stage", one))
+            if groups == GROUPS:
+                two = score_texts(test, [predict_body(p, model, two_stage=True) for p in test])
+                for scheme, figures in (("one-stage", one), ("two-stage", two)):
+                    row = AblationRow(label, "+".join(train_sets), "+".join(test_sets), scheme, figures)
+                    table2.append(row)
+    return table1, table2
+
+
+def format_rows(rows: list[AblationRow], first: str) -> str:
+    head = f"| {first} | train | test | P | R | F1 | LCS F1 |\n|---|---|---|---|---|---|---|"
+    lines = [head]
+    for r in rows:
+        f = r.figures
+        key = r.groups if first == "groups" else r.scheme
+        lines.append(
+            f"| {key} | {r.train} | {r.test} | {f.get('body_zyte_p', 0):.3f} | {f.get('body_zyte_r', 0):.3f} "
+            f"| {f.get('body_zyte_f1', 0):.3f} | {f.get('body_lcs_f1', 0):.3f} |"
+        )
+    return "\n".join(lines)
+
+
+def train_classifier(pages: list[PageData], k: int = 5) -> tuple[ClassifierModel, dict[str, Any]]:
+    """Fit the shipped body and title SVMs on all pages; report grouped k-fold CV scores."""
+    started = time.perf_counter()
+    cv = cross_validate_body(pages, {"classifier": predict_body}, k)["classifier"]
+    fields = {"body": fit_field(pages, "body")}
+    titled = [p for p in pages if p.title_labels is not None and p.title_labels.any()]
+    if titled:
+        fields["title"] = fit_field(titled, "title")
+    report = {
+        "fields": list(fields),
+        "alpha": ALPHA,
+        "body_share": BODY_SHARE,
+        "title_f1": TITLE_F1,
+        "cv_protocol": f"{k}-fold out-of-fold, pages grouped by site",
+        "cv_body": cv,
+        "pages": {name: sum(p.dataset == name for p in pages) for name in sorted({p.dataset for p in pages})},
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    return ClassifierModel(fields=fields), report
+
+
+# --- seed 004: block SVM ----------------------------------------------------------------------
+
+BLOCK_MAX_TRAIN = 6000  # balanced sample size cap (RBF SVC training is quadratic in samples)
+
+
+def block_samples(data: PageData) -> tuple[list, np.ndarray, np.ndarray]:
+    """The page's blocks with own text, their R1–R5 and their labels (own tokens ≥ BODY_SHARE gold)."""
+    from .template import block_features, blocks_of
+
+    blocks = blocks_of(data.page)
+    total, gold = _own_gold(data.page, data.record.get("text"), {b.element for b in blocks})
+    labels = np.array([total.get(b.element, 0) > 0 and gold[b.element] / total[b.element] >= BODY_SHARE
+                       for b in blocks])
+    return blocks, block_features(blocks), labels
+
+
+def _own_gold(page: Page, gold_text: str, block_elements: set) -> tuple[dict, dict]:
+    """Token and gold-token counts of each block's own content (nested blocks excluded)."""
+    total, gold = gold_tokens_per_element(page, gold_text)
+    own_total, own_gold = dict(total), dict(gold)
+    for el in block_elements:
+        parent = el.getparent()
+        while parent is not None and parent not in block_elements:
+            parent = parent.getparent()
+        if parent is not None and el in total:
+            own_total[parent] = own_total.get(parent, 0) - total[el]
+            own_gold[parent] = own_gold.get(parent, 0) - gold[el]
+    return own_total, own_gold
+
+
+def fit_block_svm(pages: list[PageData], folds: int = 10):
+    """RBF SVC on balanced R1–R5 samples; C and γ by ``folds``-fold CV (seed 004 §6).
+    Returns the fitted estimator and the CV report."""
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+    from sklearn.svm import SVC
+
+    X_parts, y_parts = [], []
+    for data in pages:
+        if data.record.has("text"):
+            blocks, X, y = block_samples(data)
+            keep = np.array([b.text > 0 for b in blocks], dtype=bool)
+            X_parts.append(X[keep])
+            y_parts.append(y[keep])
+    X = np.vstack(X_parts)
+    y = np.concatenate(y_parts).astype(int)
+    rng = np.random.default_rng(SEED)
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    n = min(len(pos), len(neg), BLOCK_MAX_TRAIN // 2)
+    idx = np.concatenate([rng.choice(pos, n, replace=False), rng.choice(neg, n, replace=False)])
+    search = GridSearchCV(
+        SVC(kernel="rbf", class_weight="balanced"),
+        {"C": [1, 10, 100, 1000], "gamma": ["scale", 1, 10, 100]},
+        cv=StratifiedKFold(folds, shuffle=True, random_state=SEED),
+        scoring="f1",
+        n_jobs=2,
+    )
+    search.fit(X[idx], y[idx])
+    report = {
+        "samples": int(len(idx)),
+        "blocks": int(len(y)),
+        "positive_blocks": int(len(pos)),
+        "best_params": search.best_params_,
+        "cv_f1": round(float(search.best_score_), 4),
+        "cv_protocol": f"{folds}-fold stratified CV on the balanced block sample",
+    }
+    return search.best_estimator_, report
+
+
+def evaluate_block_svm(model, pages: list[PageData]) -> dict[str, Any]:
+    """Seed 004 §8.1 leaf-tag precision and recall, plus the body figures, on ``pages``."""
+    from .template import block_body, iter_leaves, leaf_prf
+
+    tp = fp = fn = 0
+    texts = []
+    for data in pages:
+        blocks, X, _ = block_samples(data)
+        keep = (model.predict(X) == 1) & np.array([b.text > 0 for b in blocks], dtype=bool)
+        total, gold = gold_tokens_per_element(data.page, data.record.get("text"))
+        leaves = [el for el, _ in iter_leaves(data.page.body)]
+        gold_leaf = [total.get(el, 0) > 0 and gold[el] / total[el] >= BODY_SHARE for el in leaves]
+        a, b, c = leaf_prf(data.page, blocks, keep, gold_leaf, leaves)
+        tp, fp, fn = tp + a, fp + b, fn + c
+        texts.append(block_body(data.page, blocks, keep).text)
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    return {"leaf_p": round(p, 4), "leaf_r": round(r, 4), "leaf_f1": round(metrics.f1_score(p, r), 4),
+            **score_texts(pages, texts)}
+
+
+# --- the `scrapy train` entry point -----------------------------------------------------------
+
+
+def _versions() -> dict[str, str]:
+    import platform
+
+    import scipy
+    import sklearn
+    import skops
+
+    return {"python": platform.python_version(), "scikit-learn": sklearn.__version__,
+            "skops": skops.__version__, "numpy": np.__version__, "scipy": scipy.__version__}
+
+
+def run_training(
+    root: str | Path,
+    out: str | Path,
+    body_sets: Sequence[str] = BODY_SETS,
+    title_sets: Sequence[str] = TITLE_SETS,
+    limit: int | None = None,
+    echo: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Fit and save both shipped models with their manifest; print the CV scores."""
+    from . import models
+
+    started = time.perf_counter()
+    names = list(dict.fromkeys([*body_sets, *title_sets]))
+    pages = load_pages(root, names, limit)
+    if not pages:
+        raise ValueError(f"{root}: none of the datasets {', '.join(names)} is there")
+    body_pages = [p for p in pages if p.dataset in body_sets and p.body_labels is not None]
+    title_pages = [p for p in pages if p.dataset in title_sets]
+    echo(f"{len(pages)} pages loaded ({time.perf_counter() - started:.0f} s)")
+    classifier, report = train_classifier(body_pages, k=5)
+    titled = [p for p in title_pages if p.title_labels is not None and p.title_labels.any()]
+    if titled:
+        classifier.fields["title"] = fit_field(titled, "title")
+    for dataset, figures in report["cv_body"].items():
+        echo(f"classifier body, {report['cv_protocol']}: {dataset} F1 {figures.get('body_zyte_f1', 0):.3f}")
+    block_svm, block_report = fit_block_svm(body_pages)
+    echo(
+        f"block SVM: {block_report['cv_protocol']}: F1 {block_report['cv_f1']:.3f}, "
+        f"{block_report['best_params']}"
+    )
+    out = Path(out)
+    models.dump(models.classifier_to_data(classifier), out / models.CLASSIFIER_FILE)
+    models.dump(block_svm, out / models.BLOCK_SVM_FILE)
+    manifest = {
+        "seed": SEED,
+        "datasets_root": "../shared/datasets",
+        "body_sets": list(body_sets),
+        "title_sets": list(title_sets),
+        "labels": {"body_share": BODY_SHARE, "title_char_f1": TITLE_F1,
+                   "alignment": "token trigrams of the page matched against the truth text (training.py)"},
+        "versions": _versions(),
+        "classifier": {**report, "title_pages": len(titled), "feature_groups": list(GROUPS),
+                       "svm": "SGDClassifier(loss='hinge', class_weight='balanced')", "alpha": ALPHA},
+        "block_svm": block_report,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    models.write_manifest(out, manifest)
+    models.load_classifier.cache_clear()
+    models.load_block_svm.cache_clear()
+    echo(f"models written to {out} ({manifest['seconds']:.0f} s)")
+    return manifest
