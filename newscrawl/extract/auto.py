@@ -29,6 +29,7 @@ from .title import find_title, similarity
 LAMBDA = 0.75
 KEEP_SHARE = 0.5
 JSON_LD_SHORTFALL = 0.5
+HEADLINE_SIMILARITY = 0.8
 MU = 0.5
 MAX_WEIGHT = 1.5
 
@@ -233,7 +234,12 @@ def extract_body(
     title = find_title(page, precise=True)
     body = Body(method="auto", root=block, skip=prune(block, gain, lam, dl_max, title, prune_linkless))
     if drop_furniture:
-        body.paragraphs = strip_furniture(body.text_paragraphs())
+        titles = [t for t in (title, page.title_tag) if t]
+
+        def is_headline(line: str) -> bool:
+            return any(similarity(line, t) >= HEADLINE_SIMILARITY for t in titles)
+
+        body.paragraphs = strip_furniture(body.text_paragraphs(), is_headline=is_headline)
     declared = json_ld_article_body(page)
     if declared and len(body.text) < JSON_LD_SHORTFALL * len(declared):
         # The page renders its body with JavaScript; its own metadata carries the text.

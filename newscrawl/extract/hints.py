@@ -74,6 +74,11 @@ _BYLINE = re.compile(
     re.IGNORECASE,
 )
 _EDITOR_NOTE = re.compile(r"^[(（\[【]\s*(?:责任编辑|责编|编辑|来源|作者)[：:]")
+# "光明日报记者 王建宏 张文攀", "新华网黑龙江频道 记者 伊琳": an outlet, then the reporter label.
+_ZH_REPORTER = re.compile(
+    r"(?:记者|通讯员|特约撰稿|实习生)\s*[:：]?\s*[\u3400-\u9fff]{2,4}(?:[\s、，,][\u3400-\u9fff]{2,4})*\s*$"
+)
+ZH_BYLINE_MAX_CHARS = 40
 AD_LABELS = frozenset(
     "advertisement advertising ad anzeige werbung publicidad publicité publicite pubblicità reklam reklama "
     "реклама 广告 廣告 annonse annons mainos sponsored gesponsert".split()
@@ -94,19 +99,28 @@ def is_furniture_line(line: str) -> bool:
         return False
     if _EDITOR_NOTE.match(text) or _BYLINE.match(text):
         return True
+    if len(text) <= ZH_BYLINE_MAX_CHARS and _ZH_REPORTER.search(text):
+        return True
     if _DATE_PART.search(text):
         words = text.split()
         return len(words) <= 8 or len(text) <= 40
     return False
 
 
-def strip_furniture(paragraphs: list[str], substantial: int = METADATA_MAX_CHARS) -> list[str]:
+def strip_furniture(
+    paragraphs: list[str], substantial: int = METADATA_MAX_CHARS, is_headline=lambda line: False
+) -> list[str]:
     """Drop furniture lines at the body's edges: before its first and after its last
     substantial paragraph.  Inside the body the same shapes are content (a tweet's
-    attribution line, a schedule, a table row) and are kept.
+    attribution line, a schedule, a table row) and are kept.  ``is_headline`` tells
+    a line that repeats the page's title, which opens many bodies in non-heading markup.
     """
+
+    def furniture(line: str) -> bool:
+        return is_furniture_line(line) or is_headline(line)
+
     long_ones = [i for i, line in enumerate(paragraphs) if len(line) >= substantial]
     if not long_ones:
-        return [line for line in paragraphs if not is_furniture_line(line)]
+        return [line for line in paragraphs if not furniture(line)]
     first, last = long_ones[0], long_ones[-1]
-    return [line for i, line in enumerate(paragraphs) if first <= i <= last or not is_furniture_line(line)]
+    return [line for i, line in enumerate(paragraphs) if first <= i <= last or not furniture(line)]
