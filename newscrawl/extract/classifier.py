@@ -22,8 +22,9 @@ A linear SVM per field scores nodes (:mod:`.training` fits them).  Extraction ha
 paper's two stages: (1) pick the node most likely to hold the field — for the body,
 the accepted node maximising score × log2(length), for the title the best-scoring one; (2)
 remove the chosen node's descendants that the same classifier rejects at least as
-firmly as it accepts the chosen node (the Lenta.ru "related story" inset).  Without a feed entry, the feed words come from what a feed
-would carry: the page's ``og:title``/``<title>`` and its meta description.
+firmly as it accepts the chosen node (the Lenta.ru "related story" inset).  Without a
+feed entry, the feed words come from what a feed would carry: the page's
+``og:title``/``<title>`` and its meta description.
 """
 
 from __future__ import annotations
