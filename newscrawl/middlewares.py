@@ -1,4 +1,10 @@
-"""Scrapy components besides pipelines and extensions: a crash-aware scheduler.
+"""Scrapy components besides pipelines and extensions: a crash-aware scheduler and a
+domain allow-list that also holds for ``dont_filter`` requests.
+
+:class:`AllowedDomainsMiddleware` exists because every request newscrawl issues is
+``dont_filter`` (see :mod:`newscrawl.spiders.site`), and Scrapy's own offsite middleware
+lets ``dont_filter`` requests through: without it a redirect from an article URL to
+another host would be fetched and exported.
 
 :class:`CrashSafeScheduler` is Scrapy's scheduler with two changes for ``JOBDIR`` crawls:
 
@@ -20,10 +26,13 @@ from __future__ import annotations
 import logging
 import shutil
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from scrapy.core.scheduler import Scheduler
+from scrapy.exceptions import IgnoreRequest
 
 from .extensions import SeenUrls, record_drop
+from .sites import host_allowed
 
 logger = logging.getLogger(__name__)
 MARKER = "newscrawl-run-open"
@@ -63,3 +72,28 @@ class CrashSafeScheduler(Scheduler):
                 request.meta[DETAIL_META] = seen.run_id
                 return request
             record_drop(self.crawler, "duplicate", request.url, "resumed request already fetched in this run")
+
+
+class AllowedDomainsMiddleware:
+    """Downloader middleware: only http(s) URLs on the spider's ``allowed_domains``, redirects included.
+
+    Ignored requests fail with an ``offsite`` message, which the spider's errbacks count
+    as ``newscrawl/dropped/offsite``.  robots.txt requests are for hosts already allowed.
+    Spiders without ``allowed_domains`` are not restricted.
+    """
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler) -> AllowedDomainsMiddleware:
+        return cls(crawler)
+
+    def process_request(self, request, spider=None):
+        parts = urlsplit(request.url)
+        if parts.scheme not in ("http", "https"):
+            raise IgnoreRequest(f"offsite: {request.url} is not an http(s) URL")
+        domains = getattr(self.crawler.spider, "allowed_domains", None)
+        if domains and not host_allowed(parts.hostname, domains):
+            raise IgnoreRequest(f"offsite: {parts.hostname} is not one of {list(domains)}")
+        return None

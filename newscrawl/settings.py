@@ -61,6 +61,9 @@ FEED_EXPORT_ENCODING = "utf-8"
 
 # --- scheduling: JOBDIR queues survive a clean stop, a killed run's queue is discarded ---
 SCHEDULER = "newscrawl.middlewares.CrashSafeScheduler"
+# Scrapy's OffsiteMiddleware (50) skips dont_filter requests, and every newscrawl request
+# is dont_filter: this one holds the allow-list for all of them, redirects included.
+DOWNLOADER_MIDDLEWARES = {"newscrawl.middlewares.AllowedDomainsMiddleware": 51}
 # NEWSCRAWL_DISTRIBUTED swaps in scrapy-redis's scheduler and dupefilter and the Redis seen store.
 ADDONS = {"newscrawl.distributed.RedisAddon": 0}
 

@@ -183,8 +183,8 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
         if not isinstance(value, bool) and value < 0:
             raise SiteConfigError(f"{where}.politeness.{key}: must not be negative")
     base = base_dir or Path.cwd()
-    serve = base / table["serve"] if "serve" in table else None
-    headers = base / table["headers"] if "headers" in table else None
+    serve = _inside(base, table["serve"], f"{where}.serve") if "serve" in table else None
+    headers = _inside(base, table["headers"], f"{where}.headers") if "headers" in table else None
     return SiteConfig(
         name=name,
         domains=domains,
@@ -199,6 +199,17 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
         serve=serve,
         headers=headers,
     )
+
+
+def _inside(base: Path, relative: str, where: str) -> Path:
+    """``relative`` under ``base`` (the sites file's directory); no absolute path, no escape via ``..``
+    or a symbolic link, so a sites file can only point at files beside it."""
+    if not relative.strip() or Path(relative).is_absolute():
+        raise SiteConfigError(f"{where}: {relative!r} must be a path relative to the sites file")
+    path = base / relative
+    if not path.resolve().is_relative_to(base.resolve()):
+        raise SiteConfigError(f"{where}: {relative!r} leaves the sites file's directory {base}")
+    return path
 
 
 def _strings(values: list, where: str) -> list[str]:
