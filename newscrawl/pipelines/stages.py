@@ -178,5 +178,8 @@ class ExportGateStage(Stage):
         keys = {canonical_url(u) for u in urls}
         if keys & self._passed or any(self.seen.exported(item.site, u) for u in urls):
             raise Dropped("duplicate", "article already exported", item.url)
+        claim_export = getattr(self.seen, "claim_export", None)  # distributed mode: across workers
+        if claim_export is not None and not claim_export(urls):
+            raise Dropped("duplicate", "article exported by another worker", item.url)
         self._passed |= keys
         return item

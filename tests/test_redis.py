@@ -1,0 +1,185 @@
+"""The distributed mode on a real redis-server started here on 127.0.0.1 (skipped without one).
+
+Install: ``apt-get install -y redis-server`` (Debian) plus ``pip install scrapy-redis==0.9.1
+redis==8.1.0``.  Covers the Redis stores, the add-on's settings, and two workers in one
+reactor sharing a crawl: every article exported exactly once, detail pages fetched by both.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+import pytest_twisted
+from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
+
+redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
+pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (pip install scrapy-redis==0.9.1)")
+
+from newscrawl.redis_store import RedisClaims, RedisSeenStore, RedisTemplateLibrary  # noqa: E402
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("no redis-server binary on PATH (apt-get install -y redis-server)")
+    port = _free_port()
+    workdir = tmp_path_factory.mktemp("redis")
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(workdir)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    client = redis.Redis(port=port)
+    for _ in range(100):
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            if proc.poll() is not None:
+                pytest.skip(f"redis-server could not start (exit code {proc.returncode})")
+            time.sleep(0.05)
+    else:
+        proc.kill()
+        pytest.skip("redis-server did not answer within 5 s")
+    yield f"redis://127.0.0.1:{port}/0"
+    client.close()
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture
+def client(redis_url):
+    c = redis.Redis.from_url(redis_url)
+    c.flushdb()
+    yield c
+    c.close()
+
+
+def test_seen_store_keeps_canonical_urls_per_site(client):
+    store = RedisSeenStore(client, prefix="t")
+    assert not store.contains("a", "http://x.test/1?b=2&a=1")
+    store.add("a", ["http://x.test/1?b=2&a=1", "http://x.test/2", "http://x.test/2", ""])
+    assert store.contains("a", "http://x.test/1?a=1&b=2#frag")  # same canonical URL
+    assert not store.contains("b", "http://x.test/2")
+    store.add("b", ["http://x.test/2"])
+    assert (store.count("a"), store.count("b"), store.count()) == (2, 1, 3)
+
+
+def test_claims_first_wins_per_scope_until_reset(client):
+    claims = RedisClaims(client, prefix="t")
+    assert claims.claim("s:detail", "http://x.test/1", ttl=60)
+    assert not claims.claim("s:detail", "http://x.test/1", ttl=60)
+    assert claims.claim("s:listing", "http://x.test/1", ttl=60)  # scopes are independent
+    assert 0 < client.ttl(claims.key("s:detail")) <= 60  # the safety-net expiry is set
+    claims.release("s:detail", "http://x.test/1")
+    assert claims.claim("s:detail", "http://x.test/1", ttl=60)
+    claims.reset("s:detail", "s:listing")
+    assert claims.claim("s:detail", "http://x.test/1", ttl=60)
+    assert claims.claim("s:listing", "http://x.test/1", ttl=60)
+
+
+def test_claim_all_is_all_or_nothing(client):
+    claims = RedisClaims(client, prefix="t")
+    assert claims.claim_all("s:export", ["u1", "u2"], ttl=60)
+    assert not claims.claim_all("s:export", ["u2", "u3"], ttl=60)
+    assert claims.claim("s:export", "u3", ttl=60)  # u3 was not taken by the failed claim
+    assert client.ttl(claims.key("s:export")) > 0
+
+
+def test_template_library_round_trip(client):
+    library = RedisTemplateLibrary(client, prefix="t")
+    assert library.get("site", "article") is None
+    library.put("site", "article", {"xpath": "//article", "score": 0.9, "名": "正文"})
+    library.put("site", "gallery", {"xpath": "//figure"})
+    assert library.get("site", "article") == {"xpath": "//article", "score": 0.9, "名": "正文"}
+    assert library.names("site") == ["article", "gallery"]
+    assert library.names("other") == []
+
+
+def test_addon_switches_scheduler_store_and_extensions(redis_url):
+    from scrapy.settings import Settings
+
+    from newscrawl.distributed import RedisAddon
+
+    settings = Settings()
+    settings.setmodule("newscrawl.settings", priority="project")
+    RedisAddon().update_settings(settings)
+    assert settings["SCHEDULER"] == "newscrawl.middlewares.CrashSafeScheduler"  # off by default
+    settings.set("NEWSCRAWL_DISTRIBUTED", redis_url, priority="cmdline")
+    RedisAddon().update_settings(settings)
+    assert settings["SCHEDULER"] == "newscrawl.distributed.DistributedScheduler"
+    assert settings["DUPEFILTER_CLASS"] == "scrapy_redis.dupefilter.RFPDupeFilter"
+    assert settings.getbool("SCHEDULER_PERSIST")
+    extensions = settings.getdict("EXTENSIONS")
+    assert extensions["newscrawl.extensions.SeenUrls"] is None
+    assert extensions["newscrawl.distributed.RedisSeenUrls"] == 900
+    settings.set("NEWSCRAWL_DISTRIBUTED", "http://not-redis/", priority="cmdline")
+    with pytest.raises(ValueError, match="redis://"):
+        RedisAddon().update_settings(settings)
+
+
+PARAGRAPH = ("The harbour committee said on Monday that the new bridge will open in the spring, and "
+             "the engineers explained how the work was planned around the busy summer season. ")
+
+
+def _site(http_server, articles: int, per_page: int, delay: float) -> list[str]:
+    urls = []
+    for page in range((articles + per_page - 1) // per_page):
+        links = []
+        for i in range(page * per_page, min(articles, (page + 1) * per_page)):
+            path = f"/news/2024/{i}/story-{i}.html"
+            title = f"Harbour bridge story number {i} for the spring"
+            body = (f"<html><head><title>{title}</title></head><body><article><h1>{title}</h1>"
+                    f"<p>{PARAGRAPH * 3}</p><p>{PARAGRAPH}{i}</p></article></body></html>")
+            http_server.add(path, body, delay=delay)
+            links.append(f'<li><a href="{path}">{title}</a></li>')
+            urls.append(http_server.url(path))
+        following = f'<a class="next" href="/list/{page + 2}.html">Next</a>' if (page + 1) * per_page < articles else ""
+        http_server.add(f"/list/{page + 1}.html", f"<html><body><ul>{''.join(links)}</ul>{following}</body></html>")
+    return urls
+
+
+def _worker_settings(tmp_path, name: str, redis_url: str):
+    return crawl_settings(tmp_path / name, tmp_path / f"{name}.jsonl", NEWSCRAWL_DISTRIBUTED=redis_url,
+                          CONCURRENT_REQUESTS=2, CONCURRENT_REQUESTS_PER_DOMAIN=2, NEWSCRAWL_IDLE_CLOSE=1,
+                          LOG_LEVEL="WARNING")
+
+
+@pytest_twisted.ensureDeferred
+async def test_two_workers_share_the_frontier_and_export_each_article_once(http_server, tmp_path, client,
+                                                                          redis_url):
+    from twisted.internet import defer
+
+    urls = _site(http_server, articles=24, per_page=8, delay=0.05)
+    spider = site_spider(catalogues=[http_server.url("/list/1.html")], max_pages=10)
+    crawlers = await defer.DeferredList([
+        defer.ensureDeferred(run_crawl(spider, _worker_settings(tmp_path, name, redis_url)))
+        for name in ("w1", "w2")
+    ], fireOnOneErrback=True, consumeErrors=True)
+    crawlers = [c for _, c in crawlers]
+    items = {name: read_jsonl(tmp_path / f"{name}.jsonl") for name in ("w1", "w2")}
+    exported = [i["url"] for batch in items.values() for i in batch]
+    assert sorted(exported) == sorted(urls)  # every article, exactly once across the workers
+    assert all(items.values()), "both workers fetched and exported detail pages"
+    article_hits = [http_server.hits.get(u.removeprefix(http_server.base), 0) for u in urls]
+    assert article_hits == [1] * len(urls)  # no detail page downloaded twice
+    assert http_server.hits["/list/1.html"] == 1  # the listing page was read once for both workers
+    assert RedisSeenStore(client).count("testsite") == len(urls)
+
+    # The job is over (its claims cleared): a new run re-reads the catalogue, and the shared
+    # seen store knows every article.
+    again = await run_crawl(spider, _worker_settings(tmp_path, "w3", redis_url))
+    assert read_jsonl(tmp_path / "w3.jsonl") == []
+    assert http_server.hits["/list/1.html"] == 2
+    assert again.stats.get_value("newscrawl/dropped/already_exported") == len(urls)
+    assert crawlers[0].stats.get_value("newscrawl/exported", 0) + crawlers[1].stats.get_value(
+        "newscrawl/exported", 0) == len(urls)
