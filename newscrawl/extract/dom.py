@@ -8,6 +8,7 @@ iterative (``iterwalk``/``iter``), so deeply nested pages cannot exhaust the sta
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Callable, Iterable, Iterator
 from urllib.parse import urljoin
@@ -58,10 +59,18 @@ def _sniff_encoding(data: bytes) -> str | None:
         if exc.start >= len(sample) - 4:  # a multi-byte character cut by the sample's end
             return "utf-8"
     guess = cchardet.detect(sample).get("encoding")
-    if guess:
+    if guess and _known_codec(guess):  # uchardet also names codecs Python lacks (VISCII)
         return guess.lower()
     best = charset_normalizer.from_bytes(sample[:200_000]).best()
     return best.encoding if best else None
+
+
+def _known_codec(name: str) -> bool:
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return False
+    return True
 
 
 def decode_html(data: bytes | str, content_type: str | None = None) -> str:

@@ -66,7 +66,10 @@ def parse_feed(body: bytes, url: str, content_type: str | None = None,
     headers = {"content-location": url}
     if content_type:
         headers["content-type"] = content_type
-    parsed = feedparser.parse(body, response_headers=headers)
+    try:
+        parsed = feedparser.parse(body, response_headers=headers)
+    except Exception as exc:  # noqa: BLE001 - feedparser has bugs on hostile bytes (found by fuzz/run.py)
+        return ParsedFeed([], f"unreadable feed ({type(exc).__name__}: {exc})")
     entries = [_entry(e) for e in parsed.entries[:max_entries]]
     error = None
     if not entries:
