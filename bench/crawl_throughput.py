@@ -56,6 +56,7 @@ def spider_class(base: str, name: str = "bench"):
 
 def crawl_child(args: argparse.Namespace) -> int:
     """Run one crawl in this process and write Scrapy's stats as JSON (the ``_crawl`` command)."""
+    from scrapy import signals
     from scrapy.crawler import CrawlerProcess
     from scrapy.settings import Settings
 
@@ -69,12 +70,24 @@ def crawl_child(args: argparse.Namespace) -> int:
     })
     overrides.update(json.loads(args.settings or "{}"))
     settings.setdict(overrides, priority="cmdline")
-    process = CrawlerProcess(settings, install_root_handler=True)
+    process = CrawlerProcess(settings)
     crawler = process.create_crawler(spider_class(args.base))
+    marks: dict[str, float] = {}
+
+    def opened(spider) -> None:
+        marks["opened_at"] = time.time()
+
+    def scraped(item, spider) -> None:
+        marks.setdefault("first_item_at", time.time())
+        marks["last_item_at"] = time.time()
+
+    crawler.signals.connect(opened, signal=signals.spider_opened)
+    crawler.signals.connect(scraped, signal=signals.item_scraped)
     process.crawl(crawler, max_pages=str(args.max_pages))
     process.start()
     stats = {k: (v.isoformat() if hasattr(v, "isoformat") else v)
              for k, v in crawler.stats.get_stats().items()}
+    stats.update(marks)  # wall-clock epoch seconds: spider opened, first and last exported item
     Path(args.out, "stats.json").write_text(json.dumps(stats, indent=1), encoding="utf-8")
     return 0
 
