@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import io
+import json
 import logging
 import os
 import tempfile
@@ -31,7 +32,7 @@ from scrapy.utils.defer import deferred_from_coro
 from w3lib.url import file_uri_to_path
 
 from .items import ArticleItem
-from .store import SeenStore, SqliteSeenStore, canonical_url
+from .store import SeenStore, SqliteSeenStore, canonical_url, state_dir
 
 logger = logging.getLogger(__name__)
 DROP_PREFIX = "newscrawl/dropped/"
@@ -67,6 +68,12 @@ class SeenUrls:
     and ``NEWSCRAWL_FRESH`` (ignore what earlier runs exported; still record this run).
     Must be listed after Scrapy's FeedExporter in ``EXTENSIONS`` so that its
     ``item_scraped`` handler runs after the item was written.
+
+    A ``kill -9`` between the feed write and the store's commit would leave an article
+    exported but unrecorded, and the next run would export it again.  So each run notes
+    its local JSON/JSON-lines feed files in the state directory (:data:`RECENT_FEEDS`),
+    and the next run first records the articles at the end of those files that the
+    store lacks (:meth:`reconcile`).
     """
 
     def __init__(self, crawler, store: SeenStore | None = None):
@@ -80,10 +87,40 @@ class SeenUrls:
         self.export_failed = False  # set when a feed write failed: record nothing more
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
 
     @classmethod
     def from_crawler(cls, crawler) -> SeenUrls:
         return cls(crawler)
+
+    def spider_opened(self, spider) -> None:
+        self.reconcile(spider.name)
+
+    def reconcile(self, site: str) -> int:
+        """Record the articles the previous runs of ``site`` wrote last to their feeds but did not
+        record (killed in between); then note this run's feed files.  Returns how many were added."""
+        notes = state_dir(self._state_dir) / RECENT_FEEDS
+        try:
+            recent = json.loads(notes.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            recent = {}
+        missing: list[str] = []
+        for feed in recent.get(site, []) if isinstance(recent, dict) else []:
+            for record in last_records(Path(feed)):
+                urls = [u for u in (record.get("url"), record.get("listing_url")) if isinstance(u, str) and u]
+                if urls and not self._store().contains(site, self._key(urls[0])):
+                    missing.extend(urls)
+        if missing:
+            self._store().add(site, [self._key(u) for u in missing])
+            logger.warning("Recorded %d URL(s) that an interrupted run exported to its feed but had not "
+                           "recorded as exported", len(missing))
+        recent = recent if isinstance(recent, dict) else {}
+        recent[site] = local_line_feeds(self.crawler.settings, site)
+        notes.parent.mkdir(parents=True, exist_ok=True)
+        tmp = notes.with_suffix(".tmp")
+        tmp.write_text(json.dumps(recent, indent=1), encoding="utf-8")
+        tmp.replace(notes)
+        return len(missing)
 
     def _store(self) -> SeenStore:
         if self.store is None:
@@ -123,6 +160,48 @@ class SeenUrls:
         if self.store is not None:
             self.store.close()
             self.store = None
+
+
+RECENT_FEEDS = "recent-feeds.json"  # in the state directory: site -> this run's feed files
+_LINE_FORMATS = {"jsonlines", "jl", "json"}
+
+
+def local_line_feeds(settings, site: str) -> list[str]:
+    """The local files of ``FEEDS`` written one item per line (JSON lines, JSON), as absolute paths."""
+    paths = []
+    for uri, options in settings.getdict("FEEDS").items():
+        uri = str(uri)
+        fmt = (options or {}).get("format") if isinstance(options, dict) else None
+        if fmt not in _LINE_FORMATS or ("://" in uri and not uri.startswith("file:")):
+            continue
+        path = file_uri_to_path(uri) if uri.startswith("file:") else uri % _AnyParam(name=site)
+        paths.append(str(Path(path).resolve()))
+    return paths
+
+
+def last_records(path: Path, lines: int = 8, max_bytes: int = 64 * 2**20) -> list[dict]:
+    """The last complete JSON objects of a JSON-lines (or JSON array) file, one per line."""
+    try:
+        with path.open("rb") as fh:
+            size = fh.seek(0, io.SEEK_END)
+            chunk, start = b"", size
+            while start > 0 and chunk.count(b"\n") <= lines and size - start < max_bytes:
+                step = min(start, 2**20)
+                start -= step
+                fh.seek(start)
+                chunk = fh.read(step) + chunk
+    except OSError:
+        return []
+    records = []
+    for line in chunk.split(b"\n")[-lines - 1:]:
+        line = line.strip().lstrip(b"[").rstrip(b",]").strip()
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue  # a line cut by the kill, or cut by the chunk's start
+        if isinstance(record, dict):
+            records.append(record)
+    return records
 
 
 class CrawlReport:

@@ -190,3 +190,30 @@ async def test_a_full_disk_stops_the_crawl_with_one_error_and_marks_nothing_expo
         assert store.count() == 0  # a rerun fetches every article again
     finally:
         store.close()
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_article_exported_but_not_recorded_before_a_kill_is_not_exported_again(
+        http_server, tmp_path, caplog):
+    # kill -9 between the feed write and the store's commit, made deterministic: the last
+    # exported article is removed from the store, as if its commit never happened.
+    import sqlite3
+
+    from newscrawl.store import canonical_url
+
+    urls = build_site(http_server, pages=1, per_page=3)
+    spider = site_spider(catalogues=[http_server.url("/list/1.html")])
+    run1 = tmp_path / "run1.jsonl"
+    await run_crawl(spider, crawl_settings(tmp_path, run1))
+    last = read_jsonl(run1)[-1]
+    db = sqlite3.connect(tmp_path / "state" / "seen.sqlite3")
+    with db:
+        db.execute("DELETE FROM seen WHERE url = ?", (canonical_url(last["url"]),))
+    db.close()
+
+    run2 = tmp_path / "run2.jsonl"
+    with caplog.at_level(logging.WARNING):
+        crawler = await run_crawl(spider, crawl_settings(tmp_path, run2))
+    assert read_jsonl(run2) == []
+    assert crawler.stats.get_value("newscrawl/dropped/already_exported") == len(urls)
+    assert any("interrupted run exported" in r.getMessage() for r in caplog.records)
