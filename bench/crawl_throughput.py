@@ -68,7 +68,10 @@ def crawl_child(args: argparse.Namespace) -> int:
         "NEWSCRAWL_STATE_DIR": str(Path(args.out) / "state"),
         "NEWSCRAWL_EXTRACT": args.extract,
     })
-    overrides.update(json.loads(args.settings or "{}"))
+    extra = json.loads(args.settings or "{}")
+    if "ITEM_PIPELINES" in extra:  # a change to the project's stages, not a replacement
+        extra["ITEM_PIPELINES"] = {**settings.getdict("ITEM_PIPELINES"), **extra["ITEM_PIPELINES"]}
+    overrides.update(extra)
     settings.setdict(overrides, priority="cmdline")
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(spider_class(args.base))
@@ -118,10 +121,14 @@ def run_crawl(base: str, pages: int, extract: bool, workdir: Path, settings: dic
     }
 
 
-def measure(pages: int, workroot: Path) -> dict:
+POOLED = {"ITEM_PIPELINES": {"newscrawl.pipelines.ExtractStage": None,
+                              "bench.pooled_extract.PooledExtractStage": 300}}
+
+
+def measure(pages: int, workroot: Path, pooled: bool = False) -> dict:
     with SiteProcess(pages) as site:
         cpu_before = site.cpu_seconds()
-        full = run_crawl(site.base, pages, True, workroot / f"full-{pages}")
+        full = run_crawl(site.base, pages, True, workroot / f"full-{pages}", POOLED if pooled else None)
         bare = run_crawl(site.base, pages, False, workroot / f"bare-{pages}")
         server_cpu = site.cpu_seconds() - cpu_before
     requests = (full["requests"] or 0) + (bare["requests"] or 0)
@@ -153,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     child.add_argument("--settings", help="JSON object of extra Scrapy settings")
     parser.add_argument("--pages", type=int, action="append",
                         help="articles (repeatable; default 1000 and 5000)")
+    parser.add_argument("--pooled", action="store_true",
+                        help="full crawl with bench/pooled_extract.py (extraction in a worker process)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args(argv)
     if args.command == "_crawl":
@@ -160,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     with tempfile.TemporaryDirectory(prefix="newscrawl-bench-") as tmp:
         for pages in args.pages or [1000, 5000]:
-            result = measure(pages, Path(tmp))
+            result = measure(pages, Path(tmp), args.pooled)
             results.append(result)
             print(report(result), flush=True)
     if len(results) >= 2:
