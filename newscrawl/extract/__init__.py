@@ -25,12 +25,19 @@ __all__ = ["Article", "ExtractionError", "Link", "Page", "extract", "extract_pag
 
 
 def _body_methods():
-    from . import auto, cevc, decay
+    from . import auto, auto_learned, cevc, classifier, decay, template
 
-    return {"cevc": cevc.extract_body, "decay": decay.extract_body, "auto": auto.extract_body}
+    return {
+        "cevc": cevc.extract_body,
+        "decay": decay.extract_body,
+        "auto": auto.extract_body,
+        "classifier": classifier.extract_body,  # seed 002, learned (data/models)
+        "template": template.extract_body,  # seed 004 block SVM, learned (data/models)
+        "auto+learned": auto_learned.extract_body,  # experimental: auto steered by the classifier
+    }
 
 
-METHODS = ("auto", "cevc", "decay")
+METHODS = ("auto", "cevc", "decay", "classifier", "template", "auto+learned")
 
 
 def extract(

@@ -56,7 +56,8 @@ class UntrustedModelError(ValueError):
 def dump(obj: Any, path: str | Path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    sio.dump(obj, path)
+    # Hashed coefficient vectors are mostly zeros: deflate keeps the shipped files small.
+    sio.dump(obj, path, compression=zipfile.ZIP_DEFLATED, compresslevel=9)
 
 
 def stored_types(path: str | Path) -> set[str]:
