@@ -1,5 +1,5 @@
-"""Scrapy components besides pipelines and extensions: a crash-aware scheduler and a
-domain allow-list that also holds for ``dont_filter`` requests.
+"""Scrapy components besides pipelines and extensions: a crash-aware scheduler, a
+domain allow-list that also holds for ``dont_filter`` requests, and ``Retry-After``.
 
 :class:`AllowedDomainsMiddleware` exists because every request newscrawl issues is
 ``dont_filter`` (see :mod:`newscrawl.spiders.site`), and Scrapy's own offsite middleware
@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import logging
 import shutil
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -97,3 +99,55 @@ class AllowedDomainsMiddleware:
         if domains and not host_allowed(parts.hostname, domains):
             raise IgnoreRequest(f"offsite: {parts.hostname} is not one of {list(domains)}")
         return None
+
+
+def retry_after_seconds(value: bytes | str | None) -> float | None:
+    """``Retry-After`` as seconds from now: delta-seconds or an HTTP date; None when unreadable."""
+    if not value:
+        return None
+    text = value.decode("latin-1") if isinstance(value, bytes) else value
+    text = text.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+class RetryAfterMiddleware:
+    """Downloader middleware: a 429 or 503 with ``Retry-After`` slows the whole host down.
+
+    The host's download slot gets a delay of ``Retry-After`` seconds (at most
+    ``NEWSCRAWL_RETRY_AFTER_MAX``, default 120), so Scrapy's retry of the page and every
+    other request to that host wait at least that long; AutoThrottle lowers the delay
+    again as the host answers normally.  Scrapy's retry middleware ignores the header.
+    """
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+        self.max_delay = crawler.settings.getfloat("NEWSCRAWL_RETRY_AFTER_MAX", 120.0)
+
+    @classmethod
+    def from_crawler(cls, crawler) -> RetryAfterMiddleware:
+        return cls(crawler)
+
+    def process_response(self, request, response, spider=None):
+        if response.status not in (429, 503):
+            return response
+        seconds = retry_after_seconds(response.headers.get("Retry-After"))
+        if seconds is None or seconds <= 0:
+            return response
+        downloader = self.crawler.engine.downloader
+        slot = downloader.slots.get(downloader.get_slot_key(request))
+        if slot is not None:
+            # the slot's delay is jittered by ±jitter: scale it so that even the shortest wait is enough
+            jitter = min(getattr(slot, "jitter", 0.0) or 0.0, 0.9)
+            slot.delay = max(slot.delay, min(seconds, self.max_delay) / (1 - jitter))
+            self.crawler.stats.inc_value("newscrawl/retry_after")
+            logger.info("%s answered %d with Retry-After %s: waiting %.0f s between its requests",
+                        urlsplit(request.url).hostname, response.status, seconds, slot.delay)
+        return response

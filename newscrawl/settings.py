@@ -63,7 +63,11 @@ FEED_EXPORT_ENCODING = "utf-8"
 SCHEDULER = "newscrawl.middlewares.CrashSafeScheduler"
 # Scrapy's OffsiteMiddleware (50) skips dont_filter requests, and every newscrawl request
 # is dont_filter: this one holds the allow-list for all of them, redirects included.
-DOWNLOADER_MIDDLEWARES = {"newscrawl.middlewares.AllowedDomainsMiddleware": 51}
+DOWNLOADER_MIDDLEWARES = {
+    "newscrawl.middlewares.AllowedDomainsMiddleware": 51,
+    "newscrawl.middlewares.RetryAfterMiddleware": 560,  # a 429/503 Retry-After slows the host down
+}
+NEWSCRAWL_RETRY_AFTER_MAX = 120  # seconds: longer Retry-After values are capped
 # NEWSCRAWL_DISTRIBUTED swaps in scrapy-redis's scheduler and dupefilter and the Redis seen store.
 ADDONS = {"newscrawl.distributed.RedisAddon": 0}
 

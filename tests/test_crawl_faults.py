@@ -10,12 +10,13 @@ import logging
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 import pytest_twisted
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
-from test_crawl_local import article_html, build_site
+from test_crawl_local import article_html, build_site, feed_xml
 from twisted.internet import reactor
 from twisted.web import resource, server
 
@@ -103,11 +104,14 @@ async def test_crawl_completes_under_faults_and_counts_every_loss(tmp_path):
         faults = ["/fault/reset", "/fault/stall", "/fault/slow-body", "/fault/loop-a", "/fault/unavailable",
                   "/fault/gzip-bomb", "/fault/missing"]
         links = [*good, *((p, f"Hostile page {p}") for p in hostile), *((p, f"Broken page {p}") for p in faults)]
-        items = "".join(f"<item><title>{t}</title><link>{base}{p}</link></item>" for p, t in links)
+        # The 503's Retry-After slows its host down: serve it from another host name so that
+        # the rest of the crawl keeps its pace.
+        host = {"/fault/unavailable": base.replace("127.0.0.1", "localhost")}
+        items = "".join(f"<item><title>{t}</title><link>{host.get(p, base)}{p}</link></item>" for p, t in links)
         feed = f'<?xml version="1.0"?><rss version="2.0"><channel><title>F</title>{items}</channel></rss>'
         site.pages["/feed.xml"] = (feed.encode(), {"Content-Type": "application/rss+xml"})
 
-        spider = site_spider(feeds=[base + "/feed.xml"])
+        spider = site_spider(feeds=[base + "/feed.xml"], domains=["127.0.0.1", "localhost"])
         out = tmp_path / "out.jsonl"
         settings = crawl_settings(tmp_path, out, DOWNLOAD_TIMEOUT=2, RETRY_TIMES=1)
         crawler = await run_crawl(spider, settings)
@@ -133,6 +137,7 @@ async def test_crawl_completes_under_faults_and_counts_every_loss(tmp_path):
     }
     assert sum(drops.values()) == len(hostile) + len(faults)
     assert site.hits["/fault/unavailable"] == 2  # retried once (RETRY_TIMES=1), then dropped
+    assert stats["newscrawl/retry_after"] == 1
 
 
 # --- export failures -------------------------------------------------------------------
@@ -217,3 +222,53 @@ async def test_an_article_exported_but_not_recorded_before_a_kill_is_not_exporte
     assert read_jsonl(run2) == []
     assert crawler.stats.get_value("newscrawl/dropped/already_exported") == len(urls)
     assert any("interrupted run exported" in r.getMessage() for r in caplog.records)
+
+
+class BusyOnce(resource.Resource):
+    """``/busy.html`` answers 503 with ``Retry-After: 2`` the first time, then the article;
+    ``/feed.xml`` lists it."""
+
+    isLeaf = True
+
+    def __init__(self, page: bytes, feed: bytes):
+        super().__init__()
+        self.page, self.feed = page, feed
+        self.times: list[float] = []
+
+    def render_GET(self, request):
+        if request.path == b"/feed.xml":
+            request.setHeader("Content-Type", "application/rss+xml")
+            return self.feed
+        if request.path != b"/busy.html":
+            request.setResponseCode(404)
+            return b""
+        self.times.append(time.monotonic())
+        if len(self.times) == 1:
+            request.setResponseCode(503)
+            request.setHeader("Retry-After", "2")
+            return b"busy"
+        request.setHeader("Content-Type", "text/html; charset=utf-8")
+        return self.page
+
+
+@pytest_twisted.ensureDeferred
+async def test_retry_after_slows_the_host_down_before_the_retry(tmp_path, caplog):
+    port = reactor.listenTCP(0, server.Site(resource.Resource()), interface="127.0.0.1")
+    base = f"http://127.0.0.1:{port.getHost().port}"
+    title = "The council answers after a short wait"
+    site = BusyOnce(article_html(title).encode(), feed_xml([(base + "/busy.html", title)]).encode())
+    port.factory.resource = site
+    try:
+        spider = site_spider(feeds=[base + "/feed.xml"])
+        out = tmp_path / "out.jsonl"
+        settings = crawl_settings(tmp_path, out, RETRY_TIMES=1, DOWNLOAD_DELAY_JITTER=0.5)
+        with caplog.at_level(logging.INFO):
+            crawler = await run_crawl(spider, settings)
+    finally:
+        await port.stopListening()
+    assert [i["url"] for i in read_jsonl(out)] == [base + "/busy.html"]
+    assert crawler.stats.get_value("newscrawl/retry_after") == 1
+    assert any("Retry-After 2" in r.getMessage() for r in caplog.records)
+    # A lower bound only (the jittered delay is scaled so that its minimum is 2 s):
+    # a slow machine can only make the gap longer.
+    assert site.times[1] - site.times[0] >= 1.5
