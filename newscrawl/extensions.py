@@ -163,16 +163,19 @@ class SeenUrls:
 
 
 RECENT_FEEDS = "recent-feeds.json"  # in the state directory: site -> this run's feed files
-_LINE_FORMATS = {"jsonlines", "jl", "json"}
 
 
 def local_line_feeds(settings, site: str) -> list[str]:
     """The local files of ``FEEDS`` written one item per line (JSON lines, JSON), as absolute paths."""
+    exporters = settings.getwithbase("FEED_EXPORTERS")
     paths = []
     for uri, options in settings.getdict("FEEDS").items():
         uri = str(uri)
         fmt = (options or {}).get("format") if isinstance(options, dict) else None
-        if fmt not in _LINE_FORMATS or ("://" in uri and not uri.startswith("file:")):
+        exporter = str(exporters.get(fmt) or "")
+        if not exporter.endswith(("JsonLinesItemExporter", "JsonItemExporter")):
+            continue
+        if "://" in uri and not uri.startswith("file:"):
             continue
         path = file_uri_to_path(uri) if uri.startswith("file:") else uri % _AnyParam(name=site)
         paths.append(str(Path(path).resolve()))

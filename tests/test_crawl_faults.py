@@ -272,3 +272,17 @@ async def test_retry_after_slows_the_host_down_before_the_retry(tmp_path, caplog
     # A lower bound only (the jittered delay is scaled so that its minimum is 2 s):
     # a slow machine can only make the gap longer.
     assert site.times[1] - site.times[0] >= 1.5
+
+
+def test_the_feeds_a_restart_reconciles_include_every_json_lines_spelling(tmp_path):
+    from scrapy.settings import Settings
+    from scrapy.utils.conf import feed_process_params_from_cli
+
+    from newscrawl.extensions import local_line_feeds
+
+    settings = Settings()
+    settings.setmodule("newscrawl.settings", priority="project")
+    outputs = [tmp_path / name for name in ("a.jsonl", "b.jl", "c.json", "d.csv", "%(name)s.jsonl")]
+    settings.set("FEEDS", feed_process_params_from_cli(settings, [str(p) for p in outputs]))
+    expected = [tmp_path / "a.jsonl", tmp_path / "b.jl", tmp_path / "c.json", tmp_path / "site.jsonl"]
+    assert local_line_feeds(settings, "site") == [str(p.resolve()) for p in expected]
