@@ -23,6 +23,7 @@ NEWSCRAWL_STATE_DIR = None  # seen-URL store directory; None = $NEWSCRAWL_STATE_
 NEWSCRAWL_FRESH = False  # True: ignore what earlier runs exported
 NEWSCRAWL_MIN_TEXT_CHARS = 1
 NEWSCRAWL_MAX_FEED_ENTRIES = 1000  # entries read per feed document; the rest are ignored
+NEWSCRAWL_MAX_LISTING_LINKS = 10_000  # a catalogue page with more links is skipped
 
 # --- politeness --------------------------------------------------------------------
 USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl)"

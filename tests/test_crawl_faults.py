@@ -286,3 +286,29 @@ def test_the_feeds_a_restart_reconciles_include_every_json_lines_spelling(tmp_pa
     settings.set("FEEDS", feed_process_params_from_cli(settings, [str(p) for p in outputs]))
     expected = [tmp_path / "a.jsonl", tmp_path / "b.jl", tmp_path / "c.json", tmp_path / "site.jsonl"]
     assert local_line_feeds(settings, "site") == [str(p.resolve()) for p in expected]
+
+
+@pytest_twisted.ensureDeferred
+async def test_hostile_catalogue_pages_cost_nothing_but_a_warning(http_server, tmp_path):
+    s = http_server
+    urls = build_site(s, pages=1, per_page=2)
+    many = "".join(f'<a href="/many/2024/05/{i}/story-{i}.html">Council budget story number {i}</a>'
+                   for i in range(60))
+    hostile = {
+        "/cat/png.html": (corpus.png(), "text/html"),
+        "/cat/image.png": (corpus.png(), "image/png"),
+        "/cat/deep.html": (corpus.deep_nesting(), "text/html"),
+        "/cat/empty.html": (b"", "text/html"),
+        "/cat/many-links.html": (f"<html><body>{many}</body></html>".encode(), "text/html"),
+    }
+    for path, (body, content_type) in hostile.items():
+        s.add(path, body, headers={"Content-Type": content_type})
+    spider = site_spider(catalogues=[s.url("/list/1.html"), *(s.url(p) for p in hostile)])
+    out = tmp_path / "out.jsonl"
+    crawler = await run_crawl(spider, crawl_settings(tmp_path, out, NEWSCRAWL_MAX_LISTING_LINKS=50))
+    assert sorted(i["url"] for i in read_jsonl(out)) == sorted(urls)
+    stats = crawler.stats.get_stats()
+    assert stats["finish_reason"] == "finished"
+    assert stats["newscrawl/listing_error/too_many_links"] == 1
+    assert stats["newscrawl/listing_error/not_html"] == 1  # the image/png one
+    assert not any(p.startswith("/many/") for p in s.hits)  # nothing from the 60-link page

@@ -20,6 +20,7 @@ own in-run set for listing pages and by the fetch stage for detail pages.
 from __future__ import annotations
 
 from dataclasses import asdict
+from itertools import islice
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -178,6 +179,14 @@ class SiteSpider(scrapy.Spider):
             self.crawler.stats.inc_value("newscrawl/listing_error/not_html")
             return
         root = catalogue.parse(response.text)
+        max_links = self.crawler.settings.getint("NEWSCRAWL_MAX_LISTING_LINKS", 10_000)
+        if root is not None and next(islice(root.iter("a"), max_links, None), None) is not None:
+            # Link scoring is Python work per link: a page of 100,000 links would hold the
+            # crawl for a minute and flood it with listing items.
+            self.crawler.stats.inc_value("newscrawl/listing_error/too_many_links")
+            self.logger.warning("Catalogue %s has more than %d links (NEWSCRAWL_MAX_LISTING_LINKS); skipped",
+                                response.url, max_links)
+            return
         pattern = self.site.article_pattern
         links = catalogue.find_article_links(root, response.url, self.allowed_domains, pattern)
         self.logger.debug("%d article links on %s", len(links), response.url)
