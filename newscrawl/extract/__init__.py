@@ -24,17 +24,24 @@ from .page import Page
 __all__ = ["Article", "ExtractionError", "Link", "Page", "extract", "extract_page", "METHODS"]
 
 
-def _body_methods():
-    from . import auto, auto_learned, cevc, classifier, decay, template
+_METHOD_FUNCTIONS = {
+    "cevc": "cevc",
+    "decay": "decay",
+    "auto": "auto",
+    "classifier": "classifier",  # seed 002, learned (data/models)
+    "template": "template",  # seed 004 block SVM, learned (data/models)
+    "auto+learned": "auto_learned",  # experimental: auto steered by the classifier
+}
 
-    return {
-        "cevc": cevc.extract_body,
-        "decay": decay.extract_body,
-        "auto": auto.extract_body,
-        "classifier": classifier.extract_body,  # seed 002, learned (data/models)
-        "template": template.extract_body,  # seed 004 block SVM, learned (data/models)
-        "auto+learned": auto_learned.extract_body,  # experimental: auto steered by the classifier
-    }
+
+def _body_method(name: str):
+    """The ``extract_body`` of a method's module, imported on first use (the learned methods
+    bring scikit-learn, ~70 MB, which a crawl using ``auto`` never needs)."""
+    from importlib import import_module
+
+    if name not in _METHOD_FUNCTIONS:
+        raise ValueError(f"unknown method {name!r}; choose from {', '.join(METHODS)}")
+    return import_module(f".{_METHOD_FUNCTIONS[name]}", __name__).extract_body
 
 
 METHODS = ("auto", "cevc", "decay", "classifier", "template", "auto+learned")
@@ -78,13 +85,11 @@ def extract_page(
     from .dates import find_published
     from .title import find_title
 
-    methods = _body_methods()
-    if method not in methods:
-        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    extract_body = _body_method(method)
     params = dict(params or {})
     feed_entry = feed_entry or {}
     listing_title = listing_title or feed_entry.get("title")
-    body = methods[method](page, **params)
+    body = extract_body(page, **params)
     return Article(
         url=page.url,
         title=find_title(page, listing_title, precise=(method == "auto")),

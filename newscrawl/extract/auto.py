@@ -16,6 +16,8 @@ combined and steered by structural hints, chosen by measurement (README, "Method
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from lxml import html
 
 from . import dom
@@ -42,6 +44,7 @@ class Gain:
         holds_stopword = stopword_matcher(page.language, cjk_mode)
         in_anchor = dom.anchor_flags(body)
         self.elements = list(in_anchor)  # pre-order
+        self._parents: list | None = None
         own_valid = dict.fromkeys(self.elements, 0)
         own_noise = dict.fromkeys(self.elements, 0)
         self.links = dict.fromkeys(self.elements, 0)
@@ -95,10 +98,11 @@ class Gain:
         self.body = body
 
     def _sum_up(self, body, values: dict) -> dict:
-        for el in reversed(self.elements):
-            parent = el.getparent()
-            if el is not body and parent is not None:
-                values[parent] += values[el]
+        if self._parents is None:
+            # Reversed pre-order visits every descendant before its ancestors.
+            self._parents = [(el, el.getparent()) for el in reversed(self.elements) if el is not body]
+        for el, parent in self._parents:
+            values[parent] += values[el]
         return values
 
     def score(self, el: html.HtmlElement, lam: float) -> float:
@@ -112,8 +116,12 @@ NOT_TEASERS = frozenset({"p", "tr", "td", "th", "tbody"})
 
 def _signature(el: html.HtmlElement) -> tuple:
     """Tag and class tokens, minus per-item tokens such as ``post-1806``."""
-    tokens = (el.get("class") or "").split()
-    return el.tag, tuple(sorted(t for t in tokens if not any(ch.isdigit() for ch in t)))
+    return el.tag, _class_tokens(el.get("class") or "")
+
+
+@lru_cache(maxsize=65536)
+def _class_tokens(classes: str) -> tuple:
+    return tuple(sorted(t for t in classes.split() if not any(ch.isdigit() for ch in t)))
 
 
 def _leads_with_link(item: html.HtmlElement, in_anchor) -> bool:

@@ -8,6 +8,7 @@ Readability's candidate regexes), not rules for particular sites.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from lxml import html
 
@@ -48,10 +49,18 @@ def is_hidden(el: html.HtmlElement) -> bool:
 
 def element_weight(el: html.HtmlElement) -> float:
     """How much an element's own markup says its text is body: 0 (noise) … 1.5 (body)."""
-    if el.get("itemprop") == "articleBody":
-        return STRONG
-    desc = descriptor(el)
     tag = el.tag if isinstance(el.tag, str) else ""
+    return _markup_weight(tag, el.get("class"), el.get("id"), el.get("role"), el.get("itemprop"))
+
+
+@lru_cache(maxsize=65536)
+def _markup_weight(
+    tag: str, cls: str | None, ident: str | None, role: str | None, itemprop: str | None
+) -> float:
+    # Pages repeat the same few markups thousands of times: the regexes run once per markup.
+    if itemprop == "articleBody":
+        return STRONG
+    desc = f"{cls or ''} {ident or ''} {role or ''}"
     if STRONG_POSITIVE.search(desc):
         return STRONG
     negative = tag in NEGATIVE_TAGS or (desc.strip() and NEGATIVE.search(desc))
