@@ -103,7 +103,8 @@ class RedisAddon:
         for name, value in values.items():
             settings.set(name, value, priority="spider")
         extensions = settings.getdict("EXTENSIONS")
-        order = extensions.pop("newscrawl.extensions.SeenUrls", 900)
+        order = (extensions.get("newscrawl.distributed.RedisSeenUrls")  # applied twice: same result
+                 or extensions.get("newscrawl.extensions.SeenUrls") or 900)
         extensions["newscrawl.extensions.SeenUrls"] = None
         extensions["newscrawl.distributed.RedisSeenUrls"] = order
         extensions["newscrawl.distributed.IdleWorker"] = order + 5

@@ -122,6 +122,8 @@ def test_addon_switches_scheduler_store_and_extensions(redis_url):
     extensions = settings.getdict("EXTENSIONS")
     assert extensions["newscrawl.extensions.SeenUrls"] is None
     assert extensions["newscrawl.distributed.RedisSeenUrls"] == 900
+    RedisAddon().update_settings(settings)  # applying it again changes nothing
+    assert settings.getdict("EXTENSIONS") == extensions
     settings.set("NEWSCRAWL_DISTRIBUTED", "http://not-redis/", priority="cmdline")
     with pytest.raises(ValueError, match="redis://"):
         RedisAddon().update_settings(settings)
@@ -183,3 +185,40 @@ async def test_two_workers_share_the_frontier_and_export_each_article_once(http_
     assert again.stats.get_value("newscrawl/dropped/already_exported") == len(urls)
     assert crawlers[0].stats.get_value("newscrawl/exported", 0) + crawlers[1].stats.get_value(
         "newscrawl/exported", 0) == len(urls)
+
+
+def test_scheduler_claims_listing_pages_once_but_not_retries_or_details(redis_url, client):
+    from scrapy import Request
+    from scrapy.settings import Settings
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.distributed import REQUEUED, DistributedScheduler
+    from newscrawl.middlewares import DETAIL_META
+
+    spidercls = site_spider(catalogues=["http://127.0.0.1:1/list/1.html"])
+    settings = Settings()
+    settings.setmodule("newscrawl.settings", priority="project")
+    settings.set("NEWSCRAWL_DISTRIBUTED", redis_url, priority="cmdline")
+    crawler = get_crawler(spidercls, settings.copy_to_dict())  # applies ADDONS, i.e. RedisAddon
+    spider = spidercls.from_crawler(crawler)
+    crawler.spider = spider
+    schedulers = []
+    for _ in range(2):  # two workers
+        scheduler = DistributedScheduler.from_crawler(crawler)
+        scheduler.open(spider)
+        schedulers.append(scheduler)
+    one, two = schedulers
+    listing = Request("http://127.0.0.1:1/list/1.html", dont_filter=True)
+    assert one.enqueue_request(listing)
+    assert not two.enqueue_request(listing.replace())  # the other worker: already scheduled
+    retry = listing.replace(meta={"retry_times": 1})
+    assert two.enqueue_request(retry)  # a retry is the same claim, not a new one
+    detail = Request("http://127.0.0.1:1/news/1.html", dont_filter=True, priority=10, meta={DETAIL_META: "r"})
+    assert one.enqueue_request(detail) and two.enqueue_request(detail.replace())  # claimed by the fetch stage
+    # One shared queue (a sorted set: the two identical detail requests are one member).
+    assert len(one) == len(two) == 3
+    popped = two.next_request()
+    assert popped.url == detail.url  # priority order across workers
+    popped.meta[REQUEUED] = True
+    assert one.enqueue_request(popped) and REQUEUED not in popped.meta
+    assert len(one) == 3
