@@ -15,6 +15,8 @@ Rows:
 - ``page`` — :meth:`newscrawl.extract.Page.from_html` alone (decode, parse, clean, JSON-LD);
 - ``cevc``, ``decay``, ``auto`` — :func:`newscrawl.extract.extract` end to end (title, body,
   date, author, links, language) with that body method;
+- ``cevc:body``, ``decay:body``, ``auto:body`` — the parse plus that body method alone (its
+  text and links; cevc and auto include the language detection they need for stop words);
 - ``trafilatura`` (``bare_extraction`` with metadata, the evaluation's options) and
   ``readability`` (readability-lxml ``summary()``), when installed.
 
@@ -63,6 +65,20 @@ def library(method: str) -> Runner:
     return run
 
 
+def body_only(method: str) -> Runner:
+    """Parse plus the body method alone (its text and links): no title, date or author."""
+    import importlib
+
+    extract_body = importlib.import_module(f"newscrawl.extract.{method}").extract_body
+
+    def run(text: str, url: str | None) -> object:
+        page = Page.from_html(text, url=url)
+        body = extract_body(page)
+        return body.text, body.links(page.base_url)
+
+    return run
+
+
 def trafilatura_runner() -> Runner | None:
     try:
         import trafilatura
@@ -93,6 +109,7 @@ def readability_runner() -> Runner | None:
 def runners() -> dict[str, Runner]:
     found: dict[str, Runner] = {"floor": floor, "page": page_only}
     found.update({m: library(m) for m in METHODS})
+    found.update({f"{m}:body": body_only(m) for m in METHODS})
     for name, make in (("trafilatura", trafilatura_runner), ("readability", readability_runner)):
         runner = make()
         if runner is not None:
