@@ -6,10 +6,12 @@ Stages, in ``ITEM_PIPELINES`` order (see :data:`STAGES`):
 1. :class:`SeenFilterStage` (100) — skip links exported by an earlier run (the seen-URL store).
 2. :class:`FetchStage` (200) — turn the listing item into a detail-page request and
    schedule it; the listing item ends here.
-3. :class:`ExtractStage` (300) — title (seed 003, with the listing title), body
+3. :class:`ExtractStage` (300) — first the site's template library (seed 004,
+   :mod:`.templates`) learns the page's leaves and removes the learned common noise
+   (``NEWSCRAWL_TEMPLATES``, default on; saved in the state directory, shown by
+   ``scrapy templates SITE``); then title (seed 003, with the listing title), body
    (``NEWSCRAWL_METHOD``, default ``auto``), date, author, links, language.
-4. :class:`TemplateStage` (400), :class:`ClassifierStage` (500) — slots for template
-   learning and the article/non-article classifier; no-ops for now.
+4. :class:`ClassifierStage` (500) — slot for the article/non-article classifier; no-op for now.
 5. :class:`ValidateStage` (600) — an article needs a title and text.
 6. :class:`ExportGateStage` (700) — last check against the seen-URL store, then export.
 
@@ -44,7 +46,6 @@ from .stages import (
     ExtractStage,
     FetchStage,
     SeenFilterStage,
-    TemplateStage,
     ValidateStage,
 )
 
@@ -52,7 +53,6 @@ STAGES = {
     "newscrawl.pipelines.SeenFilterStage": 100,
     "newscrawl.pipelines.FetchStage": 200,
     "newscrawl.pipelines.ExtractStage": 300,
-    "newscrawl.pipelines.TemplateStage": 400,
     "newscrawl.pipelines.ClassifierStage": 500,
     "newscrawl.pipelines.ValidateStage": 600,
     "newscrawl.pipelines.ExportGateStage": 700,
@@ -65,6 +65,5 @@ __all__ = [
     "ExtractStage",
     "FetchStage",
     "SeenFilterStage",
-    "TemplateStage",
     "ValidateStage",
 ]

@@ -10,6 +10,7 @@ from ..extensions import Dropped, Scheduled, SeenUrls
 from ..extract import METHODS, ExtractionError, Page, extract_page
 from ..items import ArticleItem, ListingItem
 from ..store import canonical_url
+from .templates import CrawlTemplates
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +69,10 @@ class ExtractStage(Stage):
     (title first, from the listing title and the page's headings, then the body with
     ``NEWSCRAWL_METHOD``).  The raw body is released afterwards.
 
+    Between parsing and extraction the site's template library (seed 004,
+    :mod:`.templates`) counts the page's leaves and removes the ones it has learned
+    are the site's common noise (``NEWSCRAWL_TEMPLATES``, default on).
+
     ``NEWSCRAWL_EXTRACT=0`` switches extraction off (the crawl then exports the listing
     fields with empty text, method ``none``): the baseline of ``bench/crawl_throughput.py``.
     """
@@ -78,6 +83,8 @@ class ExtractStage(Stage):
         self.method = crawler.settings.get("NEWSCRAWL_METHOD", "auto")
         if self.method not in METHODS:
             raise ValueError(f"NEWSCRAWL_METHOD={self.method!r}: choose from {', '.join(METHODS)}")
+        self.templates = CrawlTemplates(crawler)
+        self.templates.enabled &= self.enabled
 
     def open_spider(self) -> None:
         """Load the library's models and word lists now, not while downloads are in flight."""
@@ -88,6 +95,9 @@ class ExtractStage(Stage):
             extract_page(Page.from_html(warm_up, url="http://localhost/"), method=self.method)
         except Exception:  # noqa: BLE001 - a failing warm-up shows again on the first real page
             logger.debug("Extraction warm-up failed", exc_info=True)
+
+    def close_spider(self) -> None:
+        self.templates.close()
 
     def process_item(self, item: Any) -> Any:
         if not isinstance(item, ArticleItem):
@@ -106,6 +116,7 @@ class ExtractStage(Stage):
         started = time.perf_counter()
         try:
             page = Page.from_html(body, url=item.url, content_type=item.content_type)
+            self.templates.apply(item.site, page)
             article = extract_page(page, listing_title=item.listing_title,
                                    feed_entry={k: v for k, v in feed_entry.items() if v}, method=self.method)
         except ExtractionError as exc:
@@ -122,14 +133,6 @@ class ExtractStage(Stage):
         item.links = [{"text": link.text, "url": link.url} for link in article.links]
         item.language = article.language or self.crawler.spider.site.language
         item.method = article.method or self.method
-        return item
-
-
-class TemplateStage(Stage):
-    """Slot for template learning (a later issue): per-site page templates learnt from
-    the pages extracted so far, used to re-extract or to mark boilerplate.  No-op now."""
-
-    def process_item(self, item: Any) -> Any:
         return item
 
 

@@ -1,0 +1,82 @@
+"""Seed 004's template library in the crawl: the demo site's first crawl learns its common
+noise (navigation, footers); the next crawl removes those leaves before extraction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import pytest_twisted
+from conftest import crawl_settings, read_jsonl, run_crawl
+from test_evaluate_command import scrapy
+
+from newscrawl.extract import dom
+from newscrawl.extract.template import TemplateStore, iter_leaves
+from newscrawl.pipelines import stages
+from newscrawl.sites import load_sites
+from newscrawl.spiders.loader import spider_class
+
+MANIFEST = Path(__file__).resolve().parent.parent / "data" / "demo" / "manifest.json"
+pytestmark = pytest.mark.skipif(not MANIFEST.exists(), reason="data/demo not built yet")
+
+# Navigation links of the demo's Russian and Chinese layouts (data/demo/demo_templates.py).
+NAV = {("a", "Главная"), ("a", "首页")}
+
+
+def spy_on_extraction(monkeypatch) -> list[set[tuple[str, str]]]:
+    """Record the (tag, text) leaves of every page as it reaches ``extract_page``."""
+    seen: list[set[tuple[str, str]]] = []
+    real = stages.extract_page
+
+    def recording(page, *args, **kwargs):
+        if page.url and "127.0.0.1" in page.url:  # not the stage's warm-up page
+            seen.append({(el.tag, text) for el, text in iter_leaves(dom.body_of(page.root))})
+        return real(page, *args, **kwargs)
+
+    monkeypatch.setattr(stages, "extract_page", recording)
+    return seen
+
+
+async def crawl_demo(tmp_path: Path, feed: Path, **settings):
+    return await run_crawl(spider_class(load_sites()["demo"]), crawl_settings(tmp_path, feed, **settings))
+
+
+def stat(crawler, name: str) -> int:
+    return crawler.stats.get_value(f"newscrawl/template/{name}", 0)
+
+
+@pytest_twisted.ensureDeferred
+async def test_first_crawl_learns_the_template_and_the_next_removes_it_before_extraction(tmp_path, monkeypatch):
+    extracted = spy_on_extraction(monkeypatch)
+    first = await crawl_demo(tmp_path, tmp_path / "demo1.jsonl")
+    items = read_jsonl(tmp_path / "demo1.jsonl")
+    assert stat(first, "pages_learned") == len(items) >= 30
+    store = TemplateStore.in_dir(tmp_path / "state")
+    template = {(tag, text) for tag, text, _ in store.site("demo").entries()}
+    store.close()
+    assert NAV <= template
+    assert any(NAV & leaves for leaves in extracted)  # the raw pages carried the navigation
+
+    proc = scrapy(tmp_path, "templates", "demo", "--state-dir", str(tmp_path / "state"), "--limit", "1000")
+    assert proc.returncode == 0, proc.stderr
+    assert f"demo: {len(template)} template entries" in proc.stdout
+    assert all(f"<{tag}>  {text}" in proc.stdout for tag, text in NAV)
+
+    extracted.clear()
+    second = await crawl_demo(tmp_path, tmp_path / "demo2.jsonl", NEWSCRAWL_FRESH=True)
+    exported = read_jsonl(tmp_path / "demo2.jsonl")
+    assert len(exported) == len(items)
+    assert stat(second, "leaves_removed") > 0 and stat(second, "pages_cleaned") == len(exported)
+    assert len(extracted) == len(exported)
+    for leaves in extracted:  # every learned entry is gone before extraction starts
+        assert not leaves & template
+    assert not any(text in item["text"] for item in exported for _, text in NAV)
+
+
+@pytest_twisted.ensureDeferred
+async def test_templates_off_leaves_pages_untouched(tmp_path, monkeypatch):
+    extracted = spy_on_extraction(monkeypatch)
+    crawler = await crawl_demo(tmp_path, tmp_path / "demo.jsonl", NEWSCRAWL_TEMPLATES=False)
+    assert stat(crawler, "pages_learned") == 0 and stat(crawler, "leaves_removed") == 0
+    assert sum(bool(NAV & leaves) for leaves in extracted) >= 12  # every ru/zh page keeps its navigation
+    assert not (tmp_path / "state" / "templates.sqlite3").exists()
