@@ -2,6 +2,11 @@
 
 A thin Scrapy layer over :mod:`newscrawl.extract.evaluation` (which also runs as
 ``python -m newscrawl.extract.evaluation``) and :mod:`newscrawl.quality_gate`.
+
+``--ablation`` prints seed 002's feature-group ablation (Table 1) and one- vs two-stage
+labelling (Table 2) from :func:`newscrawl.extract.training.ablation`: trained on one
+dataset and tested on another (``--train``/``--test``, names under ``--datasets-root``;
+by default fundus→aeb and aeb→fundus).
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from newscrawl.extract import evaluation
+from newscrawl.extract import evaluation, training
 
 
 class Command(ScrapyCommand):
@@ -23,7 +28,9 @@ class Command(ScrapyCommand):
     def syntax(self) -> str:
         return (
             "DATASET_DIR... [--method auto,cevc,decay] [--baseline trafilatura,readability] "
-            "[--sweep alpha|T --plot out.png] [--limit N] [--json out.json] [--check-floors FLOORS]"
+            "[--sweep alpha|T --plot out.png] [--limit N] [--json out.json] [--check-floors FLOORS]\n"
+            "       scrapy evaluate --ablation [--train DATASET --test DATASET] [--datasets-root DIR] "
+            "[--limit N]"
         )
 
     def short_desc(self) -> str:
@@ -42,11 +49,22 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         evaluation.add_arguments(parser, positional=False)
+        group = parser.add_argument_group("seed 002 ablation")
+        group.add_argument("--ablation", action="store_true",
+                           help="print the feature-group and one/two-stage ablation tables")
+        group.add_argument("--datasets-root", default="../shared/datasets", help="where --train/--test live")
+        group.add_argument("--train", help="training dataset name(s), comma-separated (with --test)")
+        group.add_argument("--test", help="test dataset name(s), comma-separated (with --train)")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         unknown = [a for a in args if a.startswith("-")]
         if unknown:
             raise UsageError(f"unknown option(s): {' '.join(unknown)}")
+        if opts.ablation:
+            self.run_ablation(args, opts)
+            return
+        if opts.train or opts.test:
+            raise UsageError("--train/--test go with --ablation")
         if not args:
             raise UsageError("give at least one dataset directory")
         opts.datasets = args
@@ -54,3 +72,27 @@ class Command(ScrapyCommand):
             self.exitcode = evaluation.run_cli(opts)
         except ValueError as exc:  # bad dataset path, floors file, parameter
             raise UsageError(str(exc), print_help=False) from exc
+
+    def run_ablation(self, args: list[str], opts: argparse.Namespace) -> None:
+        if args:
+            raise UsageError("--ablation takes dataset names (--train/--test), not directories")
+        if bool(opts.train) != bool(opts.test):
+            raise UsageError("give both --train and --test (or neither for the default splits)")
+        split = lambda value: tuple(v for v in value.split(",") if v)  # noqa: E731
+        splits = [(split(opts.train), split(opts.test))] if opts.train else [(("fundus",), ("aeb",)),
+                                                                           (("aeb",), ("fundus",))]
+        from pathlib import Path
+
+        root = Path(opts.datasets_root)
+        missing = [n for tr, te in splits for n in (*tr, *te) if not (root / n / "truth.jsonl").is_file()]
+        if missing:
+            raise UsageError(f"no dataset {', '.join(sorted(set(missing)))} under {root}", print_help=False)
+        try:
+            table1, table2 = training.ablation(root, splits, limit=opts.limit)
+        except ValueError as exc:  # e.g. a training set without positive labels
+            raise UsageError(str(exc), print_help=False) from exc
+        print("Feature groups (seed 002 Table 1, one-stage labelling):")
+        print(training.format_rows(table1, "groups"))
+        print()
+        print("Labelling scheme (seed 002 Table 2, all feature groups):")
+        print(training.format_rows(table2, "scheme"))

@@ -41,9 +41,15 @@ class Command(ScrapyCommand):
             return
         store = TemplateStore(path)
         try:
+            known = store.sites()
             if not args:
-                for site in store.sites():
+                if not known:
+                    print(f"no site has a template library in {path} yet")
+                for site in known:
                     print(f"{site}\t{len(store.site(site).template)} entries")
+                return
+            if args[0] not in known:
+                print(f"no template library for {args[0]!r} in {path} (sites: {', '.join(known) or 'none'})")
                 return
             site = store.site(args[0])
             entries = site.entries()
