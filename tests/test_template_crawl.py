@@ -4,15 +4,17 @@ noise (navigation, footers); the next crawl removes those leaves before extracti
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import pytest_twisted
 from conftest import crawl_settings, read_jsonl, run_crawl
 from test_evaluate_command import scrapy
 
-from newscrawl.extract import dom
+from newscrawl.extract import Page, dom
 from newscrawl.extract.template import TemplateStore, iter_leaves
 from newscrawl.pipelines import stages
+from newscrawl.pipelines.templates import CrawlTemplates
 from newscrawl.sites import load_sites
 from newscrawl.spiders.loader import spider_class
 
@@ -80,3 +82,41 @@ async def test_templates_off_leaves_pages_untouched(tmp_path, monkeypatch):
     assert stat(crawler, "pages_learned") == 0 and stat(crawler, "leaves_removed") == 0
     assert sum(bool(NAV & leaves) for leaves in extracted) >= 12  # every ru/zh page keeps its navigation
     assert not (tmp_path / "state" / "templates.sqlite3").exists()
+
+
+def templates_for(tmp_path: Path, **settings) -> CrawlTemplates:
+    from scrapy.settings import Settings
+    from scrapy.statscollectors import MemoryStatsCollector
+
+    crawler = SimpleNamespace(settings=Settings({"NEWSCRAWL_STATE_DIR": str(tmp_path / "state"), **settings}))
+    crawler.stats = MemoryStatsCollector(crawler)
+    return CrawlTemplates(crawler)
+
+
+FOOTER = "<footer><p>Copyright Example Media Group, all rights reserved</p></footer>"
+STORIES = ["Storm closes the harbour for a second day", "Budget vote delayed again after long debate",
+           "School bridge opens early to cheers", "Festival draws record crowds to the park",
+           "Court rules on rail fares for students", "Farmers protest at council over land",
+           "River levels keep rising across the valley", "New museum wing unveiled by the mayor",
+           "Tram line extended north to the hospital", "Library hours cut in winter months"]
+
+
+def test_a_page_made_mostly_of_template_text_is_left_whole(tmp_path):
+    """Near-duplicate pages (a republished story) must not be emptied by their own copies."""
+    templates = templates_for(tmp_path)
+    for story in STORIES:  # one batch: footer and the repeated story both become template
+        html = f"<html><body><p>{STORIES[0]} and more words</p><p>{story}</p>{FOOTER}</body></html>"
+        templates.apply("example", Page.from_html(html, url="http://example.com/"))
+    duplicate = Page.from_html(f"<html><body><p>{STORIES[0]} and more words</p>{FOOTER}</body></html>")
+    assert templates.apply("example", duplicate) == 0
+    assert "Copyright" in duplicate.body.text_content()
+    article = Page.from_html(f"<html><body><p>{'A long new story. ' * 10}</p>{FOOTER}</body></html>")
+    assert templates.apply("example", article) == 1
+    assert "Copyright" not in article.body.text_content()
+    stats = templates.crawler.stats
+    # the duplicate, and the batch's 10th page: its shared paragraph had just become template
+    assert stats.get_value("newscrawl/template/pages_skipped") == 2
+    assert stats.get_value("newscrawl/template/leaves_removed") == 1
+    templates.close()
+    reopened = TemplateStore.in_dir(tmp_path / "state").site("example")  # saved on close
+    assert reopened.pages_in_batch == 2 and len(reopened.template) == 2
