@@ -129,11 +129,13 @@ def test_link_only_and_textless_pages_give_no_body_text(method):
 
 
 class _Crawler:
-    """The little of a crawler ExtractStage reads."""
+    """The little of a crawler ExtractStage reads (site templates off: this is about extraction)."""
 
     def __init__(self):
-        self.settings = Settings({"NEWSCRAWL_METHOD": "auto"})
+        self.settings = Settings({"NEWSCRAWL_METHOD": "auto", "NEWSCRAWL_TEMPLATES": False})
         self.spider = SimpleNamespace(site=SimpleNamespace(language="en"))
+        self.stats = SimpleNamespace(inc_value=lambda *a, **k: None, set_value=lambda *a, **k: None,
+                                     get_value=lambda *a, **k: None)
 
 
 @pytest.mark.parametrize(
