@@ -1,7 +1,7 @@
 """The hostile-input corpus: pages generated on the fly (never stored), one function per case.
 
 Each case is ``name -> (body bytes, Content-Type header)``; :data:`CASES` lists them with
-the outcome the crawl promises (see ``docs/reliability.md``).  Used by
+the outcome the crawl promises (see README "Reliability").  Used by
 ``tests/test_hostile_extract.py``, ``tests/test_crawl_faults.py`` and as the fuzz seeds.
 """
 

@@ -22,6 +22,8 @@ NEWSCRAWL_DISTRIBUTED = None  # redis://host:port/db: workers share one frontier
 NEWSCRAWL_STATE_DIR = None  # seen-URL store directory; None = $NEWSCRAWL_STATE_DIR or ./.newscrawl
 NEWSCRAWL_FRESH = False  # True: ignore what earlier runs exported
 NEWSCRAWL_MIN_TEXT_CHARS = 1
+NEWSCRAWL_TEMPLATES = True  # learn each site's template (seed 004) and remove it before extraction
+NEWSCRAWL_TEMPLATE_MAX_SHARE = 0.5  # a page whose text is mostly template is extracted uncleaned
 NEWSCRAWL_MAX_FEED_ENTRIES = 1000  # entries read per feed document; the rest are ignored
 NEWSCRAWL_MAX_LISTING_LINKS = 10_000  # a catalogue page with more links is skipped
 

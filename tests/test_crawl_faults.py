@@ -1,7 +1,7 @@
 """The crawl under faults (issue 6): a local server that fails in every way a news site can.
 
 Each bad article ends as one ``newscrawl/dropped/<reason>`` count, every good one is
-exported, and the crawl finishes.  ``docs/reliability.md`` lists the outcomes.
+exported, and the crawl finishes.  README "Reliability" lists the outcomes.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ class ExtractionError(ValueError):
     ``too-large`` (over :data:`~newscrawl.extract.page.MAX_HTML_CHARS` characters or
     :data:`~newscrawl.extract.page.MAX_ELEMENTS` elements), ``too-deep`` (elements nested
     deeper than libxml2's limit of 2048, so the parser dropped the rest of the page),
-    ``unparseable`` (no element tree).  ``docs/reliability.md`` lists which hostile
+    ``unparseable`` (no element tree).  README "Reliability" lists which hostile
     input ends in which reason.
     """
 

@@ -11,7 +11,7 @@ from lxml import html
 from . import dom
 from .language import detect_language
 
-# Limits that bound the time and memory of one extraction (docs/reliability.md).  Pages
+# Limits that bound the time and memory of one extraction (README, "Reliability").  Pages
 # over them are refused with ExtractionError("too-large"), not cut to a prefix: a prefix
 # would be exported as a silently partial article.  Of 1,635 real pages in ../shared the
 # largest is 2.9 MB and 10,112 elements; a page over the limits is not an article.

@@ -4,7 +4,7 @@ feedparser always gets the downloaded bytes (never a URL, so it never fetches
 anything itself); the response URL is passed as ``Content-Location`` so that relative
 entry links resolve against it.  No Scrapy imports.
 
-Hostile feeds (docs/reliability.md):
+Hostile feeds (README, "Reliability"):
 
 - A document that declares XML entities (billion laughs, external entities/XXE) is
   refused before feedparser sees it: defusedxml's SAX reader stops at the first
