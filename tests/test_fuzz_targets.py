@@ -17,6 +17,9 @@ FOUND = {
     # feedparser 6.0.14 raised UnicodeDecodeError on an undecodable encoding name
     "feed: bad encoding name": (feed_target, b'<?xml version="1.0" encoding="ut\xcaf-8"?><feed '
                                              b'xmlns="http://www.w3.org/2005/Atom"><title>A</title></feed>'),
+    # a stray <links> element made feedparser's entry["links"] a string: AttributeError in parse_feed
+    "feed: links element as text": (feed_target, b'<rss version="2.0"><channel><title>T</title><item>'
+                                                 b"<title>Story</title><links>x</links></item></channel></rss>"),
     # uchardet named VISCII, which Python has no codec for: LookupError from the decoder
     "extract: one stray byte, guessed VISCII": (extract_target, b"\x00" + PAGE[:266] + b"\x80" + PAGE[266:]),
 }

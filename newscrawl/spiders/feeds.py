@@ -53,8 +53,9 @@ class ParsedFeed:
     capped: bool = False  # the feed had more than ``max_entries`` entries; the rest were not read
 
 
-def parse_feed(body: bytes, url: str, content_type: str | None = None,
-               max_entries: int = DEFAULT_MAX_ENTRIES) -> ParsedFeed:
+def parse_feed(
+    body: bytes, url: str, content_type: str | None = None, max_entries: int = DEFAULT_MAX_ENTRIES
+) -> ParsedFeed:
     """Entries of an RSS or Atom document held in ``body`` (at most ``max_entries``)."""
     forbidden = declared_entities(body)
     if forbidden:
@@ -62,7 +63,7 @@ def parse_feed(body: bytes, url: str, content_type: str | None = None,
     end = next(islice(_ENTRY_END_RE.finditer(body), max_entries - 1, None), None) if max_entries > 0 else None
     capped = end is not None and _ENTRY_END_RE.search(body, end.end()) is not None
     if capped:
-        body = body[:end.end()]
+        body = body[: end.end()]
     headers = {"content-location": url}
     if content_type:
         headers["content-type"] = content_type
@@ -88,8 +89,9 @@ def declared_entities(body: bytes) -> str | None:
     expands no declared entity, reads it.
     """
     try:
-        defused_parse(body, xml.sax.ContentHandler(), forbid_dtd=False, forbid_entities=True,
-                      forbid_external=False)
+        defused_parse(
+            body, xml.sax.ContentHandler(), forbid_dtd=False, forbid_entities=True, forbid_external=False
+        )
     except DefusedXmlException as exc:
         return repr(exc)
     except (xml.sax.SAXException, ValueError, LookupError):
@@ -99,8 +101,14 @@ def declared_entities(body: bytes) -> str | None:
 
 def _entry(entry) -> FeedEntry:
     link = entry.get("link")
-    if not link:
-        link = next((lk.get("href") for lk in entry.get("links", []) if lk.get("href")), None)
+    if not isinstance(link, str) or not link:
+        # A feed can put anything under "links" (a stray <links> element makes it a string).
+        links = entry.get("links")
+        candidates = links if isinstance(links, list) else []
+        link = next(
+            (lk["href"] for lk in candidates if isinstance(lk, dict) and isinstance(lk.get("href"), str)),
+            None,
+        )
     return FeedEntry(
         link=link.strip() if link else None,
         title=normalize_space(entry.get("title")) or None,
