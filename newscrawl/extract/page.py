@@ -32,6 +32,7 @@ class Page:
     root: html.HtmlElement
     json_ld: list[dict] = field(default_factory=list)
     declared_language: str | None = None
+    derived: dict = field(default_factory=dict, repr=False)  # values several steps ask for (the title)
 
     @classmethod
     def from_html(

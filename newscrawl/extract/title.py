@@ -56,7 +56,18 @@ def lcs_title(reference: str, candidates: list[str]) -> str | None:
 
 
 def find_title(page: Page, listing_title: str | None = None, *, precise: bool = False) -> str | None:
-    """Seed 003's title for ``page``; ``listing_title`` is the catalogue's external title."""
+    """Seed 003's title for ``page``; ``listing_title`` is the catalogue's external title.
+
+    The result is kept on the page: ``auto`` asks for the title to leave it out of the
+    body, and the article asks again.
+    """
+    key = ("title", listing_title, precise)
+    if key not in page.derived:
+        page.derived[key] = _find_title(page, listing_title, precise)
+    return page.derived[key]
+
+
+def _find_title(page: Page, listing_title: str | None, precise: bool) -> str | None:
     listing = dom.normalize_space(listing_title)[:MAX_CANDIDATE_CHARS]
     reference = page.title_tag[:MAX_CANDIDATE_CHARS] or listing
     candidates = ([listing] if listing else []) + heading_texts(page)
