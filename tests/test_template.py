@@ -123,3 +123,24 @@ def test_block_features_follow_section_5_with_add_one_smoothing():
     assert X[2] == pytest.approx([5 / (outer + 1), 0, 0, 1 / 2, 0])
     assert X[0] == pytest.approx([6 / (outer + 1), 6 / 11, 2 / 5, 0, 6 / 7])
     assert np.all(X <= 1)
+
+
+def test_clean_drops_labels_left_without_their_template_text():
+    tags = "<div class='tags'>Tags: <a href='/t/a'>Hardware</a>, <a href='/t/b'>Open source</a></div>"
+    share = "<div><p>标签：<a href='/t/c'>江城经济</a> <a href='/t/d'>民生</a></p></div>"
+    body = "<p>Said in the report: <a href='/t/a'>Hardware</a> prices fell across the region.</p>"
+
+    def html_of(i: int) -> str:
+        return f"<html><body>{NAV}<div class='story'><p>Story {words(i)}</p>{body}{tags}{share}</div></body></html>"
+
+    site = SiteTemplates(n1=10, n2=3)
+    for i in range(10):
+        site.learn(Page.from_html(html_of(i)).root)
+    assert {"Hardware", "江城经济"} <= {text for _, text, _ in site.entries()}
+    page = Page.from_html(html_of(99))
+    site.clean(page)
+    text = page.body.text_content()
+    assert "Tags" not in text and "标签" not in text  # the labels went with their links
+    assert page.body.xpath("//div[@class='tags']") == []
+    assert "Said in the report:" in text and "prices fell across the region." in text  # prose stays
+    assert words(99) in text

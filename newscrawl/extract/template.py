@@ -45,6 +45,7 @@ N2 = 3
 MAX_ENTRIES = 2000
 MAX_LEAF_CHARS = 2000  # longer leaves are article paragraphs, never layout
 BLOCK_TAGS = frozenset({"body", "section", "div"})
+LABEL_MAX_TOKENS = 4  # "Tags:", "Share this:", "标签：" left behind by template removal
 
 
 def _max_distance(a: int, b: int) -> int:
@@ -103,6 +104,34 @@ class LeafIndex:
             if distance <= _max_distance(n, len(match)):
                 return match
         return None
+
+
+def drop_orphaned_labels(removed_chars: dict[html.HtmlElement, int]) -> int:
+    """Drop the elements that template removal left holding only a label.
+
+    ``<div>Tags: <a>Hardware</a>, <a>Open source</a></div>`` loses its two template
+    links and would still say "Tags: ,".  An element (never ``body``/``html``) whose
+    remaining text has at most :data:`LABEL_MAX_TOKENS` word tokens (one per Han
+    character) and is shorter than the template text just removed from it was a label
+    for that text and goes too; the check climbs to the parent of a dropped element.
+    ``removed_chars`` maps each parent of a removed leaf to the characters removed.
+    Returns the number of elements dropped."""
+    from .metrics import tokenize
+
+    dropped = 0
+    pending = dict(removed_chars)
+    while pending:
+        el, removed = pending.popitem()
+        parent = el.getparent()
+        if parent is None or el.tag in ("body", "html"):
+            continue
+        left = dom.normalize_space(el.text_content())
+        if len(tokenize(left)) > LABEL_MAX_TOKENS or len(left) >= removed:
+            continue
+        el.drop_tree()
+        dropped += 1
+        pending[parent] = pending.get(parent, 0) + removed + len(left)
+    return dropped
 
 
 @dataclass
@@ -166,9 +195,14 @@ class SiteTemplates:
         """Remove template leaves (``leaves``: found by :meth:`noise_leaves` beforehand) from
         ``page``'s tree in place (before any method runs).  Returns the number removed."""
         doomed = self.noise_leaves(page.root) if leaves is None else leaves
+        removed_chars: dict[html.HtmlElement, int] = {}
         for el in doomed:
-            if el.getparent() is not None:
+            parent = el.getparent()
+            if parent is not None:
+                chars = len(dom.normalize_space(el.text_content()))
+                removed_chars[parent] = removed_chars.get(parent, 0) + chars
                 el.drop_tree()  # keeps the tail text
+        drop_orphaned_labels(removed_chars)
         for name in ("body", "lengths"):  # cached views of the tree are stale now
             page.__dict__.pop(name, None)
         return len(doomed)
