@@ -118,8 +118,10 @@ _PUBLISH_LABEL = re.compile(
     re.IGNORECASE,
 )
 # Publication keys in inline scripts and data attributes ("firstPublicationDate": "20230428").
+# The key must start a word; that is checked on each match rather than with a leading \b,
+# which stops the regex engine from skipping ahead to the keys' first letters (7x slower).
 _SCRIPT_KEY = re.compile(
-    r"[\"']?\b(datePublished|publishDate|publishedDate|published_at|publishedAt|firstPublicationDate|"
+    r"(datePublished|publishDate|publishedDate|published_at|publishedAt|firstPublicationDate|"
     r"firstPublishedDate|first_published_at|publish_date|publishTime|publish_time|pubDate|pubdate)"
     r"[\"']?\s*[:=]\s*[\"']?([0-9][0-9 :T.+\-/Z]{7,34})"
 )
@@ -407,7 +409,10 @@ def _declared_modified(page: Page, zone: tzinfo) -> Iterator[datetime | None]:
 
 def script_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
     """A publication key's value in the raw HTML (inline scripts, data attributes), first that parses."""
-    for m in _SCRIPT_KEY.finditer(page.text[:SCRIPT_PREFIX]):
+    text = page.text[:SCRIPT_PREFIX]
+    for m in _SCRIPT_KEY.finditer(text):
+        if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+            continue
         found = parse_date(m.group(2).strip(), zone)
         if found:
             return found
@@ -423,7 +428,15 @@ def title_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
 
 
 def visible_text(page: Page) -> tuple[str, int]:
-    """Visible body text (bounded) and the offset where the headline ends (0 without one)."""
+    """Visible body text (bounded) and the offset where the headline ends (0 without one).
+
+    Computed once per page: the date and the author searches both read it."""
+    if "visible_text" not in page.derived:
+        page.derived["visible_text"] = _visible_text(page)
+    return page.derived["visible_text"]
+
+
+def _visible_text(page: Page) -> tuple[str, int]:
     body = page.body
     pieces: list[str] = []
     size, headline_end = 0, -1
