@@ -23,7 +23,7 @@ from lxml import html
 from . import dom
 from .body import Body
 from .decay import DL_MAX, is_link_node
-from .hints import STRONG, element_weight, is_hidden, strip_furniture
+from .hints import STRONG, element_weight, is_hidden, never_body, strip_furniture
 from .page import Page
 from .stopwords import stopword_matcher
 from .title import find_title, similarity
@@ -75,8 +75,9 @@ class Gain:
             hidden = is_hidden(el)
             own = 0.0 if hidden or el in teasers else element_weight(el)
             # Whatever holds most of the page's text is the page, whatever its markup says
-            # (a paywalled body styled display:none, a layout grid named "sidebar-grid").
-            if own == 0.0 and raw_valid[el] > KEEP_SHARE * total:
+            # (a paywalled body styled display:none, a layout grid named "sidebar-grid"),
+            # unless it names itself a consent dialog or a comment thread.
+            if own == 0.0 and raw_valid[el] > KEEP_SHARE * total and not never_body(el):
                 own, hidden = 1.0, False
             if hidden:
                 self.hidden.add(el)

@@ -32,6 +32,10 @@ STRONG_POSITIVE = re.compile(
 )
 STRONG = 1.5
 
+# Markup that never wraps the article, however much text it holds: a cookie-consent
+# dialog with a long privacy policy, a comment thread longer than the story.
+NEVER_BODY = re.compile(r"comment|disqus|cookie|consent|gdpr|onetrust|modal|popup", re.IGNORECASE)
+
 HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
@@ -45,6 +49,11 @@ def is_hidden(el: html.HtmlElement) -> bool:
         return True
     style = el.get("style")
     return bool(style and HIDDEN_STYLE.search(style))
+
+
+def never_body(el: html.HtmlElement) -> bool:
+    """Markup that names a consent dialog, popup or comment thread (see :data:`NEVER_BODY`)."""
+    return bool(NEVER_BODY.search(descriptor(el)))
 
 
 def element_weight(el: html.HtmlElement) -> float:
@@ -63,7 +72,11 @@ def _markup_weight(
     desc = f"{cls or ''} {ident or ''} {role or ''}"
     if STRONG_POSITIVE.search(desc):
         return STRONG
-    negative = tag in NEGATIVE_TAGS or (desc.strip() and NEGATIVE.search(desc))
+    negative_name = bool(desc.strip() and NEGATIVE.search(desc))
+    # Two votes against beat one for: <figcaption class="article__caption"> is a caption.
+    if tag in NEGATIVE_TAGS and negative_name:
+        return 0.0
+    negative = tag in NEGATIVE_TAGS or negative_name
     positive = tag in ("article", "main") or (desc.strip() and POSITIVE.search(desc))
     if negative and not positive:
         return 0.0
