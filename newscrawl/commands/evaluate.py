@@ -7,6 +7,12 @@ A thin Scrapy layer over :mod:`newscrawl.extract.evaluation` (which also runs as
 labelling (Table 2) from :func:`newscrawl.extract.training.ablation`: trained on one
 dataset and tested on another (``--train``/``--test``, names under ``--datasets-root``;
 by default fundus→aeb and aeb→fundus).
+
+``--leaf-tags`` (with ``--method template``) prints seed 004's §8.1 leaf-tag precision
+and recall of the template + block-SVM method, per dataset and per site, beside the SVM
+alone, from :func:`newscrawl.extract.template_eval.evaluate_leaf_tags` (``--n1``/``--n2``
+set the template batch; ``--n1 0`` makes each site's pages one batch; ``--leaf-model``
+picks the site-grouped out-of-fold SVM or the shipped one).
 """
 
 from __future__ import annotations
@@ -30,7 +36,9 @@ class Command(ScrapyCommand):
             "DATASET_DIR... [--method auto,cevc,decay] [--baseline trafilatura,readability] "
             "[--sweep alpha|T --plot out.png] [--limit N] [--json out.json] [--check-floors FLOORS]\n"
             "       scrapy evaluate --ablation [--train DATASET --test DATASET] [--datasets-root DIR] "
-            "[--limit N]"
+            "[--limit N]\n"
+            "       scrapy evaluate DATASET_DIR... --method template --leaf-tags [--n1 10] [--n2 3] "
+            "[--leaf-model oof|shipped]"
         )
 
     def short_desc(self) -> str:
@@ -55,6 +63,13 @@ class Command(ScrapyCommand):
         group.add_argument("--datasets-root", default="../shared/datasets", help="where --train/--test live")
         group.add_argument("--train", help="training dataset name(s), comma-separated (with --test)")
         group.add_argument("--test", help="test dataset name(s), comma-separated (with --train)")
+        group = parser.add_argument_group("seed 004 leaf-tag evaluation (§8.1)")
+        group.add_argument("--leaf-tags", action="store_true",
+                           help="leaf-tag P/R of the template + block-SVM method (with --method template)")
+        group.add_argument("--n1", type=int, default=10, help="template batch size (0: a site's pages)")
+        group.add_argument("--n2", type=int, default=3, help="pages of a batch a template leaf needs")
+        group.add_argument("--leaf-model", choices=("oof", "shipped"), default="oof",
+                           help="site-grouped out-of-fold block SVM (default) or the shipped model")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         unknown = [a for a in args if a.startswith("-")]
@@ -65,6 +80,9 @@ class Command(ScrapyCommand):
             return
         if opts.train or opts.test:
             raise UsageError("--train/--test go with --ablation")
+        if opts.leaf_tags:
+            self.run_leaf_tags(args, opts)
+            return
         if not args:
             raise UsageError("give at least one dataset directory")
         opts.datasets = args
@@ -96,3 +114,22 @@ class Command(ScrapyCommand):
         print()
         print("Labelling scheme (seed 002 Table 2, all feature groups):")
         print(training.format_rows(table2, "scheme"))
+
+    def run_leaf_tags(self, args: list[str], opts: argparse.Namespace) -> None:
+        from newscrawl.extract import template_eval
+        from newscrawl.extract.datasets import read_truth
+
+        if (opts.method or "template") != "template":
+            raise UsageError("--leaf-tags scores the template method only (--method template)")
+        if not args:
+            raise UsageError("give at least one dataset directory")
+        if opts.n1 < 0 or opts.n2 < 1:
+            raise UsageError("--n1 must be >= 0 and --n2 >= 1")
+        try:
+            for dataset in args:
+                read_truth(dataset)  # a wrong path fails before any work
+            results = template_eval.evaluate_leaf_tags(args, opts.n1, opts.n2, opts.leaf_model,
+                                                       limit=opts.limit)
+        except ValueError as exc:  # not a dataset, no body truth
+            raise UsageError(str(exc), print_help=False) from exc
+        print(template_eval.format_results(results, opts.n1, opts.n2))

@@ -320,11 +320,16 @@ BLOCK_MAX_TRAIN = 6000  # balanced sample size cap (RBF SVC training is quadrati
 
 
 def block_samples(data: PageData) -> tuple[list, np.ndarray, np.ndarray]:
-    """The page's blocks with own text, their R1–R5 and their labels (own tokens ≥ BODY_SHARE gold)."""
+    """The page's blocks, their R1–R5 and their labels (own tokens ≥ BODY_SHARE gold)."""
+    return block_samples_of(data.page, data.record.get("text"))
+
+
+def block_samples_of(page: Page, gold_text: str) -> tuple[list, np.ndarray, np.ndarray]:
+    """:func:`block_samples` for a parsed page and its true body text."""
     from .template import block_features, blocks_of
 
-    blocks = blocks_of(data.page)
-    total, gold = _own_gold(data.page, data.record.get("text"), {b.element for b in blocks})
+    blocks = blocks_of(page)
+    total, gold = _own_gold(page, gold_text, {b.element for b in blocks})
     labels = np.array([total.get(b.element, 0) > 0 and gold[b.element] / total[b.element] >= BODY_SHARE
                        for b in blocks])
     return blocks, block_features(blocks), labels
