@@ -10,14 +10,16 @@ double loop.
 
 ``precise=True`` (used by ``auto``) adds the page's own headline metadata
 (``og:title``, ``twitter:title``, JSON-LD ``headline``) to the candidates with the
-site name cut off, since many pages repeat the ``<title>`` there verbatim.
+site name cut off, since many pages repeat the ``<title>`` there verbatim.  Sources
+that differ only in typography (curly vs straight quotes, dash kinds, soft hyphens,
+case) count as one; the winner is written as the page shows it in its ``<h1>``.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from rapidfuzz.distance import LCSseq
 
@@ -26,6 +28,22 @@ from .page import Page
 
 _SEPARATORS = re.compile(r"\s+[|\-–—_·:»«/]\s+|\s*[|｜_]\s*|\s+-\s*|\s*——\s*|\s*－\s*")
 MAX_CANDIDATE_CHARS = 600
+# Typographic variants of one character, folded before sources are compared: metadata
+# often carries ASCII quotes and hyphens where the visible headline has typographic ones.
+_TYPOGRAPHY = str.maketrans(
+    {
+        **dict.fromkeys("‘’‚‛′`´", "'"),
+        **dict.fromkeys("“”„‟″«»", '"'),
+        **dict.fromkeys("‐‑‒–—―−", "-"),
+        **dict.fromkeys("\u00ad\u200b\u200c\u200d\u2060\ufeff"),
+    }
+)
+# Characters that join a kicker or a tail to a headline (compared after _fold, so the
+# dash kinds are already "-"); quotes are not among them.
+_KICKER_JOINS = ":-|/·›‹•*~：｜ㅣ"
+# JSON-LD types whose ``name`` is the page's headline (``name`` of a Person, an
+# Organization or a WebSite is not).
+_HEADLINE_NAME_TYPES = re.compile(r"Article|Posting|Report|Recipe")
 
 
 def similarity(a: str, b: str) -> float:
@@ -86,15 +104,46 @@ def _flat_text(el) -> str:
 
 
 def _fold(text: str | None) -> str:
-    text = unicodedata.normalize("NFKC", text or "").replace("\u00ad", "").replace("\u200b", "")
+    """Comparison key: NFKC, typographic quotes/dashes unified, invisible marks dropped, casefolded."""
+    text = unicodedata.normalize("NFKC", text or "").translate(_TYPOGRAPHY)
     return " ".join(text.split()).casefold()
 
 
 def _json_ld_headline(page: Page) -> str | None:
+    """The first JSON-LD ``headline``; else the ``name`` of an article-like object."""
+    named = None
     for obj in page.json_ld:
-        headline = obj.get("headline") or obj.get("name") if obj.get("@type") != "WebSite" else None
+        types = obj.get("@type")
+        types = " ".join(t for t in (types if isinstance(types, list) else [types]) if isinstance(t, str))
+        if types == "WebSite":
+            continue
+        headline = obj.get("headline")
         if isinstance(headline, str) and headline.strip():
             return dom.normalize_space(headline)[:MAX_CANDIDATE_CHARS]
+        name = obj.get("name")
+        if named is None and isinstance(name, str) and name.strip() and _HEADLINE_NAME_TYPES.search(types):
+            named = dom.normalize_space(name)[:MAX_CANDIDATE_CHARS]
+    return named
+
+
+def _is_home_link(el, page: Page) -> bool:
+    """Is heading ``el`` just a link to the site's home page (a logo or blog name)?"""
+    text = _fold(_flat_text(el))
+    for a in el.iter("a"):
+        if _fold(_flat_text(a)) != text:
+            continue
+        target = urlsplit(urljoin(page.base_url or page.url or "", a.get("href") or ""))
+        if target.path in ("", "/") and not target.query:
+            return True
+    return False
+
+
+def _main_h1(page: Page) -> str | None:
+    """The text of the first ``<h1>`` that is not the site's logo or name linked home."""
+    for el in page.root.iter("h1"):
+        text = _flat_text(el)
+        if text and not _is_home_link(el, page):
+            return text
     return None
 
 
@@ -138,24 +187,26 @@ def _without_kicker(longer: str, shorter: str) -> bool:
     if sf == lf or sf not in lf or len(sf) < 8:
         return False
     rest = lf.replace(sf, "", 1).strip()
-    return bool(rest) and (rest[0] in ":-–—|/·" or rest[-1] in ":-–—|/·")
+    return bool(rest) and (rest[0] in _KICKER_JOINS or rest[-1] in _KICKER_JOINS)
 
 
 def _precise_title(page: Page, reference: str, listing: str, candidates: list[str]) -> str | None:
     """The headline by agreement between the page's own sources.
 
-    Sources: the first ``<h1>``, JSON-LD ``headline``, ``og:title``, ``twitter:title``
-    and ``<title>``, each with the site name cut off.  When the sources disagree, the
-    headline most of them state wins; a source that only adds a kicker or a site name
-    to another (``Politik: Headline`` vs ``Headline``) counts for the shorter one.
+    Sources: the first ``<h1>`` that is not a link home (a blog's name), the seed-003
+    LCS pick, JSON-LD ``headline``, ``og:title``, ``twitter:title`` and ``<title>``, each
+    with the site name cut off.  Sources equal after :func:`_fold` are one headline; the
+    headline most sources state wins; a source that only adds a kicker or a site name
+    to another (``Politik: Headline`` vs ``Headline``) counts for the shorter one.  The
+    winner is returned as the ``<h1>`` writes it when the ``<h1>`` is among its sources.
     """
     if listing:
         return lcs_title(reference or listing, candidates) if candidates else listing
     names = _site_names(page)
-    h1 = page.root.find(".//h1")
+    h1 = _main_h1(page)
     lcs_pick = lcs_title(reference, candidates) if candidates and reference else None
     sources = [
-        _flat_text(h1) if h1 is not None else None,
+        h1,
         lcs_pick,
         _json_ld_headline(page),
         strip_site_name(dom.meta_content(page.root, "og:title"), names),
@@ -171,9 +222,12 @@ def _precise_title(page: Page, reference: str, listing: str, candidates: list[st
         key = _fold(text)
         first_seen.setdefault(key, text)
         votes[key] = votes.get(key, 0.0) + 1.0 - rank * 0.01
-    for a in list(votes):
-        for b in list(votes):
+    own = dict(votes)  # at most six keys: the pairwise pass below is cheap
+    for a in own:
+        for b in own:
             if a != b and _without_kicker(first_seen[a], first_seen[b]):
-                votes[b] += votes[a]
+                votes[b] += own[a]
     best = max(votes, key=votes.get)
+    if h1 and _fold(h1) == best:
+        return h1
     return first_seen[best]
