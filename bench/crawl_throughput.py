@@ -10,6 +10,11 @@ server's CPU time per request (to show it was not the bottleneck)::
 
     python bench/crawl_throughput.py                     # N = 1000 and 5000
     python bench/crawl_throughput.py --pages 1000 --json out.json
+    python bench/crawl_throughput.py --processes 1       # extraction in one worker process
+
+With ``--processes N`` the full crawl sets ``NEWSCRAWL_EXTRACT_PROCESSES=N`` (extraction in N
+worker processes, newscrawl/pipelines/pool.py); the peak RSS is then reported for the crawl
+process and for the largest worker, and their sum is what the crawl occupies at most.
 
 Targets (issue 5): full/no-extraction ratio >= 0.6; peak RSS < 400 MB and growing < 25 %
 from N = 1,000 to N = 5,000.
@@ -88,6 +93,9 @@ def crawl_child(args: argparse.Namespace) -> int:
     crawler.signals.connect(scraped, signal=signals.item_scraped)
     process.crawl(crawler, max_pages=str(args.max_pages))
     process.start()
+    import resource
+
+    marks["worker_peak_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     stats = {k: (v.isoformat() if hasattr(v, "isoformat") else v)
              for k, v in crawler.stats.get_stats().items()}
     stats.update(marks)  # wall-clock epoch seconds: spider opened, first and last exported item
@@ -115,20 +123,18 @@ def run_crawl(base: str, pages: int, extract: bool, workdir: Path, settings: dic
     return {
         "pages": pages, "extract": extract, "exported": len(items), "distinct_urls": len(set(urls)),
         "elapsed_seconds": elapsed, "items_per_second": len(items) / elapsed,
-        "peak_rss_mb": usage.ru_maxrss / 1024, "cpu_seconds": usage.ru_utime + usage.ru_stime,
+        "peak_rss_mb": usage.ru_maxrss / 1024, "worker_peak_rss_mb": stats.get("worker_peak_rss_mb", 0.0),
+        "cpu_seconds": usage.ru_utime + usage.ru_stime,
         "wall_seconds_with_startup": wall, "requests": stats.get("downloader/request_count"),
         "dropped": {k.rsplit("/", 1)[1]: v for k, v in stats.items() if k.startswith("newscrawl/dropped/")},
     }
 
 
-POOLED = {"ITEM_PIPELINES": {"newscrawl.pipelines.ExtractStage": None,
-                              "bench.pooled_extract.PooledExtractStage": 300}}
-
-
-def measure(pages: int, workroot: Path, pooled: bool = False) -> dict:
+def measure(pages: int, workroot: Path, processes: int = 0) -> dict:
     with SiteProcess(pages) as site:
         cpu_before = site.cpu_seconds()
-        full = run_crawl(site.base, pages, True, workroot / f"full-{pages}", POOLED if pooled else None)
+        full = run_crawl(site.base, pages, True, workroot / f"full-{pages}",
+                         {"NEWSCRAWL_EXTRACT_PROCESSES": processes})
         bare = run_crawl(site.base, pages, False, workroot / f"bare-{pages}")
         server_cpu = site.cpu_seconds() - cpu_before
     requests = (full["requests"] or 0) + (bare["requests"] or 0)
@@ -144,6 +150,9 @@ def report(result: dict) -> str:
         lines.append(f"{label:<14} exported {r['exported']:>5} ({r['distinct_urls']} distinct)  "
                      f"{r['items_per_second']:7.1f} items/s  elapsed {r['elapsed_seconds']:6.1f} s  "
                      f"peak RSS {r['peak_rss_mb']:6.1f} MB  CPU {r['cpu_seconds']:6.1f} s")
+        if r.get("worker_peak_rss_mb"):
+            lines.append(f"{'':<14} largest extraction worker's peak RSS {r['worker_peak_rss_mb']:6.1f} MB "
+                         f"(crawl + worker {r['peak_rss_mb'] + r['worker_peak_rss_mb']:.1f} MB)")
     lines.append(f"ratio full / no extraction: {result['ratio']:.2f}   "
                  f"server CPU per request: {result['server_cpu_ms_per_request']:.3f} ms")
     return "\n".join(lines)
@@ -160,8 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     child.add_argument("--settings", help="JSON object of extra Scrapy settings")
     parser.add_argument("--pages", type=int, action="append",
                         help="articles (repeatable; default 1000 and 5000)")
-    parser.add_argument("--pooled", action="store_true",
-                        help="full crawl with bench/pooled_extract.py (extraction in a worker process)")
+    parser.add_argument("--processes", type=int, default=0,
+                        help="NEWSCRAWL_EXTRACT_PROCESSES of the full crawl (default 0)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args(argv)
     if args.command == "_crawl":
@@ -169,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     with tempfile.TemporaryDirectory(prefix="newscrawl-bench-") as tmp:
         for pages in args.pages or [1000, 5000]:
-            result = measure(pages, Path(tmp), args.pooled)
+            result = measure(pages, Path(tmp), args.processes)
             results.append(result)
             print(report(result), flush=True)
     if len(results) >= 2:

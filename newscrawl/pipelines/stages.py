@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -10,6 +11,7 @@ from ..extensions import Dropped, Scheduled, SeenUrls
 from ..extract import METHODS, ExtractionError, Page, extract_page
 from ..items import ArticleItem, ListingItem
 from ..store import canonical_url
+from .pool import BrokenProcessPool, ExtractionPool
 from .templates import CrawlTemplates
 
 logger = logging.getLogger(__name__)
@@ -62,6 +64,46 @@ class FetchStage(Stage):
         raise Scheduled(item.url)
 
 
+_WARM_UP_PAGE = "<html><head><title>Warm-up</title></head><body><p>The warm-up page text.</p></body></html>"
+
+
+def warm_up(method: str) -> None:
+    """Load the library's models and word lists now, not while downloads are in flight."""
+    try:
+        extract_page(Page.from_html(_WARM_UP_PAGE, url="http://localhost/"), method=method)
+    except Exception:  # noqa: BLE001 - a failing warm-up shows again on the first real page
+        logger.debug("Extraction warm-up failed", exc_info=True)
+
+
+def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: bytes, url: str,
+                   content_type: str | None, listing_title: str | None, feed_entry: dict) -> dict:
+    """One page's article fields: parse, apply the site's template library, extract.
+
+    Raises :class:`Dropped` with the reason when the page holds no article.  Runs in the
+    crawl process or in an extraction worker (:mod:`.pool`), with the same outcome.
+    """
+    started = time.perf_counter()
+    try:
+        page = Page.from_html(body, url=url, content_type=content_type)
+        templates.apply(site, page)
+        article = extract_page(page, listing_title=listing_title, feed_entry=feed_entry, method=method)
+    except ExtractionError as exc:
+        raise Dropped(_EXTRACTION_REASONS.get(exc.reason, "extraction_error"), str(exc), url) from None
+    except Exception as exc:  # a library bug must cost one article, not the crawl
+        logger.debug("Extraction failed on %s", url, exc_info=True)
+        raise Dropped("extraction_error", f"{type(exc).__name__}: {exc}", url) from None
+    return {
+        "extraction_seconds": time.perf_counter() - started,
+        "title": article.title,
+        "text": article.text or "",
+        "published": article.published.isoformat() if article.published else None,
+        "author": article.author,
+        "links": [{"text": link.text, "url": link.url} for link in article.links],
+        "language": article.language,
+        "method": article.method or method,
+    }
+
+
 class ExtractStage(Stage):
     """Title (seed 003 with the listing title), body and metadata via :func:`newscrawl.extract`.
 
@@ -72,6 +114,9 @@ class ExtractStage(Stage):
     Between parsing and extraction the site's template library (seed 004,
     :mod:`.templates`) counts the page's leaves and removes the ones it has learned
     are the site's common noise (``NEWSCRAWL_TEMPLATES``, default on).
+
+    ``NEWSCRAWL_EXTRACT_PROCESSES = N`` (default 0) runs extraction in N worker
+    processes (:mod:`.pool`), so that crawling and extraction use separate cores.
 
     ``NEWSCRAWL_EXTRACT=0`` switches extraction off (the crawl then exports the listing
     fields with empty text, method ``none``): the baseline of ``bench/crawl_throughput.py``.
@@ -85,21 +130,24 @@ class ExtractStage(Stage):
             raise ValueError(f"NEWSCRAWL_METHOD={self.method!r}: choose from {', '.join(METHODS)}")
         self.templates = CrawlTemplates(crawler)
         self.templates.enabled &= self.enabled
+        self.processes = crawler.settings.getint("NEWSCRAWL_EXTRACT_PROCESSES", 0) if self.enabled else 0
+        self.pool: ExtractionPool | None = None
+        self._no_templates = CrawlTemplates(crawler)
+        self._no_templates.enabled = False
 
     def open_spider(self) -> None:
-        """Load the library's models and word lists now, not while downloads are in flight."""
-        if not self.enabled:
-            return
-        warm_up = "<html><head><title>Warm-up</title></head><body><p>The warm-up page text.</p></body></html>"
-        try:
-            extract_page(Page.from_html(warm_up, url="http://localhost/"), method=self.method)
-        except Exception:  # noqa: BLE001 - a failing warm-up shows again on the first real page
-            logger.debug("Extraction warm-up failed", exc_info=True)
+        if self.processes > 0:
+            self.pool = ExtractionPool(self.processes, self.method, self.crawler.settings)
+        elif self.enabled:
+            warm_up(self.method)
 
     def close_spider(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
         self.templates.close()
 
     def process_item(self, item: Any) -> Any:
+        """The extracted item; with worker processes, a coroutine Scrapy awaits for it."""
         if not isinstance(item, ArticleItem):
             return item
         body, item.body = item.body, None
@@ -113,27 +161,37 @@ class ExtractStage(Stage):
             return item
         feed_entry = {"title": item.feed_title, "summary": item.feed_summary,
                       "published": item.feed_published}
-        started = time.perf_counter()
-        try:
-            page = Page.from_html(body, url=item.url, content_type=item.content_type)
-            self.templates.apply(item.site, page)
-            article = extract_page(page, listing_title=item.listing_title,
-                                   feed_entry={k: v for k, v in feed_entry.items() if v}, method=self.method)
-        except ExtractionError as exc:
-            reason = _EXTRACTION_REASONS.get(exc.reason, "extraction_error")
-            raise Dropped(reason, str(exc), item.url) from None
-        except Exception as exc:  # a library bug must cost one article, not the crawl
-            logger.debug("Extraction failed on %s", item.url, exc_info=True)
-            raise Dropped("extraction_error", f"{type(exc).__name__}: {exc}", item.url) from None
-        item.extraction_seconds = time.perf_counter() - started
-        item.title = article.title
-        item.text = article.text or ""
-        item.published = article.published.isoformat() if article.published else None
-        item.author = article.author
-        item.links = [{"text": link.text, "url": link.url} for link in article.links]
-        item.language = article.language or self.crawler.spider.site.language
-        item.method = article.method or self.method
+        job = {"site": item.site, "body": body, "url": item.url, "content_type": item.content_type,
+               "listing_title": item.listing_title,
+               "feed_entry": {k: v for k, v in feed_entry.items() if v}}
+        if self.pool is not None:
+            return self._extract_in_worker(item, job)
+        return self._fill(item, extract_fields(self.templates, self.method, **job))
+
+    def _fill(self, item: ArticleItem, fields: dict) -> ArticleItem:
+        for name, value in fields.items():
+            setattr(item, name, value)
+        item.language = item.language or self.crawler.spider.site.language
         return item
+
+    async def _extract_in_worker(self, item: ArticleItem, job: dict) -> ArticleItem:
+        """Extraction in a worker process; if the worker died, here instead (and a new worker)."""
+        try:
+            outcome = await asyncio.wrap_future(self.pool.submit(job["site"], job))
+        except BrokenProcessPool as exc:
+            self.crawler.stats.inc_value("newscrawl/extract/worker_restarts")
+            logger.warning("Extraction worker died on %s (%s); extracting it here and starting a new worker",
+                           job["url"], exc)
+            self.pool.replace(job["site"])
+            # Without the template library: the site's library lives in the worker process.
+            return self._fill(item, extract_fields(self._no_templates, self.method, **job))
+        for key, count in outcome["stats"].items():
+            self.crawler.stats.inc_value(key, count)
+        for name, level, message in outcome["logs"]:
+            logging.getLogger(name).log(level, "%s", message)
+        if "dropped" in outcome:
+            raise Dropped(*outcome["dropped"], job["url"])
+        return self._fill(item, outcome["fields"])
 
 
 class ClassifierStage(Stage):
