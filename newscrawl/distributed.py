@@ -16,6 +16,14 @@
   catalogue page once; the export gate claims the article's URLs before export, so two
   listing URLs redirecting to one article are exported once across all workers;
 - **the seen-URL store in the same Redis** (:class:`~newscrawl.redis_store.RedisSeenStore`);
+- **the template library in the same Redis** (seed 004,
+  :class:`~newscrawl.redis_store.RedisTemplateStore`, opened by :func:`template_store` for
+  :mod:`newscrawl.pipelines.templates` instead of ``templates.sqlite3``): one library per
+  site; each worker counts its own batches of N1 pages, merges what it learned into Redis
+  at the end of every batch (one atomic Lua script: union of entries, the highest count)
+  and reloads the shared library then, so every worker cleans with what all have learned;
+  a worker that stops mid-batch leaves the batch for the next one to resume.
+  ``scrapy templates SITE -s NEWSCRAWL_DISTRIBUTED=...`` prints it;
 - **idle handling** (:class:`IdleWorker`): a worker whose own work is done keeps polling the
   shared queue while it has requests or another worker is busy (it may still discover
   pages), and closes after ``NEWSCRAWL_IDLE_CLOSE`` seconds with nothing to do.
@@ -56,7 +64,7 @@ from .store import canonical_url
 try:  # the distributed mode needs scrapy-redis and redis; the single-process crawl does not
     from scrapy_redis.scheduler import Scheduler as RedisScheduler
 
-    from .redis_store import DEFAULT_PREFIX, RedisClaims, RedisSeenStore, connect
+    from .redis_store import DEFAULT_PREFIX, RedisClaims, RedisSeenStore, RedisTemplateStore, connect
 except ImportError as exc:  # pragma: no cover - exercised only without the packages
     RedisScheduler = object
     DEFAULT_PREFIX = "newscrawl"
@@ -262,6 +270,20 @@ class IdleWorker:
                 logger.info("Crawl job of %s finished: its claims are cleared for the next job", spider.name)
         except Exception:  # noqa: BLE001 - the claims then expire after NEWSCRAWL_CLAIM_TTL
             logger.warning("Could not clear the crawl job's claims", exc_info=True)
+
+
+def template_store(settings, *, readonly: bool = False) -> RedisTemplateStore | None:
+    """The shared template library when ``NEWSCRAWL_DISTRIBUTED`` is set in ``settings``, else None.
+
+    It has a client of its own (closed with the store): the crawl's extraction may run in
+    worker processes (``NEWSCRAWL_EXTRACT_PROCESSES``), each opening its own store.
+    """
+    url = settings.get(SETTING)
+    if not url:
+        return None
+    if _MISSING is not None:
+        raise NotConfigured(f"{SETTING} needs scrapy-redis==0.9.1 and redis installed ({_MISSING})")
+    return RedisTemplateStore(connect(url), _prefix(settings), readonly=readonly, owns_client=True)
 
 
 def settings_for(url: str, **extra: Any) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """``scrapy templates [SITE]``: print the template library learned for a site (seed 004).
 
 Without SITE, lists the sites that have a library.  Reads the SQLite file beside the
-seen-URL store (``NEWSCRAWL_STATE_DIR`` or ``--state-dir``); the crawl writes it.
+seen-URL store (``NEWSCRAWL_STATE_DIR`` or ``--state-dir``); the crawl writes it.  With
+``-s NEWSCRAWL_DISTRIBUTED=redis://...`` it reads the library the workers share in Redis
+(``NEWSCRAWL_REDIS_PREFIX``), without taking anything from it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from newscrawl.distributed import template_store
 from newscrawl.extract.template import TEMPLATE_DB, TemplateStore
 from newscrawl.store import state_dir
 
@@ -36,10 +39,17 @@ class Command(ScrapyCommand):
         if len(args) > 1:
             raise UsageError("give at most one site")
         path = state_dir(opts.state_dir) / TEMPLATE_DB
-        if not path.is_file():
+        try:
+            store = template_store(self.settings, readonly=True)
+        except Exception as exc:  # noqa: BLE001 - an unreachable or misconfigured Redis
+            raise UsageError(f"no template library in Redis: {type(exc).__name__}: {exc}") from None
+        if store is not None:
+            path = f"Redis ({store.prefix}:template:*)"  # not the URL: it may hold a password
+        elif not path.is_file():
             print(f"no template library at {path} (crawl first)")
             return
-        store = TemplateStore(path)
+        else:
+            store = TemplateStore(path)
         try:
             known = store.sites()
             if not args:

@@ -51,8 +51,11 @@ class CrawlTemplates:
         self._unsaved: set[str] = set()
 
     def _store(self) -> TemplateStore:
+        """The SQLite store, or with ``NEWSCRAWL_DISTRIBUTED`` the one all workers share in Redis."""
         if self.store is None:
-            self.store = TemplateStore.in_dir(self._state_dir)
+            from ..distributed import template_store  # loads scrapy-redis only once a page needs the store
+
+            self.store = template_store(self.crawler.settings) or TemplateStore.in_dir(self._state_dir)
         return self.store
 
     def apply(self, site: str, page: Page) -> int:
