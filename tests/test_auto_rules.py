@@ -3,8 +3,8 @@
 from lxml import html as lxml_html
 
 from newscrawl.extract import extract
-from newscrawl.extract.hints import element_weight
-from tests.pages import ARTICLE_PARAGRAPHS, english_article
+from newscrawl.extract.hints import element_weight, is_furniture_line, strip_furniture
+from tests.pages import ARTICLE_PARAGRAPHS, ZH_PARAGRAPHS, chinese_article, english_article
 
 CAPTION = "The mayor speaks to reporters outside the city hall after the vote on Tuesday. Photo: John Smith"
 
@@ -34,3 +34,40 @@ def test_a_consent_dialog_longer_than_the_article_is_not_taken_for_it():
     dialog = f'<div id="consent-sdk"><div class="policy-text">{policy}</div></div>'
     html = english_article().replace("</body>", dialog + "</body>")
     assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_a_dateline_of_two_timestamps_is_furniture():
+    assert is_furniture_line("Updated Nov 19, 2019, 6:55 AM; Posted Nov 19, 2019, 6:51 AM")
+    assert is_furniture_line("Published Nov 18, 2019 at 4:07 PM | Updated at 5:36 PM CST on Nov 18, 2019")
+    # A sentence that happens to hold a date is not.
+    assert not is_furniture_line("The council will meet again on Nov 19, 2019 to vote on the library plans.")
+
+
+def test_calls_to_action_at_the_edges_are_dropped_but_not_inside_the_body():
+    body = [
+        "Receive the latest local updates in your inbox",
+        *ARTICLE_PARAGRAPHS[:2],
+        "You may also like this story about the city hall",
+        *ARTICLE_PARAGRAPHS[2:],
+        "Get the latest updates right in your inbox. Sign up for our newsletters.",
+    ]
+    text = extract(english_article(paragraphs=body), method="auto").text
+    assert text.split("\n") == body[1:-1]
+
+
+def test_a_long_legal_notice_closes_the_body_only_at_its_end():
+    notice = (
+        "This copy is for your personal, non-commercial use only. To order presentation-ready copies for "
+        "distribution to your colleagues, clients or customers, visit our reprints page."
+    )
+    opening = "Not everyone subscribes to a resolution, but the council will follow its new budget in the new year."
+    body = [opening, *ARTICLE_PARAGRAPHS, notice, "© 2026 Example Times"]
+    text = extract(english_article(paragraphs=body), method="auto").text
+    assert text.split("\n") == [opening, *ARTICLE_PARAGRAPHS]
+    assert strip_furniture([notice, *ARTICLE_PARAGRAPHS]) == [notice, *ARTICLE_PARAGRAPHS]
+
+
+def test_chinese_copyright_statements_after_the_body_are_dropped():
+    body = [*ZH_PARAGRAPHS, "声明：该文观点仅代表作者本人，本平台系信息发布平台，仅提供信息存储空间服务。未经授权，禁止转载本文内容。"]
+    lines = extract(chinese_article(paragraphs=body), method="auto").text.split("\n")
+    assert len(lines) == len(ZH_PARAGRAPHS) and lines[-1] == ZH_PARAGRAPHS[-1]

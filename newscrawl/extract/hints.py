@@ -106,6 +106,35 @@ AD_LABELS = frozenset(
     "реклама 广告 廣告 annonse annons mainos sponsored gesponsert".split()
 )
 METADATA_MAX_CHARS = 80
+# Calls to action and list headings that open or close a body: "Sign up for our newsletter",
+# "You may also like", "Lesen Sie auch", "推荐阅读" (edge lines only, see strip_furniture).
+_CALL_TO_ACTION = re.compile(
+    r"newsletter|subscribe\b|sign up|signup|in your inbox|to your inbox|follow us|follow (?:him|her) on|"
+    r"you may also like|you might also like|read more|more stories|most popular|most read|have a tip|"
+    r"^write to |give us feedback|abonnier|abonnez|abonne-toi|lesen sie auch|mehr zum thema|"
+    r"lire aussi|voir aussi|suscríbete|lee también|leia também|veja também|inscreva-se|iscriviti|"
+    r"leggi anche|扫一扫|推荐阅读|相关阅读|相关新闻|热门评论|最新评论|关注我们|関連記事|관련기사",
+    re.IGNORECASE,
+)
+# "Updated Nov 19, 6:55 AM;Posted Nov 19, 6:51 AM": what is left around the dates is a few
+# labels (words of three letters or more; "at", "on" and "PM" do not count).
+DATELINE_MAX_WORDS = 6
+
+# Legal notices and reader appeals that close a body, however long: "This copy is for your
+# personal, non-commercial use only", "版权与免责声明", "If you enjoyed this article, join ...".
+_NOTICE = re.compile(
+    r"copyright (?:©|\d{4})|© ?\d{4}|subject to copyright|all rights reserved|non-commercial use|"
+    r"reproduced without|if you enjoyed this|ad ?block|免责|反侵权|禁止转载|不得转载|转载请|转载申请|"
+    r"声明[:：]|版权声明|著作权声明",
+    re.IGNORECASE,
+)
+NOTICE_MAX_CHARS = 400
+
+
+def is_notice_line(line: str) -> bool:
+    """A legal notice or reader appeal of any length up to :data:`NOTICE_MAX_CHARS`."""
+    text = line.strip()
+    return len(text) <= NOTICE_MAX_CHARS and bool(_NOTICE.search(text) or _CALL_TO_ACTION.search(text))
 
 
 def is_furniture_line(line: str) -> bool:
@@ -123,9 +152,14 @@ def is_furniture_line(line: str) -> bool:
         return True
     if len(text) <= ZH_BYLINE_MAX_CHARS and _ZH_REPORTER.search(text):
         return True
+    if _CALL_TO_ACTION.search(text):
+        return True
     if _DATE_PART.search(text):
         words = text.split()
-        return len(words) <= 8 or len(text) <= 40
+        if len(words) <= 8 or len(text) <= 40:
+            return True
+        labels = [w for w in _DATE_PART.sub(" ", text).split() if sum(ch.isalpha() for ch in w) >= 3]
+        return len(labels) <= DATELINE_MAX_WORDS
     return False
 
 
@@ -139,10 +173,12 @@ def strip_furniture(
     """
 
     def furniture(line: str) -> bool:
-        return is_furniture_line(line) or is_headline(line)
+        return is_furniture_line(line) or is_headline(line) or is_notice_line(line)
 
     long_ones = [i for i, line in enumerate(paragraphs) if len(line) >= substantial]
     if not long_ones:
         return [line for line in paragraphs if not furniture(line)]
-    first, last = long_ones[0], long_ones[-1]
+    # A long legal notice or appeal after the last paragraph of text closes the body too.
+    text_ones = [i for i in long_ones if not is_notice_line(paragraphs[i])]
+    first, last = long_ones[0], (text_ones or long_ones)[-1]
     return [line for i, line in enumerate(paragraphs) if first <= i <= last or not furniture(line)]
