@@ -39,8 +39,18 @@ class Stats:
     blocks: int = 0  # descendant block elements (div, p, ...)
 
     def add(self, other: Stats) -> None:
-        for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        # Spelled out: called once per element and text node, a getattr/setattr loop was 3x slower.
+        self.text += other.text
+        self.link_text += other.link_text
+        self.words += other.words
+        self.sentences += other.sentences
+        self.letters += other.letters
+        self.digits += other.digits
+        self.punct += other.punct
+        self.spaces += other.spaces
+        self.links += other.links
+        self.images += other.images
+        self.blocks += other.blocks
 
 
 def _text_stats(text: str, in_link: bool) -> Stats:

@@ -100,6 +100,18 @@ class PageData:
     body_labels: np.ndarray | None = None
     title_nodes: list[Node] = field(default_factory=list)
     title_labels: np.ndarray | None = None
+    gold_counts: tuple[dict, dict] | None = None  # (total, gold) tokens per element, for block labels
+    _matrices: dict = field(default_factory=dict, repr=False)
+
+    def matrix(self, which: str, groups: Sequence[int] = GROUPS) -> sparse.csr_matrix:
+        """The hashed features of the body (``which="body"``) or title candidates, hashed
+        once per page and feature-group set (CV folds and the final fit reuse them)."""
+        key = (which, tuple(groups))
+        found = self._matrices.get(key)
+        if found is None:
+            found = design_matrix([self.nodes if which == "body" else self.title_nodes], groups)
+            self._matrices[key] = found
+        return found
 
     @property
     def group(self) -> str:
@@ -117,7 +129,7 @@ def prepare_page(record: Record, dataset: str) -> PageData | None:
     nodes = candidate_nodes(page, GROUPS)
     data = PageData(record, dataset, page, nodes)
     if record.has("text"):
-        total, gold = gold_tokens_per_element(page, record.get("text"))
+        total, gold = data.gold_counts = gold_tokens_per_element(page, record.get("text"))
         data.body_labels = np.array(
             [total.get(n.element, 0) > 0 and gold[n.element] / total[n.element] >= BODY_SHARE for n in nodes]
         )
@@ -157,8 +169,9 @@ def _filter(features: list[str], groups: Sequence[int]) -> list[str]:
 
 def design_matrix(node_lists: Iterable[list[Node]], groups: Sequence[int] = GROUPS) -> sparse.csr_matrix:
     h = hasher()
-    rows = (_filter(n.features, groups) for nodes in node_lists for n in nodes)
-    return h.transform(rows)
+    if set(groups) >= set(GROUPS):  # the nodes carry exactly these groups: nothing to filter
+        return h.transform(n.features for nodes in node_lists for n in nodes)
+    return h.transform(_filter(n.features, groups) for nodes in node_lists for n in nodes)
 
 
 def fit_field(pages: list[PageData], field_name: str, groups: Sequence[int] = GROUPS, C: float | None = None):
@@ -167,14 +180,13 @@ def fit_field(pages: list[PageData], field_name: str, groups: Sequence[int] = GR
 
     if field_name == "body":
         usable = [p for p in pages if p.body_labels is not None]
-        X = design_matrix((p.nodes for p in usable), groups)
         y = np.concatenate([p.body_labels for p in usable]) if usable else np.zeros(0)
     else:
         usable = [p for p in pages if p.title_labels is not None]
-        X = design_matrix((p.title_nodes for p in usable), groups)
         y = np.concatenate([p.title_labels for p in usable]) if usable else np.zeros(0)
     if len(set(y.tolist())) < 2:
         raise ValueError(f"{field_name}: training data has a single class")
+    X = sparse.vstack([p.matrix(field_name, groups) for p in usable], format="csr")
     # Hinge loss + L2 penalty is the linear SVM objective; SGD fits 10^5 hashed rows in seconds.
     svm = SGDClassifier(
         loss="hinge", alpha=ALPHA, class_weight="balanced", random_state=SEED, max_iter=30, tol=1e-4
@@ -187,7 +199,7 @@ def predict_body(data: PageData, model: FieldModel, two_stage: bool = True) -> s
     nodes = data.nodes
     if not nodes:
         return ""
-    X = design_matrix([nodes], model.groups)
+    X = data.matrix("body", model.groups)
     chosen, skip = choose_body(nodes, model.svm.decision_function(X), two_stage)
     return Body("classifier", chosen.element, skip).text if chosen is not None else ""
 
@@ -294,13 +306,11 @@ def format_rows(rows: list[AblationRow], first: str) -> str:
 
 
 def train_classifier(pages: list[PageData], k: int = 5) -> tuple[ClassifierModel, dict[str, Any]]:
-    """Fit the shipped body and title SVMs on all pages; report grouped k-fold CV scores."""
+    """Fit the body SVM on all pages (the title SVM is :func:`run_training`'s, on the title
+    sets); report grouped k-fold CV scores."""
     started = time.perf_counter()
     cv = cross_validate_body(pages, {"classifier": predict_body}, k)["classifier"]
     fields = {"body": fit_field(pages, "body")}
-    titled = [p for p in pages if p.title_labels is not None and p.title_labels.any()]
-    if titled:
-        fields["title"] = fit_field(titled, "title")
     report = {
         "fields": list(fields),
         "alpha": ALPHA,
@@ -321,23 +331,27 @@ BLOCK_MAX_TRAIN = 6000  # balanced sample size cap (RBF SVC training is quadrati
 
 def block_samples(data: PageData) -> tuple[list, np.ndarray, np.ndarray]:
     """The page's blocks, their R1–R5 and their labels (own tokens ≥ BODY_SHARE gold)."""
-    return block_samples_of(data.page, data.record.get("text"))
+    return block_samples_of(data.page, data.record.get("text"), data.gold_counts)
 
 
-def block_samples_of(page: Page, gold_text: str) -> tuple[list, np.ndarray, np.ndarray]:
-    """:func:`block_samples` for a parsed page and its true body text."""
+def block_samples_of(
+    page: Page, gold_text: str, gold_counts: tuple[dict, dict] | None = None
+) -> tuple[list, np.ndarray, np.ndarray]:
+    """:func:`block_samples` for a parsed page and its true body text (``gold_counts``:
+    :func:`gold_tokens_per_element` already computed for it)."""
     from .template import block_features, blocks_of
 
     blocks = blocks_of(page)
-    total, gold = _own_gold(page, gold_text, {b.element for b in blocks})
+    total, gold = _own_gold(page, gold_counts or gold_tokens_per_element(page, gold_text),
+                            {b.element for b in blocks})
     labels = np.array([total.get(b.element, 0) > 0 and gold[b.element] / total[b.element] >= BODY_SHARE
                        for b in blocks])
     return blocks, block_features(blocks), labels
 
 
-def _own_gold(page: Page, gold_text: str, block_elements: set) -> tuple[dict, dict]:
+def _own_gold(page: Page, counts: tuple[dict, dict], block_elements: set) -> tuple[dict, dict]:
     """Token and gold-token counts of each block's own content (nested blocks excluded)."""
-    total, gold = gold_tokens_per_element(page, gold_text)
+    total, gold = counts
     own_total, own_gold = dict(total), dict(gold)
     for el in block_elements:
         parent = el.getparent()
@@ -396,7 +410,7 @@ def evaluate_block_svm(model, pages: list[PageData]) -> dict[str, Any]:
     for data in pages:
         blocks, X, _ = block_samples(data)
         keep = (model.predict(X) == 1) & np.array([b.text > 0 for b in blocks], dtype=bool)
-        total, gold = gold_tokens_per_element(data.page, data.record.get("text"))
+        total, gold = data.gold_counts or gold_tokens_per_element(data.page, data.record.get("text"))
         leaves = [el for el, _ in iter_leaves(data.page.body)]
         gold_leaf = [total.get(el, 0) > 0 and gold[el] / total[el] >= BODY_SHARE for el in leaves]
         a, b, c = leaf_prf(data.page, blocks, keep, gold_leaf, leaves)
