@@ -71,3 +71,16 @@ def test_chinese_copyright_statements_after_the_body_are_dropped():
     body = [*ZH_PARAGRAPHS, "声明：该文观点仅代表作者本人，本平台系信息发布平台，仅提供信息存储空间服务。未经授权，禁止转载本文内容。"]
     lines = extract(chinese_article(paragraphs=body), method="auto").text.split("\n")
     assert len(lines) == len(ZH_PARAGRAPHS) and lines[-1] == ZH_PARAGRAPHS[-1]
+
+
+def test_list_items_opening_with_a_bold_link_and_going_on_are_body():
+    items = "".join(
+        f'<li><strong><a href="/n/{i}">Company {i} is investigating the layoffs.</a></strong> The company '
+        f"confirmed that it had been contacted by the attorney general about the plan number {i}.</li>"
+        for i in range(3)
+    )
+    text = extract(english_article(extra_body=f"<ol>{items}</ol>"), method="auto").text
+    assert (
+        "Company 2 is investigating the layoffs. The company confirmed that it had been contacted by the "
+        "attorney general about the plan number 2." in text.split("\n")
+    )

@@ -128,8 +128,8 @@ def _class_tokens(classes: str) -> tuple:
 def _leads_with_link(item: html.HtmlElement, in_anchor) -> bool:
     """Does ``item`` open with a headline link: a link first, standing on its own line?
 
-    A link followed by the rest of its sentence (``<a>Name</a> scored twice``) opens
-    a line of prose, not a teaser.
+    A link followed by the rest of its sentence (``<a>Name</a> scored twice``, also
+    ``<strong><a>Name</a></strong> scored twice``) opens a line of prose, not a teaser.
     """
     for owner, text in dom.iter_text_nodes(item):
         if not text.strip():
@@ -139,8 +139,12 @@ def _leads_with_link(item: html.HtmlElement, in_anchor) -> bool:
         anchor = owner if owner.tag == "a" else next(owner.iterancestors("a"), None)
         if anchor is None:
             return False
-        following = (anchor.tail or "").strip()
-        return len(following) <= 2
+        node = anchor
+        while len((node.tail or "").strip()) <= 2:
+            node = node.getparent()
+            if node is None or node is item or node.tag in dom.BLOCK_TAGS:
+                return True
+        return False
     return False
 
 
