@@ -175,8 +175,8 @@ class RedisTemplateStore:
 
     Merge rules:
 
-    - **entries: union**, near-identical texts included (a worker reloading the library
-      keeps one of them in memory, the one with the highest count; the other ages out);
+    - **entries: union**, near-identical texts of two workers included (both match the
+      same leaves; the one matched less recently is the first to go when the bound bites);
     - **count: the maximum**, not the sum.  A count is the paper's evidence from *one*
       batch of N1 pages — how many of that batch's pages carried the leaf, at most N1 —
       and an entry is never re-counted once promoted (as in one process).  Adding the
@@ -263,14 +263,13 @@ class RedisTemplateStore:
 
     def _reload(self, name: str, site: SiteTemplates) -> None:
         """Replace ``site``'s template by the shared one (its batch in progress is kept)."""
-        template, last_hit, synced = LeafIndex(), {}, {}
+        template, synced = LeafIndex(), {}
         for tag, text, count, hit in self._read(name):
+            template.add_entry(tag, text, count)
             synced[(tag, text)] = (count, hit)
-            if template.find(tag, text) is None:  # near-identical entries of two workers: keep one
-                template.add_entry(tag, text, count)
-                last_hit[(tag, text)] = hit
-        site.template, site.last_hit = template, last_hit
-        site.clock = max([site.clock, *last_hit.values()])
+        site.template = template
+        site.last_hit = {key: hit for key, (_, hit) in synced.items()}
+        site.clock = max([site.clock, *site.last_hit.values()])
         self._synced[name] = synced
 
     def save(self, name: str) -> None:
