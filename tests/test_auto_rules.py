@@ -84,3 +84,21 @@ def test_list_items_opening_with_a_bold_link_and_going_on_are_body():
         "Company 2 is investigating the layoffs. The company confirmed that it had been contacted by the "
         "attorney general about the plan number 2." in text.split("\n")
     )
+
+
+def test_a_body_shipped_only_in_script_data_is_read_from_it():
+    paragraphs = "".join(f"\\u003cp class=\\\"editor-p\\\"\\u003e{p}\\u003c/p\\u003e" for p in ARTICLE_PARAGRAPHS)
+    html = (
+        "<html><head><title>Budget</title></head><body><div id=\"app\"></div>"
+        f'<script>self.__next_f.push([1,"{paragraphs}"])</script></body></html>'
+    )
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_script_data_does_not_replace_a_short_rendered_body_it_does_not_hold():
+    others = "".join(f"<p>Another story number {i} that the page lists in its data.</p>" for i in range(12))
+    html = (
+        "<html><head><title>Photos</title></head><body><div class=\"story\"><p>1/10 The steppe in winter, "
+        f'seen from the road.</p></div><script>var data = "{others}";</script></body></html>'
+    )
+    assert extract(html, method="auto").text == "1/10 The steppe in winter, seen from the road."

@@ -16,6 +16,8 @@ combined and steered by structural hints, chosen by measurement (README, "Method
 
 from __future__ import annotations
 
+import html as html_entities
+import re
 from functools import lru_cache
 
 from lxml import html
@@ -31,6 +33,8 @@ from .title import find_title, similarity
 LAMBDA = 0.75
 KEEP_SHARE = 0.5
 JSON_LD_SHORTFALL = 0.5
+# Below this many characters the page rendered no body: look for one in its scripts' data.
+SCRIPT_BODY_BELOW = 200
 HEADLINE_SIMILARITY = 0.8
 MU = 0.5
 MAX_WEIGHT = 1.5
@@ -257,7 +261,39 @@ def extract_body(
     if declared and len(body.text) < JSON_LD_SHORTFALL * len(declared):
         # The page renders its body with JavaScript; its own metadata carries the text.
         body.paragraphs = [line for line in (dom.normalize_space(x) for x in declared.splitlines()) if line]
+    if len(body.text) < SCRIPT_BODY_BELOW:
+        # Rendered only in part or not at all: the script data must carry what was rendered.
+        embedded = script_paragraphs(page.text)
+        rendered = body.text_paragraphs()
+        if sum(map(len, embedded)) > max(SCRIPT_BODY_BELOW, 2 * len(body.text)) and (
+            not rendered or any(rendered[0] in line for line in embedded)
+        ):
+            body.paragraphs = embedded
     return body
+
+
+# <p> elements inside script data, raw or JSON-escaped (``\u003cp class=\"x\"\u003e``).
+_SCRIPT_P = re.compile(
+    r"(?:<|\\u003c)p(?:\s[^<>]*?)?(?:>|\\u003e)(.*?)(?:<|\\u003c)\\?/p(?:>|\\u003e)",
+    re.IGNORECASE | re.DOTALL,
+)
+_SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script>", re.IGNORECASE | re.DOTALL)
+_SCRIPT_TAG = re.compile(r"(?:<|\\u003c)[^<>]*?(?:>|\\u003e)")
+_JSON_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))")
+
+
+def script_paragraphs(source: str) -> list[str]:
+    """The paragraphs of article HTML that a page ships as script data (a Next.js payload,
+    a JSON state blob) and renders with JavaScript, in order, each once."""
+    seen: dict[str, None] = {}
+    data = "\n".join(_SCRIPT.findall(source))
+    for match in _SCRIPT_P.finditer(data):
+        inner = _SCRIPT_TAG.sub("", match.group(1))
+        inner = _JSON_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)) if m.group(1) else m.group(2), inner)
+        line = dom.normalize_space(html_entities.unescape(inner))
+        if line and line not in seen:
+            seen[line] = None
+    return list(seen)
 
 
 def json_ld_article_body(page: Page) -> str | None:
