@@ -3,7 +3,7 @@
 from lxml import html as lxml_html
 
 from newscrawl.extract import extract
-from newscrawl.extract.hints import element_weight, is_furniture_line, strip_furniture
+from newscrawl.extract.hints import cut_comments, element_weight, is_furniture_line, strip_furniture
 from tests.pages import ARTICLE_PARAGRAPHS, ZH_PARAGRAPHS, chinese_article, english_article
 
 CAPTION = "The mayor speaks to reporters outside the city hall after the vote on Tuesday. Photo: John Smith"
@@ -102,3 +102,15 @@ def test_script_data_does_not_replace_a_short_rendered_body_it_does_not_hold():
         f'seen from the road.</p></div><script>var data = "{others}";</script></body></html>'
     )
     assert extract(html, method="auto").text == "1/10 The steppe in winter, seen from the road."
+
+
+def test_the_body_ends_at_a_comment_section_heading_that_has_no_comment_markup():
+    comments = [
+        "热门评论",
+        "我穿了十年气垫鞋了，没想过要跳得高，主要是为了减轻着地对脚的震荡，不知道这些研究人员穿了多长时间。",
+        "更多评论 共 4 条评论",
+    ]
+    lines = extract(chinese_article(paragraphs=[*ZH_PARAGRAPHS, *comments]), method="auto").text.split("\n")
+    assert len(lines) == len(ZH_PARAGRAPHS) and lines[-1] == ZH_PARAGRAPHS[-1]
+    # Before any body text the same words are not a cut point.
+    assert cut_comments(["Comments", *ARTICLE_PARAGRAPHS]) == ["Comments", *ARTICLE_PARAGRAPHS]

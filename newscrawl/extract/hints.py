@@ -130,6 +130,30 @@ _NOTICE = re.compile(
 )
 NOTICE_MAX_CHARS = 400
 
+# The heading of a comment section: the body ends before it.
+_COMMENTS_HEADING = re.compile(
+    r"^(?:热门评论|最新评论|网友评论|发表评论|参与评论|更多评论|全部评论|评论区|(?:\d+ )?comments\b|"
+    r"\d+ comment\b|leave a (?:comment|reply)|post a comment|add a comment|kommentare\b|commentaires\b|"
+    r"comentarios\b|comentários\b|commenti\b|reacties\b|kommentarer\b)",
+    re.IGNORECASE,
+)
+COMMENTS_HEADING_MAX_CHARS = 40
+
+
+def cut_comments(paragraphs: list[str], substantial: int = METADATA_MAX_CHARS) -> list[str]:
+    """The paragraphs before the first comment-section heading that follows ``substantial``
+    characters of body text."""
+    before = 0
+    for i, line in enumerate(paragraphs):
+        if (
+            before >= substantial
+            and len(line) <= COMMENTS_HEADING_MAX_CHARS
+            and _COMMENTS_HEADING.match(line.strip())
+        ):
+            return paragraphs[:i]
+        before += len(line)
+    return paragraphs
+
 
 def is_notice_line(line: str) -> bool:
     """A legal notice or reader appeal of any length up to :data:`NOTICE_MAX_CHARS`."""
@@ -174,6 +198,8 @@ def strip_furniture(
 
     def furniture(line: str) -> bool:
         return is_furniture_line(line) or is_headline(line) or is_notice_line(line)
+
+    paragraphs = cut_comments(paragraphs, substantial)
 
     long_ones = [i for i, line in enumerate(paragraphs) if len(line) >= substantial]
     if not long_ones:
