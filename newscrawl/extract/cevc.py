@@ -34,20 +34,17 @@ def count_vc(page: Page, lang: str | None, cjk_mode: str = "substring"):
     ``own[el]`` lists the valid-character counts of its direct text nodes.
     """
     holds_stopword = stopword_matcher(lang, cjk_mode)
-    body = page.body
-    in_anchor = dom.anchor_flags(body)
-    own: dict[html.HtmlElement, list[int]] = {el: [] for el in in_anchor}
-    for owner, text in dom.iter_text_nodes(body):
-        if in_anchor[owner]:
+    tree = dom.TreeIndex(page.body)
+    own_lists: list[list[int]] = [[] for _ in tree.elements]
+    for i, text in tree.texts:
+        if tree.in_anchor[i]:
             continue
         n = dom.non_space_len(text)
         if n and holds_stopword(text):
-            own[owner].append(n)
-    amount = {el: sum(counts) for el, counts in own.items()}
-    for el in reversed(list(in_anchor)):
-        parent = el.getparent()
-        if el is not body and parent is not None:
-            amount[parent] += amount[el]
+            own_lists[i].append(n)
+    amount = tree.by_element(tree.subtree_sums([sum(counts) for counts in own_lists]))
+    own = tree.by_element(own_lists)
+    in_anchor = tree.by_element(tree.in_anchor)
     return amount, own, in_anchor, holds_stopword
 
 

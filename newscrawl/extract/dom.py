@@ -133,6 +133,14 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
+# Every element an HtmlElement, chosen in C: lxml.html's own lookup calls Python once per
+# element proxy to pick per-tag classes (forms, inputs) newscrawl never uses (~20 % of parsing).
+_ELEMENT_CLASSES = etree.ElementDefaultClassLookup(
+    element=html.HtmlElement, comment=html.HtmlComment,
+    pi=html.HtmlProcessingInstruction, entity=html.HtmlEntity,
+)
+
+
 def parse_html(text: str) -> html.HtmlElement:
     """Parse decoded HTML into an lxml tree (comments and PIs dropped; see :func:`remove_noise`)."""
     if "\x00" in text or _CONTROL_RE.search(text[:4096]):
@@ -145,7 +153,8 @@ def parse_html(text: str) -> html.HtmlElement:
     text = _END_HTML_BODY_RE.sub("", text)
     if not text.strip():
         raise ExtractionError("empty", "no content")
-    parser = html.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, huge_tree=True)
+    parser = etree.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, huge_tree=True)
+    parser.set_element_class_lookup(_ELEMENT_CLASSES)
     try:
         root = html.document_fromstring(text, parser=parser)
     except (etree.ParserError, ValueError) as exc:
@@ -223,24 +232,62 @@ def anchor_flags(root: html.HtmlElement) -> dict[html.HtmlElement, bool]:
     return flags
 
 
+class TreeIndex:
+    """The elements under ``root`` as parallel lists, for the bottom-up counts every method makes.
+
+    ``elements`` is in pre-order (``root`` first); ``parent[i]`` is the index of element
+    ``i``'s parent (-1 for ``root``); ``in_anchor[i]`` says whether element ``i`` is an
+    ``<a>`` or inside one; ``texts`` lists every text node as ``(owner index, text)``, the
+    owner as in :func:`iter_text_nodes` (not in document order).  Lists indexed by position
+    instead of dicts keyed by element: the counts cost a list access per element, and lxml
+    creates no proxy objects after the first walk.
+    """
+
+    def __init__(self, root: html.HtmlElement):
+        self.root = root
+        self.elements: list[html.HtmlElement] = list(root.iter())
+        index = {el: i for i, el in enumerate(self.elements)}
+        self.parent = [index.get(el.getparent(), -1) for el in self.elements]
+        self.parent[0] = -1
+        above = any(a.tag == "a" for a in root.iterancestors())
+        in_anchor = [above] * len(self.elements)
+        texts: list[tuple[int, str]] = []
+        for i, el in enumerate(self.elements):
+            p = self.parent[i]
+            if el.tag == "a" or (p >= 0 and in_anchor[p]):
+                in_anchor[i] = True
+            if el.text:
+                texts.append((i, el.text))
+            if p >= 0 and el.tail:
+                texts.append((p, el.tail))
+        self.in_anchor = in_anchor
+        self.texts = texts
+        # Reversed pre-order visits every descendant before its ancestors.
+        self._upward = [(i, self.parent[i]) for i in range(len(self.elements) - 1, 0, -1)]
+
+    def subtree_sums(self, own: list) -> list:
+        """Each element's value plus all its descendants' (``own`` is not changed)."""
+        sums = list(own)
+        for i, p in self._upward:
+            sums[p] += sums[i]
+        return sums
+
+    def by_element(self, values: list) -> dict:
+        return dict(zip(self.elements, values, strict=True))
+
+
 def text_and_link_lengths(root: html.HtmlElement) -> dict[html.HtmlElement, tuple[int, int]]:
     """Bottom-up ``(text length, link text length)`` for every element (non-space characters)."""
-    flags = anchor_flags(root)
-    own: dict[html.HtmlElement, list[int]] = {el: [0, 0] for el in flags}
-    for owner, text in iter_text_nodes(root):
-        n = non_space_len(text)
-        if n:
-            acc = own[owner]
-            acc[0] += n
-            if flags[owner]:
-                acc[1] += n
-    # Reversed pre-order visits every descendant before its ancestors.
-    for el in reversed(list(flags)):
-        parent = el.getparent()
-        if el is not root and parent is not None and parent in own:
-            own[parent][0] += own[el][0]
-            own[parent][1] += own[el][1]
-    return {el: (t, lk) for el, (t, lk) in own.items()}
+    tree = TreeIndex(root)
+    text = [0] * len(tree.elements)
+    links = [0] * len(tree.elements)
+    in_anchor = tree.in_anchor
+    for i, t in tree.texts:
+        n = non_space_len(t)
+        text[i] += n
+        if in_anchor[i]:
+            links[i] += n
+    return tree.by_element(list(zip(tree.subtree_sums(text), tree.subtree_sums(links), strict=True)))
 
 
 TextFilter = Callable[[html.HtmlElement, str], bool]
@@ -305,13 +352,11 @@ def links_in(
     skip: Iterable[html.HtmlElement] = (),
 ) -> list[tuple[str, str]]:
     """``(text, absolute URL)`` of http(s) links under ``root`` outside the skipped subtrees."""
-    skip_set = set(skip)
+    skipped = {a for el in skip for a in el.iter("a")}  # the links in or under a skipped subtree
     found: list[tuple[str, str]] = []
     seen: set[str] = set()
     for a in root.iter("a"):
-        if skip_set and any(anc in skip_set for anc in a.iterancestors()):
-            continue
-        if a in skip_set:
+        if a in skipped:
             continue
         href = (a.get("href") or "").strip()
         text = node_text(a)

@@ -44,6 +44,6 @@ def stopword_matcher(lang: str | None, cjk_mode: str = "substring") -> Callable[
         return lambda text: pattern.search(text) is not None
 
     def holds_stopword(text: str) -> bool:
-        return any(tok.lower() in words for tok in _WORD_RE.findall(text))
+        return not words.isdisjoint(map(str.lower, _WORD_RE.findall(text)))
 
     return holds_stopword
