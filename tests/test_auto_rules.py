@@ -60,7 +60,9 @@ def test_a_long_legal_notice_closes_the_body_only_at_its_end():
         "This copy is for your personal, non-commercial use only. To order presentation-ready copies for "
         "distribution to your colleagues, clients or customers, visit our reprints page."
     )
-    opening = "Not everyone subscribes to a resolution, but the council will follow its new budget in the new year."
+    opening = (
+        "Not everyone subscribes to a resolution, but the council will follow its new budget in the new year."
+    )
     body = [opening, *ARTICLE_PARAGRAPHS, notice, "© 2026 Example Times"]
     text = extract(english_article(paragraphs=body), method="auto").text
     assert text.split("\n") == [opening, *ARTICLE_PARAGRAPHS]
@@ -68,7 +70,10 @@ def test_a_long_legal_notice_closes_the_body_only_at_its_end():
 
 
 def test_chinese_copyright_statements_after_the_body_are_dropped():
-    body = [*ZH_PARAGRAPHS, "声明：该文观点仅代表作者本人，本平台系信息发布平台，仅提供信息存储空间服务。未经授权，禁止转载本文内容。"]
+    body = [
+        *ZH_PARAGRAPHS,
+        "声明：该文观点仅代表作者本人，本平台系信息发布平台，仅提供信息存储空间服务。未经授权，禁止转载本文内容。",
+    ]
     lines = extract(chinese_article(paragraphs=body), method="auto").text.split("\n")
     assert len(lines) == len(ZH_PARAGRAPHS) and lines[-1] == ZH_PARAGRAPHS[-1]
 
@@ -87,9 +92,11 @@ def test_list_items_opening_with_a_bold_link_and_going_on_are_body():
 
 
 def test_a_body_shipped_only_in_script_data_is_read_from_it():
-    paragraphs = "".join(f"\\u003cp class=\\\"editor-p\\\"\\u003e{p}\\u003c/p\\u003e" for p in ARTICLE_PARAGRAPHS)
+    paragraphs = "".join(
+        f'\\u003cp class=\\"editor-p\\"\\u003e{p}\\u003c/p\\u003e' for p in ARTICLE_PARAGRAPHS
+    )
     html = (
-        "<html><head><title>Budget</title></head><body><div id=\"app\"></div>"
+        '<html><head><title>Budget</title></head><body><div id="app"></div>'
         f'<script>self.__next_f.push([1,"{paragraphs}"])</script></body></html>'
     )
     assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
@@ -98,7 +105,7 @@ def test_a_body_shipped_only_in_script_data_is_read_from_it():
 def test_script_data_does_not_replace_a_short_rendered_body_it_does_not_hold():
     others = "".join(f"<p>Another story number {i} that the page lists in its data.</p>" for i in range(12))
     html = (
-        "<html><head><title>Photos</title></head><body><div class=\"story\"><p>1/10 The steppe in winter, "
+        '<html><head><title>Photos</title></head><body><div class="story"><p>1/10 The steppe in winter, '
         f'seen from the road.</p></div><script>var data = "{others}";</script></body></html>'
     )
     assert extract(html, method="auto").text == "1/10 The steppe in winter, seen from the road."
@@ -114,3 +121,17 @@ def test_the_body_ends_at_a_comment_section_heading_that_has_no_comment_markup()
     assert len(lines) == len(ZH_PARAGRAPHS) and lines[-1] == ZH_PARAGRAPHS[-1]
     # Before any body text the same words are not a cut point.
     assert cut_comments(["Comments", *ARTICLE_PARAGRAPHS]) == ["Comments", *ARTICLE_PARAGRAPHS]
+
+
+def test_counters_pagers_share_labels_and_dispatch_lines_are_furniture():
+    for line in [
+        "您是本文第 154 个阅览者",
+        "(本文发表于首页, 已被阅读178次)",
+        "第1页/共1页 << 上一页 | 下一页 >>",
+        "分享到：",
+        "本报记者罗科苏盈发自北京",
+        "阅读 ()",
+    ]:
+        assert is_furniture_line(line), line
+    # A heading that ends with the word 阅读 ("reading") is not a counter.
+    assert not is_furniture_line("4、艺术美学与哲学经典阅读")

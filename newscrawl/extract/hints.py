@@ -101,6 +101,14 @@ _ZH_REPORTER = re.compile(
     r"(?:记者|通讯员|特约撰稿|实习生)\s*[:：]?\s*[\u3400-\u9fff]{2,4}(?:[\s、，,][\u3400-\u9fff]{2,4})*\s*$"
 )
 ZH_BYLINE_MAX_CHARS = 40
+# "本报记者罗科苏盈发自北京", "新京报记者 彭冲 山东冠县报道": the reporter, then where from.
+_ZH_DISPATCH = re.compile(r"记者.{2,16}(?:发自|报道)\S{0,8}$")
+# Page counters and pagers: "已被阅读178次", "您是本文第 154 个阅览者", "阅读 ()", "第1页/共1页 << 上一页".
+_COUNTER = re.compile(
+    r"阅读\s*(?:[(（]\s*\d*\s*[)）]|[:：]?\s*\d+)\s*$|已被阅读\s*\d+|阅览者|浏览次数|点击数[:：]|"
+    r"第\s*\d+\s*页|上一页|下一页|^\d[\d,.]*\s+(?:views|reads)$",
+    re.IGNORECASE,
+)
 AD_LABELS = frozenset(
     "advertisement advertising ad anzeige werbung publicidad publicité publicite pubblicità reklam reklama "
     "реклама 广告 廣告 annonse annons mainos sponsored gesponsert".split()
@@ -113,7 +121,8 @@ _CALL_TO_ACTION = re.compile(
     r"you may also like|you might also like|read more|more stories|most popular|most read|have a tip|"
     r"^write to |give us feedback|abonnier|abonnez|abonne-toi|lesen sie auch|mehr zum thema|"
     r"lire aussi|voir aussi|suscríbete|lee también|leia também|veja também|inscreva-se|iscriviti|"
-    r"leggi anche|扫一扫|推荐阅读|相关阅读|相关新闻|热门评论|最新评论|关注我们|関連記事|관련기사",
+    r"leggi anche|^share (?:this|on)\b|^分享到|扫一扫|推荐阅读|相关阅读|相关新闻|热门评论|最新评论|关注我们|"
+    r"関連記事|관련기사",
     re.IGNORECASE,
 )
 # "Updated Nov 19, 6:55 AM;Posted Nov 19, 6:51 AM": what is left around the dates is a few
@@ -174,7 +183,9 @@ def is_furniture_line(line: str) -> bool:
         return False
     if _EDITOR_NOTE.match(text) or _BYLINE.match(text):
         return True
-    if len(text) <= ZH_BYLINE_MAX_CHARS and _ZH_REPORTER.search(text):
+    if len(text) <= ZH_BYLINE_MAX_CHARS and (_ZH_REPORTER.search(text) or _ZH_DISPATCH.search(text)):
+        return True
+    if _COUNTER.search(text):
         return True
     if _CALL_TO_ACTION.search(text):
         return True
