@@ -46,69 +46,55 @@ class Gain:
     def __init__(self, page: Page, cjk_mode: str = "substring", mu: float = 1.0):
         body = page.body
         holds_stopword = stopword_matcher(page.language, cjk_mode)
-        in_anchor = dom.anchor_flags(body)
-        self.elements = list(in_anchor)  # pre-order
-        self._parents: list | None = None
-        own_valid = dict.fromkeys(self.elements, 0)
-        own_noise = dict.fromkeys(self.elements, 0)
-        self.links = dict.fromkeys(self.elements, 0)
-        for owner, text in dom.iter_text_nodes(body):
+        tree = dom.TreeIndex(body)  # lists by pre-order position: one list access per element
+        self.elements = tree.elements
+        in_anchor = tree.in_anchor
+        size = len(self.elements)
+        own_valid, own_noise, own_links = [0] * size, [0] * size, [0] * size
+        for i, text in tree.texts:
             n = dom.non_space_len(text)
             if not n:
                 continue
-            if in_anchor[owner]:
-                own_noise[owner] += n
-                self.links[owner] += n
+            if in_anchor[i]:
+                own_noise[i] += n
+                own_links[i] += n
             elif holds_stopword(text):
-                own_valid[owner] += n
+                own_valid[i] += n
             else:
-                own_noise[owner] += mu * n
-        raw_valid = self._sum_up(body, dict(own_valid))
-        raw_links = self._sum_up(body, dict(self.links))
-        raw_noise = self._sum_up(body, dict(own_noise))
-        total = raw_valid[body] or 1
-        teasers = teaser_items(self.elements, in_anchor, raw_valid, raw_noise, raw_links, total)
+                own_noise[i] += mu * n
+        raw_valid = tree.subtree_sums(own_valid)
+        raw_links = tree.subtree_sums(own_links)
+        total = raw_valid[0] or 1
+        raw_noise = tree.subtree_sums(own_noise)
+        teasers = teaser_items(self.elements, tree.by_element(in_anchor), tree.by_element(raw_valid),
+                               tree.by_element(raw_noise), tree.by_element(raw_links), total)
 
-        self.weight: dict[html.HtmlElement, float] = {}
+        weight = [1.0] * size
         self.hidden: set[html.HtmlElement] = set()
-        for el in self.elements:
-            if el is body:
-                self.weight[el] = 1.0
-                continue
-            parent_weight = self.weight.get(el.getparent(), 1.0)
+        parent = tree.parent
+        for i in range(1, size):
+            el = self.elements[i]
             hidden = is_hidden(el)
             own = 0.0 if hidden or el in teasers else element_weight(el)
             # Whatever holds most of the page's text is the page, whatever its markup says
             # (a paywalled body styled display:none, a layout grid named "sidebar-grid"),
             # unless it names itself a consent dialog or a comment thread.
-            if own == 0.0 and raw_valid[el] > KEEP_SHARE * total and not never_body(el):
+            if own == 0.0 and raw_valid[i] > KEEP_SHARE * total and not never_body(el):
                 own, hidden = 1.0, False
             if hidden:
                 self.hidden.add(el)
             if own >= STRONG:  # explicit body markup outranks any wrapper
-                self.weight[el] = STRONG
+                weight[i] = STRONG
             else:
-                self.weight[el] = min(MAX_WEIGHT, parent_weight * own)
+                weight[i] = min(MAX_WEIGHT, weight[parent[i]] * own)
 
-        valid = {}
-        noise = {}
-        for el in self.elements:
-            w = self.weight[el]
-            v = own_valid[el]
-            valid[el] = v * w
-            noise[el] = own_noise[el] + v * max(0.0, 1.0 - w)
-        self.valid = self._sum_up(body, valid)
-        self.noise = self._sum_up(body, noise)
-        self.links = self._sum_up(body, self.links)
+        valid = [v * w for v, w in zip(own_valid, weight, strict=True)]
+        noise = [o + v * max(0.0, 1.0 - w) for o, v, w in zip(own_noise, own_valid, weight, strict=True)]
+        self.weight: dict[html.HtmlElement, float] = tree.by_element(weight)
+        self.valid = tree.by_element(tree.subtree_sums(valid))
+        self.noise = tree.by_element(tree.subtree_sums(noise))
+        self.links = tree.by_element(raw_links)
         self.body = body
-
-    def _sum_up(self, body, values: dict) -> dict:
-        if self._parents is None:
-            # Reversed pre-order visits every descendant before its ancestors.
-            self._parents = [(el, el.getparent()) for el in reversed(self.elements) if el is not body]
-        for el, parent in self._parents:
-            values[parent] += values[el]
-        return values
 
     def score(self, el: html.HtmlElement, lam: float) -> float:
         return self.valid[el] - lam * self.noise[el]
