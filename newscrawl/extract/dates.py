@@ -360,14 +360,25 @@ def _json_ld_values(page: Page, keys: tuple[str, ...], articles: bool | None = N
                 yield value
 
 
+def _metas(page: Page) -> list[tuple[tuple[str, ...], str]]:
+    """Every ``<meta>`` with content: its property/name/itemprop/http-equiv keys and the content
+    (read once per page; the date sources ask for several key sets)."""
+    if "metas" not in page.derived:
+        attrs = ("property", "name", "itemprop", "http-equiv")
+        page.derived["metas"] = [
+            (tuple((meta.get(attr) or "").strip().lower() for attr in attrs), meta.get("content"))
+            for meta in page.root.iter("meta") if meta.get("content")
+        ]
+    return page.derived["metas"]
+
+
 def _meta_values(page: Page, names: tuple[str, ...]) -> Iterator[str]:
     wanted = {name: rank for rank, name in enumerate(names)}
     found: list[tuple[int, str]] = []
-    for meta in page.root.iter("meta"):
-        for attr in ("property", "name", "itemprop", "http-equiv"):
-            key = (meta.get(attr) or "").strip().lower()
-            if key in wanted and meta.get("content"):
-                found.append((wanted[key], meta.get("content")))
+    for keys, content in _metas(page):
+        for key in keys:
+            if key in wanted:
+                found.append((wanted[key], content))
                 break
     for _, value in sorted(found, key=lambda item: item[0]):
         yield value

@@ -372,7 +372,7 @@ def links_in(
 
 def document_base(root: html.HtmlElement, url: str | None) -> str | None:
     """The URL relative links resolve against: ``<base href>`` when present, else the page URL."""
-    base = root.find(".//base[@href]")
+    base = next((el for el in root.iter("base") if el.get("href") is not None), None)  # tag filter in C
     if base is not None:
         return urljoin(url or "", base.get("href"))
     return url

@@ -79,7 +79,7 @@ class Page:
 
     @cached_property
     def title_tag(self) -> str:
-        el = self.root.find(".//title")
+        el = next(self.root.iter("title"), None)  # tag filter in C, not ElementPath
         return dom.node_text(el) if el is not None else ""
 
     @cached_property
