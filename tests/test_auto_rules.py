@@ -135,3 +135,37 @@ def test_counters_pagers_share_labels_and_dispatch_lines_are_furniture():
         assert is_furniture_line(line), line
     # A heading that ends with the word 阅读 ("reading") is not a counter.
     assert not is_furniture_line("4、艺术美学与哲学经典阅读")
+
+
+def test_ad_labels_and_picture_credits_are_dropped_inside_the_body_too():
+    body = [*ARTICLE_PARAGRAPHS[:2], "Advertisement", "Foto: REUTERS/Jane Roe", *ARTICLE_PARAGRAPHS[2:]]
+    text = extract(english_article(paragraphs=body), method="auto").text
+    assert text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_toolbar_words_and_reading_times_are_edge_furniture():
+    for line in ["Teilen", "E-Mail", "3 Min Lesezeit", "Lecture 4 min.", "5 min read"]:
+        assert is_furniture_line(line), line
+    assert not is_furniture_line("Minutes later the police arrived")
+
+
+def test_of_two_stories_on_one_page_the_one_headed_by_the_title_is_the_body():
+    next_story = [
+        p.replace("council", "football club").replace("budget", "transfer") for p in ARTICLE_PARAGRAPHS
+    ]
+    next_story = next_story + [p + " The fans agreed." for p in next_story]
+    html = (
+        english_article()
+        .replace(
+            '<div class="story">',
+            '<article class="entity"><h1>Council approves budget</h1><div class="story">',
+        )
+        .replace(
+            "</div></div>\n<aside",
+            '</div></article><div class="below"><article class="entity"><h1>Club signs a new coach</h1>'
+            + "".join(f"<p>{p}</p>" for p in next_story)
+            + "</article></div></div></div>\n<aside",
+        )
+    )
+    assert "Club signs" in html
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS

@@ -179,6 +179,31 @@ def best_block(gain: Gain, lam: float = LAMBDA) -> html.HtmlElement:
     return best
 
 
+SIBLING_ARTICLE_SHARE = 0.2
+
+
+def titled_article(block: html.HtmlElement, gain: Gain, lam: float, title: str | None) -> html.HtmlElement:
+    """The ``<article>`` headed by the page's title, when ``block`` holds several.
+
+    Pages that load the next story below the current one (infinite scroll) put two or
+    more ``<article>`` elements in one container, and the next story may be the longer.
+    """
+    if not title:
+        return block
+    floor = SIBLING_ARTICLE_SHARE * gain.score(block, lam)
+    articles = [
+        a for a in block.iterdescendants("article") if a in gain.valid and gain.score(a, lam) > floor
+    ]
+    outer = [a for a in articles if not any(b in articles for b in a.iterancestors("article"))]
+    if len(outer) < 2:
+        return block
+    for article in outer:
+        heading = next(article.iter(*dom.HEADING_TAGS), None)
+        if heading is not None and similarity(dom.node_text(heading), title) >= HEADLINE_SIMILARITY:
+            return article
+    return block
+
+
 def prune(
     block: html.HtmlElement, gain: Gain, lam: float, dl_max: float, title: str | None, prune_linkless: bool
 ) -> set:
@@ -235,6 +260,7 @@ def extract_body(
     gain = Gain(page, cjk_mode, mu)
     block = best_block(gain, lam)
     title = find_title(page, precise=True)
+    block = titled_article(block, gain, lam, title)
     body = Body(method="auto", root=block, skip=prune(block, gain, lam, dl_max, title, prune_linkless))
     if drop_furniture:
         titles = [t for t in (title, page.title_tag) if t]

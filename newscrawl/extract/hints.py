@@ -110,8 +110,25 @@ _COUNTER = re.compile(
     re.IGNORECASE,
 )
 AD_LABELS = frozenset(
-    "advertisement advertising ad anzeige werbung publicidad publicité publicite pubblicità reklam reklama "
-    "реклама 广告 廣告 annonse annons mainos sponsored gesponsert".split()
+    "advertisement advertising advert ad anzeige werbung publicidad publicidade publicité publicite "
+    "pubblicità reklam reklama реклама 广告 廣告 annonse annons mainos sponsored gesponsert".split()
+)
+# "Foto: REUTERS/Nadja Wohlleben", "Photo by ...", "Bild: dpa": a picture credit on a line of its own.
+_PICTURE_CREDIT = re.compile(
+    r"^(?:foto|fotos|photo|photos|photograph|bild|image|picture|credit|zdjęcie|kuva|billede|fotografía)"
+    r"(?:\s+by)?\s*[:：]",
+    re.IGNORECASE,
+)
+# Toolbar words on a line of their own: share, print and mail buttons.
+TOOLBAR_LABELS = frozenset(
+    "share teilen partager compartir condividi dela del udostępnij print drucken imprimer imprimir stampa "
+    "email e-mail mail facebook twitter x whatsapp linkedin telegram reddit pinterest copy link kopieren "
+    "feedback 分享 打印 转发 收藏".split()
+)
+_READING_TIME = re.compile(
+    r"^\d+\s*min(?:\.|s|utes?)?(?:\s+(?:read|lesezeit|lectura|leitura|lettura|läsning))?$|"
+    r"^(?:reading time|lesezeit|lecture|temps de lecture|tiempo de lectura)\s*:?\s*\d+\s*min",
+    re.IGNORECASE,
 )
 METADATA_MAX_CHARS = 80
 # Calls to action and list headings that open or close a body: "Sign up for our newsletter",
@@ -170,12 +187,21 @@ def is_notice_line(line: str) -> bool:
     return len(text) <= NOTICE_MAX_CHARS and bool(_NOTICE.search(text) or _CALL_TO_ACTION.search(text))
 
 
+def is_stray_line(line: str) -> bool:
+    """An ad label or a picture credit standing alone: never body, wherever it is."""
+    text = line.strip()
+    if text.casefold().strip(" .:-–—|") in AD_LABELS:
+        return True
+    return len(text) <= METADATA_MAX_CHARS and bool(_PICTURE_CREDIT.match(text))
+
+
 def is_furniture_line(line: str) -> bool:
     """A short paragraph that is a dateline, byline, editor credit, ad label or bare number."""
     text = line.strip()
     if not text:
         return True
-    if text.casefold().strip(" .:-–—|") in AD_LABELS:
+    label = text.casefold().strip(" .:-–—|")
+    if label in AD_LABELS or label in TOOLBAR_LABELS or _READING_TIME.match(label):
         return True
     if not any(ch.isalpha() for ch in text):
         return len(text) <= METADATA_MAX_CHARS
@@ -210,7 +236,7 @@ def strip_furniture(
     def furniture(line: str) -> bool:
         return is_furniture_line(line) or is_headline(line) or is_notice_line(line)
 
-    paragraphs = cut_comments(paragraphs, substantial)
+    paragraphs = [line for line in cut_comments(paragraphs, substantial) if not is_stray_line(line)]
 
     long_ones = [i for i, line in enumerate(paragraphs) if len(line) >= substantial]
     if not long_ones:
