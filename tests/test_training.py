@@ -26,6 +26,7 @@ def test_cached_page_matrices_equal_hashing_all_nodes_at_once():
         stacked = np.vstack([p.matrix("body", groups).toarray() for p in pages])
         assert np.array_equal(stacked, design_matrix((p.nodes for p in pages), groups).toarray())
     assert pages[0].matrix("body") is pages[0].matrix("body")  # hashed once
+    assert design_matrix([[], []]).shape == (0, pages[0].matrix("body").shape[1])  # a page without nodes
     again = [prepare_page(r, "synthetic") for r in records(6)]  # fixed seed: the same model every run
     assert np.array_equal(fit_field(pages, "body").svm.coef_, fit_field(again, "body").svm.coef_)
 
