@@ -242,6 +242,7 @@ def strip_furniture(
     if not long_ones:
         return [line for line in paragraphs if not furniture(line)]
     # A long legal notice or appeal after the last paragraph of text closes the body too.
-    text_ones = [i for i in long_ones if not is_notice_line(paragraphs[i])]
-    first, last = long_ones[0], (text_ones or long_ones)[-1]
+    # (Scanned from the end: only the trailing long lines need the notice patterns.)
+    first, last = long_ones[0], next((i for i in reversed(long_ones) if not is_notice_line(paragraphs[i])),
+                                     long_ones[-1])
     return [line for i, line in enumerate(paragraphs) if first <= i <= last or not furniture(line)]
