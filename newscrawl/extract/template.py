@@ -27,6 +27,7 @@ content of the blocks the SVM accepts.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,6 +73,7 @@ class LeafIndex:
     def __init__(self):
         self.counts: dict[tuple[str, str], int] = {}
         self._by_len: dict[tuple[str, int], list[str]] = {}
+        self._lengths: dict[str, list[int]] = {}  # per tag, the text lengths held, sorted
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -79,13 +81,19 @@ class LeafIndex:
     def add_entry(self, tag: str, text: str, count: int = 1) -> None:
         key = (tag, text)
         if key not in self.counts:
-            self._by_len.setdefault((tag, len(text)), []).append(text)
+            same_length = self._by_len.setdefault((tag, len(text)), [])
+            if not same_length:
+                insort(self._lengths.setdefault(tag, []), len(text))
+            same_length.append(text)
             self.counts[key] = 0
         self.counts[key] += count
 
     def remove(self, tag: str, text: str) -> None:
         if self.counts.pop((tag, text), None) is not None:
-            self._by_len[(tag, len(text))].remove(text)
+            same_length = self._by_len[(tag, len(text))]
+            same_length.remove(text)
+            if not same_length:
+                self._lengths[tag].remove(len(text))
 
     def find(self, tag: str, text: str) -> str | None:
         """The stored text of ``tag`` matching ``text`` (exact first, then near-identical)."""
@@ -95,7 +103,9 @@ class LeafIndex:
         if n <= 8:
             return None
         lo, hi = -(-8 * n // 9), 9 * n // 8
-        choices = [t for length in range(lo, hi + 1) for t in self._by_len.get((tag, length), ())]
+        lengths = self._lengths.get(tag, [])
+        held = lengths[bisect_left(lengths, lo):bisect_right(lengths, hi)]
+        choices = [t for length in held for t in self._by_len[(tag, length)]]
         if not choices:
             return None
         for match, distance, _ in process.extract(
@@ -125,13 +135,27 @@ def drop_orphaned_labels(removed_chars: dict[html.HtmlElement, int]) -> int:
         parent = el.getparent()
         if parent is None or el.tag in ("body", "html"):
             continue
-        left = dom.normalize_space(el.text_content())
-        if len(tokenize(left)) > LABEL_MAX_TOKENS or len(left) >= removed:
+        left = _text_shorter_than(el, removed)
+        if left is None or len(tokenize(left)) > LABEL_MAX_TOKENS:
             continue
         el.drop_tree()
         dropped += 1
         pending[parent] = pending.get(parent, 0) + removed + len(left)
     return dropped
+
+
+def _text_shorter_than(el: html.HtmlElement, limit: int) -> str | None:
+    """``el``'s text, white space collapsed, when it is shorter than ``limit``; else None,
+    reading no further than needed (the parent of a removed leaf can hold a whole page)."""
+    chunks: list[str] = []
+    solid = 0
+    for chunk in el.itertext():
+        solid += dom.non_space_len(chunk)
+        if solid >= limit:
+            return None
+        chunks.append(chunk)
+    text = dom.normalize_space("".join(chunks))
+    return text if len(text) < limit else None
 
 
 @dataclass
@@ -147,11 +171,12 @@ class SiteTemplates:
     last_hit: dict[tuple[str, str], int] = field(default_factory=dict)
     clock: int = 0
 
-    def learn(self, page_root: html.HtmlElement) -> int:
-        """Count one page's leaves; at the end of a batch promote frequent ones.
-        Returns how many entries this call added to the template."""
+    def learn(self, page_root: html.HtmlElement, leaves: list | None = None) -> int:
+        """Count one page's leaves (``leaves``: :func:`iter_leaves` of its body, when the caller
+        has them); at the end of a batch promote frequent ones.  Returns how many entries this
+        call added to the template."""
         seen: set[tuple[str, str]] = set()
-        for el, text in iter_leaves(dom.body_of(page_root)):
+        for el, text in leaves if leaves is not None else iter_leaves(dom.body_of(page_root)):
             match = self.cache.find(el.tag, text)
             key = (el.tag, match if match is not None else text)
             if key in seen:
@@ -180,11 +205,11 @@ class SiteTemplates:
                 self.template.remove(*key)
                 self.last_hit.pop(key, None)
 
-    def noise_leaves(self, page_root: html.HtmlElement) -> list[html.HtmlElement]:
+    def noise_leaves(self, page_root: html.HtmlElement, leaves: list | None = None) -> list[html.HtmlElement]:
         """The page's leaves that match the template (§7 step 2)."""
         found = []
         self.clock += 1
-        for el, text in iter_leaves(dom.body_of(page_root)):
+        for el, text in leaves if leaves is not None else iter_leaves(dom.body_of(page_root)):
             match = self.template.find(el.tag, text)
             if match is not None:
                 found.append(el)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 
 from ..extract import Page, dom
-from ..extract.template import TemplateStore
+from ..extract.template import TemplateStore, iter_leaves
 
 logger = logging.getLogger(__name__)
 
@@ -66,12 +66,13 @@ class CrawlTemplates:
         stats = self.crawler.stats
         try:
             library = self._store().site(site)
-            library.learn(page.root)
+            page_leaves = list(iter_leaves(page.body))  # read once for learning and for cleaning
+            library.learn(page.root, page_leaves)
             stats.inc_value(STATS + "pages_learned")
             self._unsaved.add(site)
             if library.pages_in_batch == 0:  # a batch just ended: persist the new template
                 self.save(site)
-            leaves = library.noise_leaves(page.root)
+            leaves = library.noise_leaves(page.root, page_leaves)
             if leaves and self._too_much(page, leaves):
                 stats.inc_value(STATS + "pages_skipped")
                 logger.info("Template matches most of %s's text (a near-duplicate page?): not cleaned",
