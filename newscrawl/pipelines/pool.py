@@ -95,6 +95,10 @@ def _run(job: dict) -> dict:
     return outcome
 
 
+def _ready() -> None:
+    """A task that only makes the executor start its worker."""
+
+
 def _close_worker() -> None:
     if _worker is not None:
         _worker.templates.close()
@@ -113,8 +117,12 @@ class ExtractionPool:
         self.executors = [self._executor() for _ in range(processes)]
 
     def _executor(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=_start_worker,
-                                   initargs=(self.method, self.settings))
+        executor = ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=_start_worker,
+                                       initargs=(self.method, self.settings))
+        # Executors start their process on the first task: start it (and warm it up) now,
+        # while the crawl reads its catalogue pages, not when the first article arrives.
+        executor.submit(_ready)
+        return executor
 
     def slot(self, site: str) -> int:
         return zlib.crc32(site.encode("utf-8")) % len(self.executors)
