@@ -47,7 +47,7 @@ from . import metrics
 from .datasets import Record, load_dataset
 from .page import Page
 from .template import N1, N2, SiteTemplates, block_features, blocks_of
-from .training import BLOCK_MAX_TRAIN, BODY_SHARE, SEED, block_samples_of, gold_tokens_per_element
+from .training import BODY_SHARE, SEED, balanced_block_sample, block_samples_of, gold_tokens_per_element
 
 logger = logging.getLogger(__name__)
 
@@ -191,19 +191,11 @@ def fit_fold_svm(records: list[Record], params: dict[str, Any]):
     """RBF SVC with fixed ``params`` on a balanced block sample of ``records`` (raw pages)."""
     from sklearn.svm import SVC
 
-    X_parts, y_parts = [], []
-    for record in records:
-        blocks, X, y = block_samples_of(Page.from_html(record.html, url=record.url), record.get("text"))
-        keep = np.array([b.text > 0 for b in blocks], dtype=bool)
-        X_parts.append(X[keep])
-        y_parts.append(y[keep])
-    X = np.vstack(X_parts)
-    y = np.concatenate(y_parts).astype(int)
-    rng = np.random.default_rng(SEED)
-    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
-    n = min(len(pos), len(neg), BLOCK_MAX_TRAIN // 2)
-    idx = np.concatenate([rng.choice(pos, n, replace=False), rng.choice(neg, n, replace=False)])
-    return SVC(kernel="rbf", class_weight="balanced", **params).fit(X[idx], y[idx])
+    def samples(record: Record):
+        return block_samples_of(Page.from_html(record.html, url=record.url), record.get("text"))
+
+    X, y, _ = balanced_block_sample(samples(record) for record in records)
+    return SVC(kernel="rbf", class_weight="balanced", **params).fit(X, y)
 
 
 def _fold_of_sites(sites: list[SitePages], k: int) -> dict[int, int]:

@@ -370,25 +370,31 @@ def _own_gold(page: Page, counts: tuple[dict, dict], block_elements: set) -> tup
     return own_total, own_gold
 
 
-def fit_block_svm(pages: list[PageData], folds: int = 10):
-    """RBF SVC on balanced R1–R5 samples; C and γ by ``folds``-fold CV (seed 004 §6).
-    Returns the fitted estimator and the CV report."""
-    from sklearn.model_selection import GridSearchCV, StratifiedKFold
-    from sklearn.svm import SVC
-
+def balanced_block_sample(samples) -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
+    """The blocks with text of ``samples`` (``(blocks, X, y)`` per page), as many of each class
+    (at most :data:`BLOCK_MAX_TRAIN` in all), drawn with the fixed seed; and how many blocks
+    and positive blocks there were to draw from."""
     X_parts, y_parts = [], []
-    for data in pages:
-        if data.record.has("text"):
-            blocks, X, y = block_samples(data)
-            keep = np.array([b.text > 0 for b in blocks], dtype=bool)
-            X_parts.append(X[keep])
-            y_parts.append(y[keep])
+    for blocks, X, y in samples:
+        keep = np.array([b.text > 0 for b in blocks], dtype=bool)
+        X_parts.append(X[keep])
+        y_parts.append(y[keep])
     X = np.vstack(X_parts)
     y = np.concatenate(y_parts).astype(int)
     rng = np.random.default_rng(SEED)
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
     n = min(len(pos), len(neg), BLOCK_MAX_TRAIN // 2)
     idx = np.concatenate([rng.choice(pos, n, replace=False), rng.choice(neg, n, replace=False)])
+    return X[idx], y[idx], {"blocks": int(len(y)), "positive_blocks": int(len(pos))}
+
+
+def fit_block_svm(pages: list[PageData], folds: int = 10):
+    """RBF SVC on balanced R1–R5 samples; C and γ by ``folds``-fold CV (seed 004 §6).
+    Returns the fitted estimator and the CV report."""
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+    from sklearn.svm import SVC
+
+    X, y, counts = balanced_block_sample(block_samples(data) for data in pages if data.record.has("text"))
     search = GridSearchCV(
         SVC(kernel="rbf", class_weight="balanced"),
         BLOCK_GRID,
@@ -396,11 +402,10 @@ def fit_block_svm(pages: list[PageData], folds: int = 10):
         scoring="f1",
         n_jobs=2,
     )
-    search.fit(X[idx], y[idx])
+    search.fit(X, y)
     report = {
-        "samples": int(len(idx)),
-        "blocks": int(len(y)),
-        "positive_blocks": int(len(pos)),
+        "samples": int(len(y)),
+        **counts,
         "grid": BLOCK_GRID,
         "best_params": search.best_params_,
         "cv_f1": round(float(search.best_score_), 4),
