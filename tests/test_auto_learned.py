@@ -112,3 +112,30 @@ def test_the_shipped_model_runs_through_extract():
     article = extract(html, "https://example.org/a", method="auto+learned")
     assert article.method == "auto+learned"
     assert article.text.count("The council met") == 6
+
+
+def test_auto_is_the_rules_plus_the_veto_and_the_rules_alone_without_a_model(monkeypatch):
+    from newscrawl.extract import auto_learned, models
+
+    html = (
+        "<html><head><title>Harbour</title></head><body><article>"
+        + "".join(f"<p>{PARAGRAPH} ({i})</p>" for i in range(4))
+        + "<div>Filed by the harbour desk</div></article></body></html>"
+    )
+
+    class Shipped:
+        fields = {"body": MarkedRejects("harbour desk")}
+
+    monkeypatch.setattr(models, "load_classifier", lambda: Shipped())
+    vetoed = extract(html, "https://example.org/a", method="auto")
+    rules = extract(html, "https://example.org/a", method="auto-rules")
+    assert vetoed.method == "auto" and "harbour desk" not in vetoed.text
+    assert "harbour desk" in rules.text and vetoed.title == rules.title
+
+    def missing():
+        raise FileNotFoundError("data/models/classifier.skops: no classifier model")
+
+    monkeypatch.setattr(models, "load_classifier", missing)
+    monkeypatch.setattr(auto_learned, "_no_model_logged", False)
+    fallback = extract(html, "https://example.org/a", method="auto")
+    assert fallback.method == "auto" and fallback.text == rules.text

@@ -173,3 +173,25 @@ def extract_body(page: Page, model: Any = None, mode: str = "edges", **params) -
         raise ValueError(f"mode must be 'edges' or 'prune', not {mode!r}")
     result.method = "auto+learned"
     return result
+
+
+_no_model_logged = False
+
+
+def extract_auto_body(page: Page, **params) -> Body:
+    """The default method ``auto``: the rule-based body with :func:`peel_edges` when the
+    shipped classifier is there; the rule-based body alone (logged once) when it is not."""
+    global _no_model_logged
+    body = auto.extract_body(page, **params)
+    try:
+        from .models import load_classifier
+
+        model = load_classifier()
+    except (FileNotFoundError, ImportError) as exc:
+        if not _no_model_logged:
+            logger.warning("auto: no node classifier (%s); rule-based body only", exc)
+            _no_model_logged = True
+        return body
+    result = peel_edges(page, body, model.fields["body"])
+    result.method = "auto"
+    return result
