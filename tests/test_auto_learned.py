@@ -114,8 +114,8 @@ def test_the_shipped_model_runs_through_extract():
     assert article.text.count("The council met") == 6
 
 
-def test_auto_is_the_rules_plus_the_veto_and_the_rules_alone_without_a_model(monkeypatch):
-    from newscrawl.extract import auto_learned, models
+def test_auto_learned_is_auto_plus_the_veto_with_auto_s_title(monkeypatch):
+    from newscrawl.extract import models
 
     html = (
         "<html><head><title>Harbour</title></head><body><article>"
@@ -127,15 +127,7 @@ def test_auto_is_the_rules_plus_the_veto_and_the_rules_alone_without_a_model(mon
         fields = {"body": MarkedRejects("harbour desk")}
 
     monkeypatch.setattr(models, "load_classifier", lambda: Shipped())
-    vetoed = extract(html, "https://example.org/a", method="auto")
-    rules = extract(html, "https://example.org/a", method="auto-rules")
-    assert vetoed.method == "auto" and "harbour desk" not in vetoed.text
+    vetoed = extract(html, "https://example.org/a", method="auto+learned")
+    rules = extract(html, "https://example.org/a", method="auto")
+    assert vetoed.method == "auto+learned" and "harbour desk" not in vetoed.text
     assert "harbour desk" in rules.text and vetoed.title == rules.title
-
-    def missing():
-        raise FileNotFoundError("data/models/classifier.skops: no classifier model")
-
-    monkeypatch.setattr(models, "load_classifier", missing)
-    monkeypatch.setattr(auto_learned, "_no_model_logged", False)
-    fallback = extract(html, "https://example.org/a", method="auto")
-    assert fallback.method == "auto" and fallback.text == rules.text

@@ -27,13 +27,10 @@ __all__ = ["Article", "ExtractionError", "Link", "Page", "extract", "extract_pag
 _METHOD_FUNCTIONS = {
     "cevc": "cevc",
     "decay": "decay",
-    # auto's rules plus the node classifier's veto on the body's edge lines (auto_learned.py;
-    # out-of-fold gains in the README); "auto-rules" is the rule-based body alone.
-    "auto": "auto_learned:extract_auto_body",
-    "auto-rules": "auto",
+    "auto": "auto",
     "classifier": "classifier",  # seed 002, learned (data/models)
     "template": "template",  # seed 004 block SVM, learned (data/models)
-    "auto+learned": "auto_learned",  # experimental: auto steered by the classifier
+    "auto+learned": "auto_learned",  # auto plus the node classifier's veto on its edge lines
 }
 
 
@@ -44,11 +41,10 @@ def _body_method(name: str):
 
     if name not in _METHOD_FUNCTIONS:
         raise ValueError(f"unknown method {name!r}; choose from {', '.join(METHODS)}")
-    module, _, function = _METHOD_FUNCTIONS[name].partition(":")
-    return getattr(import_module(f".{module}", __name__), function or "extract_body")
+    return import_module(f".{_METHOD_FUNCTIONS[name]}", __name__).extract_body
 
 
-METHODS = ("auto", "auto-rules", "cevc", "decay", "classifier", "template", "auto+learned")
+METHODS = ("auto", "cevc", "decay", "classifier", "template", "auto+learned")
 
 
 def extract(
@@ -96,7 +92,7 @@ def extract_page(
     body = extract_body(page, **params)
     return Article(
         url=page.url,
-        title=find_title(page, listing_title, precise=(method in ("auto", "auto-rules"))),
+        title=find_title(page, listing_title, precise=(method in ("auto", "auto+learned"))),
         text=body.text,
         published=find_published(page, feed_entry),
         author=find_author(page),

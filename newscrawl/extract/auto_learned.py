@@ -18,8 +18,12 @@ cannot map to a node, stops the peeling on that side.
 Measured out of fold (site-grouped 5-fold, :func:`.training.group_folds`: each page's
 classifier never saw its site), Zyte body F1 rule-based ``auto`` → with the veto: aeb
 0.968 → 0.972, fundus 0.951 → 0.953, zh-news 0.951 → 0.952, gne-zh 0.973 → 0.978,
-newspaper4k 0.945 → 0.950 (144 pages better, 10 worse).  So the default method ``auto``
-is :func:`extract_auto_body`; ``auto-rules`` is the rule-based body alone.  Pruning with
+newspaper4k 0.945 → 0.950 (144 pages better, 10 worse); on sets the shipped model was not
+trained on, the trafilatura set's snippet F1 0.899 → 0.903 and goose3's prefix 0.431 → 0.451.
+It stays opt-in (``method="auto+learned"``, ``NEWSCRAWL_METHOD=auto+learned``): it costs
+~7.5 ms a page (+45 % over ``auto``) and scikit-learn plus the model (~135 MB a process), and
+in the crawl benchmark it took the full/no-extraction ratio from ~0.7 to 0.49 and one
+extraction worker's peak RSS from 192 to 327 MB (docs/performance.md).  Pruning with
 the classifier *inside* the block (:func:`combine`, ``mode="prune"``, the previous
 experiment) tied on aeb and fell on gne-zh (0.977 → 0.930); letting the classifier
 choose between ``auto``'s best block and a close runner-up changed one page in 528 (a
@@ -175,26 +179,4 @@ def extract_body(page: Page, model: Any = None, mode: str = "edges", **params) -
     else:
         raise ValueError(f"mode must be 'edges' or 'prune', not {mode!r}")
     result.method = "auto+learned"
-    return result
-
-
-_no_model_logged = False
-
-
-def extract_auto_body(page: Page, **params) -> Body:
-    """The default method ``auto``: the rule-based body with :func:`peel_edges` when the
-    shipped classifier is there; the rule-based body alone (logged once) when it is not."""
-    global _no_model_logged
-    body = auto.extract_body(page, **params)
-    try:
-        from .models import load_classifier
-
-        model = load_classifier()
-    except (FileNotFoundError, ImportError) as exc:
-        if not _no_model_logged:
-            logger.warning("auto: no node classifier (%s); rule-based body only", exc)
-            _no_model_logged = True
-        return body
-    result = peel_edges(page, body, model.fields["body"])
-    result.method = "auto"
     return result
