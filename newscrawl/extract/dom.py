@@ -245,22 +245,18 @@ class TreeIndex:
 
     def __init__(self, root: html.HtmlElement):
         self.root = root
-        self.elements: list[html.HtmlElement] = list(root.iter())
+        flags = anchor_flags(root)  # pre-order, like root.iter()
+        self.elements: list[html.HtmlElement] = list(flags)
+        self.in_anchor: list[bool] = list(flags.values())
         index = {el: i for i, el in enumerate(self.elements)}
-        self.parent = [index.get(el.getparent(), -1) for el in self.elements]
-        self.parent[0] = -1
-        above = any(a.tag == "a" for a in root.iterancestors())
-        in_anchor = [above] * len(self.elements)
+        self.parent = [index.get(el.getparent(), -1) for el in self.elements]  # root's is outside: -1
         texts: list[tuple[int, str]] = []
         for i, el in enumerate(self.elements):
-            p = self.parent[i]
-            if el.tag == "a" or (p >= 0 and in_anchor[p]):
-                in_anchor[i] = True
             if el.text:
                 texts.append((i, el.text))
+            p = self.parent[i]
             if p >= 0 and el.tail:
                 texts.append((p, el.tail))
-        self.in_anchor = in_anchor
         self.texts = texts
         # Reversed pre-order visits every descendant before its ancestors.
         self._upward = [(i, self.parent[i]) for i in range(len(self.elements) - 1, 0, -1)]
