@@ -188,3 +188,14 @@ def test_parse_params():
     assert evaluation.parse_params(["alpha=0.4", "cjk_mode=char"]) == {"alpha": 0.4, "cjk_mode": "char"}
     with pytest.raises(ValueError):
         evaluation.parse_params(["alpha"])
+
+
+def test_a_learned_method_on_its_own_training_set_is_flagged_in_sample():
+    from newscrawl.extract import models
+
+    trained_on = models.read_manifest().get("body_sets")
+    if not trained_on:
+        pytest.skip("no shipped model manifest")
+    assert "in-sample" in evaluation.in_sample_note("auto", f"../shared/datasets/{trained_on[0]}")
+    assert evaluation.in_sample_note("auto", "../shared/datasets/a-set-no-model-saw") is None
+    assert evaluation.in_sample_note("auto-rules", f"../shared/datasets/{trained_on[0]}") is None

@@ -2,7 +2,8 @@
 
 A thin Scrapy layer over :func:`newscrawl.extract.training.run_training`: same data,
 fixed seed, same models every run; prints the cross-validation scores and writes
-``classifier.skops``, ``block-svm.skops`` and ``manifest.json``.
+``classifier.skops``, ``classifier-linear.npz`` (its linear weights as plain arrays, what
+``auto`` scores with), ``block-svm.skops`` and ``manifest.json``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ with a saved page call :func:`extract`.  One module per published method:
 - :mod:`.title` — seed 003, LCS title matching;
 - :mod:`.cevc` — seed 000, content extraction via valid characters;
 - :mod:`.decay` — seed 001, information-decay amplitude;
-- :mod:`.auto` — the measured combination used by default;
+- :mod:`.auto` — the rule-based combination of seeds 000 and 001 (method ``auto-rules``);
+- :mod:`.auto_learned` — ``auto``, the default: those rules plus seed 002's classifier
+  as a veto on the body's edge lines;
 
 plus :mod:`.dates` and :mod:`.authors` for metadata, :mod:`.dom` for the shared DOM
 helpers and :mod:`.metrics` for the evaluation measures.
@@ -27,16 +29,16 @@ __all__ = ["Article", "ExtractionError", "Link", "Page", "extract", "extract_pag
 _METHOD_FUNCTIONS = {
     "cevc": "cevc",
     "decay": "decay",
-    "auto": "auto",
+    "auto": "auto_learned",  # the rules plus the node classifier's veto on the body's edge lines
+    "auto-rules": "auto",  # the rules alone
     "classifier": "classifier",  # seed 002, learned (data/models)
     "template": "template",  # seed 004 block SVM, learned (data/models)
-    "auto+learned": "auto_learned",  # auto plus the node classifier's veto on its edge lines
 }
 
 
 def _body_method(name: str):
-    """The ``extract_body`` of a method's module, imported on first use (the learned methods
-    bring scikit-learn, ~70 MB, which a crawl using ``auto`` never needs)."""
+    """The ``extract_body`` of a method's module, imported on first use (``classifier`` and
+    ``template`` bring scikit-learn, ~70 MB, which a crawl using ``auto`` never needs)."""
     from importlib import import_module
 
     if name not in _METHOD_FUNCTIONS:
@@ -44,7 +46,8 @@ def _body_method(name: str):
     return import_module(f".{_METHOD_FUNCTIONS[name]}", __name__).extract_body
 
 
-METHODS = ("auto", "cevc", "decay", "classifier", "template", "auto+learned")
+METHODS = ("auto", "auto-rules", "cevc", "decay", "classifier", "template")
+PRECISE_TITLE_METHODS = ("auto", "auto-rules")
 
 
 def extract(
@@ -92,13 +95,13 @@ def extract_page(
     body = extract_body(page, **params)
     return Article(
         url=page.url,
-        title=find_title(page, listing_title, precise=(method in ("auto", "auto+learned"))),
+        title=find_title(page, listing_title, precise=(method in PRECISE_TITLE_METHODS)),
         text=body.text,
         published=find_published(page, feed_entry),
         author=find_author(page),
         links=[Link(text, href) for text, href in body.links(page.base_url)],
         language=page.language,
-        method=body.method,
+        method=method,
         description=(page_description(page)),
     )
 

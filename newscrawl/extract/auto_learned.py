@@ -1,12 +1,13 @@
-"""``auto+learned`` — the rule-based ``auto`` body, then seed 002's classifier as a veto
-on the body's *edge* lines.
+"""``auto`` — the rule-based body of :mod:`.auto`, then seed 002's node classifier as a
+veto on the body's *edge* lines: the default method.
 
-``auto`` chooses the content block and prunes it by its rules.  What its rules miss
+:mod:`.auto` chooses the content block and prunes it by its rules.  What its rules miss
 sits mostly at the block's edges: a share bar or a "current location" trail above the
 first paragraph, a source line, an editor's note or a "read next" label below the
-last.  :func:`peel_edges` maps each rendered line of ``auto``'s body to the candidate
-node that renders exactly that line (or to the smallest candidate holding it, when the
-line is at least half of that node's text) and scores it with the node classifier.
+last.  :func:`peel_edges` maps each of the first and last rendered lines to the
+candidate node that renders it (:func:`edge_elements`) and scores that node with the
+body field of the node classifier (:mod:`.classifier`, the paper's linear SVM over
+hashed features, evaluated as plain weights by :class:`.classifier.LinearFieldModel`).
 From each end, lines are removed while the classifier rejects them beyond the linear
 SVM's margin (decision value < :data:`VETO_MARGIN` = −1, the hinge loss's own
 confidence boundary), at most :data:`EDGE_LINES` per end and at most
@@ -16,35 +17,34 @@ node stays whole).  The first line the classifier does not confidently reject, o
 cannot map to a node, stops the peeling on that side.
 
 Measured out of fold (site-grouped 5-fold, :func:`.training.group_folds`: each page's
-classifier never saw its site), Zyte body F1 rule-based ``auto`` → with the veto: aeb
-0.968 → 0.972, fundus 0.951 → 0.953, zh-news 0.951 → 0.952, gne-zh 0.973 → 0.978,
-newspaper4k 0.945 → 0.950 (144 pages better, 10 worse); on sets the shipped model was not
-trained on, the trafilatura set's snippet F1 0.899 → 0.903 and goose3's prefix 0.431 → 0.451.
-It stays opt-in (``method="auto+learned"``, ``NEWSCRAWL_METHOD=auto+learned``): it costs
-~7.5 ms a page (+45 % over ``auto``) and scikit-learn plus the model (~135 MB a process), and
-in the crawl benchmark it took the full/no-extraction ratio from ~0.7 to 0.49 and one
-extraction worker's peak RSS from 192 to 327 MB (docs/performance.md).  Pruning with
-the classifier *inside* the block (:func:`combine`, ``mode="prune"``, the previous
-experiment) tied on aeb and fell on gne-zh (0.977 → 0.930); letting the classifier
-choose between ``auto``'s best block and a close runner-up changed one page in 528 (a
-runner-up within half the best gain is rare) and that one for the worse.
-Title, date and author are those of ``auto`` (this wrapper changes only the body).
+classifier never saw its site), Zyte body F1 rules only (``auto-rules``) → with the
+veto: aeb 0.968 → 0.972, fundus 0.951 → 0.953, zh-news 0.951 → 0.952, gne-zh 0.973 →
+0.978, newspaper4k 0.945 → 0.950; titles and dates are those of the rules (this step
+changes only the body).  Tried and dropped: pruning with the classifier *inside* the
+block (seed 002's stage 2 within ``auto``'s block) tied on aeb and fell on gne-zh
+(0.977 → 0.930); letting the classifier choose between ``auto``'s best block and a
+close runner-up changed one page in 528, for the worse.
+
+Without the shipped weights (``data/models/classifier-linear.npz``, written by
+``scrapy train``) the body is the rules' alone and a warning says so once.
 """
 
 from __future__ import annotations
 
+import bisect
 import logging
+from functools import cache
 from typing import Any
+
+from lxml import etree
 
 from . import auto, dom
 from .body import Body
-from .classifier import CANDIDATE_TAGS, STAGE_TWO_MARGIN, candidate_nodes, nodes_for, stage_one
-from .hints import strip_furniture
+from .classifier import CANDIDATE_TAGS, nodes_for
 from .page import Page
 
 logger = logging.getLogger(__name__)
 
-KEEP_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "span"})
 VETO_MARGIN = -1.0
 EDGE_LINES = 3
 MAX_SHARE = 0.1
@@ -57,32 +57,92 @@ def _key(text: str) -> str:
     return "".join(text.split())
 
 
-def edge_elements(lines: list[str], block, edge_lines: int = EDGE_LINES) -> dict[int, Any]:
-    """The candidate element that renders each of the first and last ``edge_lines`` lines:
-    the deepest candidate under ``block`` whose text is the line, else the smallest one
-    whose text holds it when the line is at least :data:`CONTAINED_SHARE` of that text.
-    Lines no candidate renders are left out."""
-    by_key: dict[str, tuple[int, Any]] = {}
-    for el in block.iter(*CANDIDATE_TAGS):
-        key = _key(dom.node_text(el))
-        if not key:
-            continue
-        depth = sum(1 for _ in el.iterancestors())
-        if key not in by_key or depth > by_key[key][0]:
-            by_key[key] = (depth, el)
+def _rendered_text(block, skip) -> tuple[str, list[int], list[Any]]:
+    """The white-space-free text of ``block`` outside the ``skip`` subtrees, in document
+    order, with the offset where each text node starts and the element that owns it."""
+    pieces: list[str] = []
+    starts: list[int] = []
+    owners: list[Any] = []
+    offset = 0
+
+    def add(owner, text: str) -> None:
+        nonlocal offset
+        key = _key(text)
+        if key:
+            pieces.append(key)
+            starts.append(offset)
+            owners.append(owner)
+            offset += len(key)
+
+    walker = etree.iterwalk(block, events=("start", "end"))
+    for event, el in walker:
+        if event == "start":
+            if el in skip:
+                walker.skip_subtree()
+                continue
+            if el.text:
+                add(el, el.text)
+        elif el is not block and el.tail:
+            add(el.getparent(), el.tail)
+    return "".join(pieces), starts, owners
+
+
+def _common_ancestor(elements: list[Any], block) -> Any:
+    """The deepest element at or under ``block`` that holds all ``elements``."""
+    chain = [elements[0], *elements[0].iterancestors()]
+    chain = chain[: chain.index(block) + 1] if block in chain else chain
+    position = {el: i for i, el in enumerate(chain)}
+    deepest = 0
+    for el in elements[1:]:
+        for up in (el, *el.iterancestors()):
+            if up in position:
+                deepest = max(deepest, position[up])
+                break
+    return chain[deepest]
+
+
+def edge_elements(lines: list[str], block, skip=frozenset(), head: int = EDGE_LINES,
+                  tail: int = EDGE_LINES) -> dict[int, Any]:
+    """The candidate element that renders each of the first ``head`` and last ``tail`` lines.
+
+    Each line is found in the block's rendered text (first lines from the start, last
+    lines from the end); the text nodes it spans have a common ancestor, and the nearest
+    candidate at or above it renders the line when its text *is* the line, or holds it
+    when the line is at least :data:`CONTAINED_SHARE` of its text.  Lines not found, or
+    only a small part of their node, are left out.  One walk over the block's text nodes
+    and a few ancestors per line: the cost is the block's size, not its depth × size.
+    """
     n = len(lines)
-    wanted = sorted({*range(min(edge_lines, n)), *range(max(0, n - edge_lines), n)})
+    text, starts, owners = _rendered_text(block, skip)
+    first = list(range(min(head, n)))
+    last = [i for i in range(n - 1, max(0, n - tail) - 1, -1) if i not in first]
     found: dict[int, Any] = {}
-    for i in wanted:
+    spans: dict[int, tuple[int, int]] = {}
+    cursor = 0
+    for i in first:
         key = _key(lines[i])
-        if not key:
+        at = text.find(key, cursor) if key else -1
+        if at >= 0:
+            spans[i] = (at, at + len(key))
+            cursor = at + len(key)
+    limit = len(text)
+    for i in last:
+        key = _key(lines[i])
+        at = text.rfind(key, cursor, limit) if key else -1
+        if at >= 0:
+            spans[i] = (at, at + len(key))
+            limit = at
+    for i, (begin, end) in spans.items():
+        holder = _common_ancestor(
+            owners[bisect.bisect_right(starts, begin) - 1 : bisect.bisect_left(starts, end)], block
+        )
+        while holder is not block and holder.tag not in CANDIDATE_TAGS:
+            holder = holder.getparent()
+        if holder.tag not in CANDIDATE_TAGS:
             continue
-        if key in by_key:
-            found[i] = by_key[key][1]
-            continue
-        holder = min((t for t in by_key if key in t), key=len, default=None)
-        if holder and len(key) >= CONTAINED_SHARE * len(holder):
-            found[i] = by_key[holder][1]
+        holder_key = _key(dom.node_text(holder))
+        if holder_key and end - begin >= CONTAINED_SHARE * len(holder_key):
+            found[i] = holder
     return found
 
 
@@ -111,72 +171,48 @@ def edge_cut(
 
 
 def peel_edges(page: Page, body: Body, field_model: Any, **limits) -> Body:
-    """``auto``'s body without the edge lines the classifier confidently rejects."""
+    """``body`` without the edge lines ``field_model`` confidently rejects (its ``scores``
+    gives the decision values of candidate nodes)."""
     lines = body.text_paragraphs()
     if body.root is None or not lines:
         return body
-    at = edge_elements(lines, body.root, limits.get("edge_lines", EDGE_LINES))
+    lengths = [len(line) for line in lines]
+    # Only the lines the cut could reach from each end, were every line rejected, need a score.
+    rejected = [float("-inf")] * len(lines)
+    head = edge_cut(lengths, rejected, **limits)[0]
+    tail = edge_cut(lengths[::-1], rejected, **limits)[0]
+    if not head and not tail:
+        return body
+    at = edge_elements(lines, body.root, body.skip, head, tail)
     nodes = nodes_for(page, dict.fromkeys(at.values()), field_model.groups)
     if not nodes:
         return body
     score_of = dict(zip((n.element for n in nodes), field_model.scores(nodes), strict=True))
     scores = [float(score_of[at[i]]) if at.get(i) in score_of else None for i in range(len(lines))]
-    start, end = edge_cut([len(line) for line in lines], scores, **limits)
+    start, end = edge_cut(lengths, scores, **limits)
     if (start, end) == (0, len(lines)):
         return body
     return Body(method=body.method, root=body.root, skip=body.skip, keep=body.keep,
                 paragraphs=lines[start:end])
 
 
-def learned_skip(block, nodes, scores, tau: float, keep_tags=KEEP_TAGS, already=()) -> set:
-    """Descendants of ``block`` the classifier rejects (score < ``tau``), outermost only."""
-    score_of = {n.element: s for n, s in zip(nodes, scores, strict=False)}
-    skip: set = set()
-    already = set(already)
-    for el in block.iterdescendants():
-        s = score_of.get(el)
-        if s is None or s >= tau or el.tag in keep_tags:
-            continue
-        if any(anc in skip or anc in already for anc in el.iterancestors()):
-            continue
-        skip.add(el)
-    return skip
+@cache
+def _shipped_body_model() -> Any:
+    """The shipped body field model, or None (warned once) when there is none."""
+    from .models import load_linear
+
+    try:
+        return load_linear()["body"]
+    except (FileNotFoundError, KeyError, ValueError) as exc:
+        logger.warning("auto: no classifier weights (%s); bodies are the rules' alone", exc)
+        return None
 
 
-def combine(page: Page, body: Body, field_model: Any, keep_tags=KEEP_TAGS) -> Body:
-    """``auto``'s body with the classifier's rejected descendants left out (seed 002's
-    stage-2 rule inside ``auto``'s block: score < −score(best)); the earlier experiment,
-    kept as ``mode="prune"`` for comparison."""
-    if body.root is None:
-        return body
-    nodes = candidate_nodes(page, field_model.groups)
-    if not nodes:
-        return body
-    scores = field_model.scores(nodes)
-    tau = -STAGE_TWO_MARGIN * max(scores[stage_one(nodes, scores)], 0.0)
-    extra = learned_skip(body.root, nodes, scores, tau, keep_tags, already=body.skip)
-    if not extra:
-        return body
-    declared = auto.json_ld_article_body(page)
-    combined = Body(method="auto+learned", root=body.root, skip=set(body.skip) | extra)
-    combined.paragraphs = strip_furniture(combined.text_paragraphs())
-    if declared and len(combined.text) < auto.JSON_LD_SHORTFALL * len(declared):
-        return body
-    return combined
-
-
-def extract_body(page: Page, model: Any = None, mode: str = "edges", **params) -> Body:
-    """``auto``'s body refined by the shipped classifier (``model`` overrides it):
-    ``mode="edges"`` (:func:`peel_edges`, the default) or ``"prune"`` (:func:`combine`)."""
-    from .models import load_classifier
-
-    model = model or load_classifier()
+def extract_body(page: Page, model: Any = None, **params) -> Body:
+    """The rules' body (:func:`.auto.extract_body`) with its edges peeled by ``model``
+    (a field model; by default the shipped body weights)."""
     body = auto.extract_body(page, **params)
-    if mode == "prune":
-        result = combine(page, body, model.fields["body"])
-    elif mode == "edges":
-        result = peel_edges(page, body, model.fields["body"])
-    else:
-        raise ValueError(f"mode must be 'edges' or 'prune', not {mode!r}")
-    result.method = "auto+learned"
-    return result
+    model = model if model is not None else _shipped_body_model()
+    if model is None:
+        return body
+    return peel_edges(page, body, model)

@@ -497,6 +497,9 @@ def run_cli(args: argparse.Namespace, echo: Callable[[str], None] = print) -> in
     for dataset_results in results.values():
         echo(format_table(dataset_results))
         for result in dataset_results:
+            note = in_sample_note(result.method, result.dataset)
+            if note:
+                echo(f"  {note}")
             if result.errors:
                 echo(f"  {result.method} errors: {dict(result.error_reasons())}")
             if args.worst:
@@ -516,6 +519,26 @@ def run_cli(args: argparse.Namespace, echo: Callable[[str], None] = print) -> in
             echo(line)
         return 1 if failures else 0
     return 0
+
+
+# Methods whose body uses the shipped learned models, and the manifest key of the sets each was fit on.
+LEARNED_METHODS = {"auto": "body_sets", "classifier": "body_sets", "template": "body_sets"}
+
+
+def in_sample_note(method: str, dataset: str) -> str | None:
+    """A warning when ``method``'s shipped model was trained on ``dataset``: its figure there
+    is in-sample (README, "Learned methods", has the out-of-fold ones)."""
+    from .models import read_manifest
+
+    key = LEARNED_METHODS.get(method)
+    if key is None:
+        return None
+    trained_on = read_manifest().get(key, [])
+    name = Path(dataset).name
+    if name not in trained_on:
+        return None
+    return (f"{method}: the shipped model was trained on {name}, so this figure is in-sample; "
+            "README (\"Learned methods\") gives the out-of-fold one")
 
 
 def worst_pages(result: Result, n: int) -> str:

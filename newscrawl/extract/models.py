@@ -16,11 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import skops.io as sio
-
 MODEL_DIR = Path(__file__).resolve().parents[2] / "data" / "models"
 CLASSIFIER_FILE = "classifier.skops"
 BLOCK_SVM_FILE = "block-svm.skops"
+LINEAR_FILE = "classifier-linear.npz"
 MANIFEST_FILE = "manifest.json"
 
 # Everything a shipped model file may contain besides builtins skops always trusts.
@@ -54,6 +53,8 @@ class UntrustedModelError(ValueError):
 
 
 def dump(obj: Any, path: str | Path) -> None:
+    import skops.io as sio  # here, not at the top: loading the linear weights needs no scikit-learn
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     # Hashed coefficient vectors are mostly zeros: deflate keeps the shipped files small.
@@ -87,6 +88,8 @@ def load(path: str | Path) -> Any:
     untrusted = sorted(stored_types(path) - TRUSTED_TYPES)
     if untrusted:
         raise UntrustedModelError(f"{path}: refusing untrusted types {', '.join(untrusted)}")
+    import skops.io as sio
+
     return sio.load(path, trusted=sorted(set(sio.get_untrusted_types(file=path)) & TRUSTED_TYPES))
 
 
@@ -127,6 +130,54 @@ def load_classifier(directory: str | Path = MODEL_DIR):
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no classifier model; run `scrapy train`")
     return classifier_from_data(load(path), read_manifest(directory).get("classifier"))
+
+
+def dump_linear(model, path: str | Path) -> None:
+    """The linear field models of a :class:`~.classifier.ClassifierModel` as plain arrays
+    (``numpy.savez_compressed``: the non-zero weights, the intercept, the feature groups):
+    what ``auto`` scores with at run time, without scikit-learn.  Written by ``scrapy train``
+    beside the skops file it is derived from."""
+    import numpy as np
+
+    arrays = {}
+    for name, fm in model.fields.items():
+        coef = np.asarray(fm.svm.coef_, dtype=np.float64).ravel()
+        columns = np.flatnonzero(coef)
+        arrays[f"{name}.columns"] = columns.astype(np.int32)
+        arrays[f"{name}.weights"] = coef[columns]
+        arrays[f"{name}.intercept"] = np.asarray(np.ravel(fm.svm.intercept_)[:1], dtype=np.float64)
+        arrays[f"{name}.groups"] = np.asarray(fm.groups, dtype=np.int32)
+        arrays[f"{name}.n_features"] = np.asarray([fm.n_features], dtype=np.int64)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)
+
+
+@lru_cache(maxsize=4)
+def load_linear(directory: str | Path = MODEL_DIR) -> dict[str, Any]:
+    """The shipped classifier's field models as :class:`~.classifier.LinearFieldModel` objects
+    (numeric arrays only: ``allow_pickle=False``), cached per directory."""
+    import numpy as np
+
+    from .classifier import LinearFieldModel
+
+    path = Path(directory) / LINEAR_FILE
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no linear classifier weights; run `scrapy train`")
+    with np.load(path, allow_pickle=False) as data:
+        names = sorted({key.split(".")[0] for key in data.files})
+        fields = {}
+        for name in names:
+            n_features = int(data[f"{name}.n_features"][0])
+            weights = np.zeros(n_features, dtype=np.float64)
+            weights[data[f"{name}.columns"]] = data[f"{name}.weights"]
+            fields[name] = LinearFieldModel(
+                weights=weights,
+                intercept=float(data[f"{name}.intercept"][0]),
+                groups=tuple(int(g) for g in data[f"{name}.groups"]),
+                n_features=n_features,
+            )
+    return fields
 
 
 @lru_cache(maxsize=4)

@@ -481,6 +481,7 @@ def run_training(
     )
     out = Path(out)
     models.dump(models.classifier_to_data(classifier), out / models.CLASSIFIER_FILE)
+    models.dump_linear(classifier, out / models.LINEAR_FILE)
     models.dump(block_svm, out / models.BLOCK_SVM_FILE)
     manifest = {
         "seed": SEED,
@@ -497,6 +498,7 @@ def run_training(
     }
     models.write_manifest(out, manifest)
     models.load_classifier.cache_clear()
+    models.load_linear.cache_clear()
     models.load_block_svm.cache_clear()
     echo(f"models written to {out} ({manifest['seconds']:.0f} s)")
     return manifest
