@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -14,6 +15,13 @@ from .dom import normalize_space
 # either way) at a third of the cost.
 _SAMPLE_CHARS = 1000
 _MIN_SAMPLE = 40
+# Han characters with no kana or hangul are written Chinese, whatever the page declares: a
+# sample that is mostly Han and has neither is read as "zh" without py3langid, whose byte walk
+# costs most on CJK text (three UTF-8 bytes a character).  On all 1,635 dataset pages the 98
+# samples this takes were ones py3langid reads as "zh" too.
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_KANA_HANGUL = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\u1100-\u11ff\uac00-\ud7af]")
+_HAN_SHARE = 0.5
 
 
 @lru_cache(maxsize=1)
@@ -24,7 +32,9 @@ def _identifier():
 
 
 def identify(text: str) -> tuple[str, float]:
-    """``(ISO 639-1 code, probability)`` of ``text`` according to py3langid."""
+    """``(ISO 639-1 code, probability)`` of ``text``: Chinese by its script, else py3langid's."""
+    if len(_HAN.findall(text)) >= _HAN_SHARE * len(text) and not _KANA_HANGUL.search(text):
+        return "zh", 1.0
     lang, prob = _identifier().classify(text)
     return lang, float(prob)
 
