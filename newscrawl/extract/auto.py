@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import html as html_entities
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
+import numpy as np
 from lxml import html
 
 from . import dom
 from .body import Body
 from .decay import DL_MAX, is_link_node
-from .hints import STRONG, element_weight, is_hidden, never_body, strip_furniture
+from .hints import MARKUPS, STRONG, never_body, strip_furniture, weigh_markup
 from .page import Page
 from .stopwords import stopword_matcher
 from .title import find_title, similarity
@@ -41,20 +42,63 @@ MAX_WEIGHT = 1.5
 
 
 class Gain:
-    """Per-element valid and noise character counts with the structural weights applied."""
+    """Per-element valid and noise character counts with the structural weights applied.
+
+    ``valid``, ``noise``, ``links`` (subtree totals) and ``weight`` map every element under
+    ``<body>`` to its value; ``hidden`` holds the hidden elements.
+    """
 
     def __init__(self, page: Page, cjk_mode: str = "substring", mu: float = 1.0):
         body = page.body
         holds_stopword = stopword_matcher(page.language, cjk_mode)
         tree = dom.TreeIndex(body)  # lists by pre-order position: one list access per element
-        self.elements = tree.elements
+        self.elements = elements = tree.elements
         in_anchor = tree.in_anchor
-        size = len(self.elements)
+        size = len(elements)
+        parent = tree.parent
+        # One pass reads what Gain needs of each element: its text and tail when not just white
+        # space (most are indentation), and its attributes once, as a dict (most elements have
+        # some; one items() call costs less than the eight get() calls the hints would make).
+        texts: list[tuple[int, str]] = []
+        own_weight = [1.0] * size
+        classes: list[str | None] = [None] * size
+        hidden: set[int] = set()
+        markups = MARKUPS
+        text_at, tail_at = [False] * size, [False] * size  # more than white space?
+        text = elements[0].text
+        if text and not text.isspace():
+            texts.append((0, text))
+            text_at[0] = True
+        for i in range(1, size):
+            el = elements[i]
+            text = el.text
+            if text and not text.isspace():
+                texts.append((i, text))
+                text_at[i] = True
+            text = el.tail
+            if text and not text.isspace():
+                texts.append((parent[i], text))
+                tail_at[i] = True
+            items = el.items()
+            if items:  # hints.markup_key, inline
+                attributes = dict(items)
+                get = attributes.get
+                classes[i] = cls = get("class")
+                key = (el.tag, cls, get("id"), get("role"), get("itemprop"), "hidden" in attributes,
+                       get("aria-hidden"), get("style"))
+            else:
+                key = el.tag
+            found = markups.get(key)
+            weight, is_hidden = found if found is not None else weigh_markup(key)
+            if is_hidden:
+                hidden.add(i)
+                weight = 0.0
+            own_weight[i] = weight
+
         own_valid, own_noise, own_links = [0] * size, [0] * size, [0] * size
-        for i, text in tree.texts:
-            n = dom.non_space_len(text)
-            if not n:
-                continue
+        non_space_len = dom.non_space_len
+        for i, text in texts:
+            n = non_space_len(text)
             if in_anchor[i]:
                 own_noise[i] += n
                 own_links[i] += n
@@ -62,42 +106,63 @@ class Gain:
                 own_valid[i] += n
             else:
                 own_noise[i] += mu * n
-        raw_valid = tree.subtree_sums(own_valid)
-        raw_links = tree.subtree_sums(own_links)
-        total = raw_valid[0] or 1
-        raw_noise = tree.subtree_sums(own_noise)
-        teasers = teaser_items(self.elements, tree.by_element(in_anchor), tree.by_element(raw_valid),
-                               tree.by_element(raw_noise), tree.by_element(raw_links), total)
+        own = np.array((own_valid, own_noise, own_links), dtype=np.float64)
+        raw_valid, raw_noise, raw_links = tree.subtree_totals(own)
+        total = float(raw_valid[0]) or 1
+
+        for i in teaser_items(tree, classes, text_at, tail_at, raw_valid, raw_noise, raw_links, total):
+            own_weight[i] = 0.0
+        # Whatever holds most of the page's text is the page, whatever its markup says
+        # (a paywalled body styled display:none, a layout grid named "sidebar-grid"),
+        # unless it names itself a consent dialog or a comment thread.
+        keep = KEEP_SHARE * total
+        for i in np.flatnonzero(raw_valid > keep).tolist():
+            if i and own_weight[i] == 0.0 and not never_body(elements[i]):
+                own_weight[i] = 1.0
+                hidden.discard(i)
+        self.hidden: set[html.HtmlElement] = {elements[i] for i in hidden}
 
         weight = [1.0] * size
-        self.hidden: set[html.HtmlElement] = set()
-        parent = tree.parent
         for i in range(1, size):
-            el = self.elements[i]
-            hidden = is_hidden(el)
-            own = 0.0 if hidden or el in teasers else element_weight(el)
-            # Whatever holds most of the page's text is the page, whatever its markup says
-            # (a paywalled body styled display:none, a layout grid named "sidebar-grid"),
-            # unless it names itself a consent dialog or a comment thread.
-            if own == 0.0 and raw_valid[i] > KEEP_SHARE * total and not never_body(el):
-                own, hidden = 1.0, False
-            if hidden:
-                self.hidden.add(el)
-            if own >= STRONG:  # explicit body markup outranks any wrapper
+            own_i = own_weight[i]
+            if own_i >= STRONG:  # explicit body markup outranks any wrapper
                 weight[i] = STRONG
             else:
-                weight[i] = min(MAX_WEIGHT, weight[parent[i]] * own)
+                w = weight[parent[i]] * own_i
+                weight[i] = w if w < MAX_WEIGHT else MAX_WEIGHT
 
-        valid = [v * w for v, w in zip(own_valid, weight, strict=True)]
-        noise = [o + v * max(0.0, 1.0 - w) for o, v, w in zip(own_noise, own_valid, weight, strict=True)]
-        self.weight: dict[html.HtmlElement, float] = tree.by_element(weight)
-        self.valid = tree.by_element(tree.subtree_sums(valid))
-        self.noise = tree.by_element(tree.subtree_sums(noise))
-        self.links = tree.by_element(raw_links)
+        w = np.array(weight)
+        valid, noise = tree.subtree_totals(np.array((own[0] * w, own[1] + own[0] * np.maximum(0.0, 1.0 - w))))
+        self._weight, self._valid, self._noise = w, valid, noise
+        self._hidden = np.zeros(size, dtype=bool)
+        self._hidden[list(hidden)] = True
+        # By position; the element-keyed dicts below are built only when asked for.
+        self.index = tree.index
+        self.weights: list[float] = weight
+        self.valids: list[float] = valid.tolist()
+        self.noises: list[float] = noise.tolist()
+        self.link_lengths: list[int] = raw_links.astype(np.int64).tolist()
         self.body = body
 
+    @cached_property
+    def weight(self) -> dict[html.HtmlElement, float]:
+        return dict(zip(self.elements, self.weights, strict=True))
+
+    @cached_property
+    def valid(self) -> dict[html.HtmlElement, float]:
+        return dict(zip(self.elements, self.valids, strict=True))
+
+    @cached_property
+    def noise(self) -> dict[html.HtmlElement, float]:
+        return dict(zip(self.elements, self.noises, strict=True))
+
+    @cached_property
+    def links(self) -> dict[html.HtmlElement, int]:
+        return dict(zip(self.elements, self.link_lengths, strict=True))
+
     def score(self, el: html.HtmlElement, lam: float) -> float:
-        return self.valid[el] - lam * self.noise[el]
+        i = self.index[el]
+        return self.valids[i] - lam * self.noises[i]
 
 
 TEASER_MIN_ITEMS = 3
@@ -105,78 +170,103 @@ TEASER_MIN_ITEMS = 3
 NOT_TEASERS = frozenset({"p", "tr", "td", "th", "tbody"})
 
 
-def _signature(el: html.HtmlElement) -> tuple:
-    """Tag and class tokens, minus per-item tokens such as ``post-1806``."""
-    return el.tag, _class_tokens(el.get("class") or "")
-
-
 @lru_cache(maxsize=65536)
 def _class_tokens(classes: str) -> tuple:
-    return tuple(sorted(t for t in classes.split() if not any(ch.isdigit() for ch in t)))
+    """Class tokens, minus per-item tokens such as ``post-1806``."""
+    return tuple(sorted(t for t in classes.split() if not any(map(str.isdigit, t))))
 
 
-def _leads_with_link(item: html.HtmlElement, in_anchor) -> bool:
-    """Does ``item`` open with a headline link: a link first, standing on its own line?
+def _leads_with_link(item: int, tree: dom.TreeIndex, text_at: list, tail_at: list) -> bool:
+    """Does element ``item`` (a :class:`~.dom.TreeIndex` position) open with a headline link:
+    a link first, standing on its own line?
 
     A link followed by the rest of its sentence (``<a>Name</a> scored twice``, also
     ``<strong><a>Name</a></strong> scored twice``) opens a line of prose, not a teaser.
+    ``text_at[i]``/``tail_at[i]`` say whether element ``i``'s text/tail is more than white space.
     """
-    for owner, text in dom.iter_text_nodes(item):
-        if not text.strip():
-            continue
-        if not in_anchor.get(owner, False):
-            return False
-        anchor = owner if owner.tag == "a" else next(owner.iterancestors("a"), None)
-        if anchor is None:
-            return False
-        node = anchor
-        while len((node.tail or "").strip()) <= 2:
-            node = node.getparent()
-            if node is None or node is item or node.tag in dom.BLOCK_TAGS:
-                return True
+    # The owner of the first text node that is not blank, in document order (as
+    # dom.iter_text_nodes yields them; the item's own tail is outside it): pre-order
+    # positions, with a stack of the open elements whose tails come when their subtrees end.
+    end, parent = tree.ends, tree.parent
+    stop = end[item]
+    owner = item if text_at[item] else -1
+    j = item + 1
+    open_elements: list[int] = []
+    while owner < 0:
+        while open_elements and end[open_elements[-1]] <= j:  # innermost first
+            k = open_elements.pop()
+            if tail_at[k]:
+                owner = parent[k]
+                break
+        if owner >= 0 or j >= stop:
+            break
+        if text_at[j]:
+            owner = j
+            break
+        open_elements.append(j)
+        j += 1
+    if owner < 0 or not tree.in_anchor[owner]:
         return False
+    first = tree.elements[owner]
+    anchor = first if first.tag == "a" else next(first.iterancestors("a"), None)
+    if anchor is None:
+        return False
+    node = anchor
+    top = tree.elements[item]
+    while len((node.tail or "").strip()) <= 2:
+        node = node.getparent()
+        if node is None or node is top or node.tag in dom.BLOCK_TAGS:
+            return True
     return False
 
 
-def teaser_items(elements, in_anchor, valid, noise, links, total_valid: float) -> set:
+def teaser_items(
+    tree: dom.TreeIndex, classes, text_at, tail_at, valid, noise, links, total_valid: float
+) -> set[int]:
     """Items of teaser lists: ``TEASER_MIN_ITEMS`` or more siblings of one tag and class,
     most of them led by a link and carrying some link text — related-article and
     "more stories" lists, whose summaries would otherwise read as body text.
     Paragraphs are never teasers (a link that opens a paragraph is part of it), nor are
     table rows and cells, which repeat because tables lay out whole pages.
+
+    Works on :class:`~.dom.TreeIndex` positions: ``classes[i]`` is element ``i``'s class
+    attribute, ``text_at``/``tail_at`` as in :func:`_leads_with_link`, ``valid``/``noise``/``links``
+    its subtree totals (arrays); returns positions.
     """
-    found: set = set()
-    for parent in elements:
-        if len(parent) < TEASER_MIN_ITEMS:
+    elements, parent = tree.elements, tree.parent
+    size = len(elements)
+    if size < 2:
+        return set()
+    parents = np.asarray(parent)
+    children = np.bincount(parents[1:], minlength=size)
+    candidate = (children[parents] >= TEASER_MIN_ITEMS) & (valid + noise > 0)
+    candidate[0] = False  # the root's parent is outside the tree
+    groups: dict[tuple, list[int]] = {}
+    for i in np.flatnonzero(candidate).tolist():
+        tag = elements[i].tag
+        if isinstance(tag, str) and tag not in NOT_TEASERS:
+            groups.setdefault((parent[i], tag, _class_tokens(classes[i] or "")), []).append(i)
+    found: set[int] = set()
+    valid_of, links_of = None, None
+    for items in groups.values():
+        if len(items) < TEASER_MIN_ITEMS:
             continue
-        groups: dict[tuple, list] = {}
-        for child in parent:
-            if (
-                isinstance(child.tag, str)
-                and child.tag not in NOT_TEASERS
-                and valid[child] + noise[child] > 0
-            ):
-                groups.setdefault(_signature(child), []).append(child)
-        for items in groups.values():
-            if len(items) < TEASER_MIN_ITEMS:
-                continue
-            led = [it for it in items if links[it] and _leads_with_link(it, in_anchor)]
-            # A list that holds most of the page's text is the article (a "10 things" post).
-            if len(led) >= 0.6 * len(items) and sum(valid[it] for it in items) < 0.5 * total_valid:
-                found.update(led)
+        if valid_of is None:
+            valid_of, links_of = valid.tolist(), links.tolist()
+        led = [it for it in items if links_of[it] and _leads_with_link(it, tree, text_at, tail_at)]
+        # A list that holds most of the page's text is the article (a "10 things" post).
+        if len(led) >= 0.6 * len(items) and sum(valid_of[it] for it in items) < 0.5 * total_valid:
+            found.update(led)
     return found
 
 
 def best_block(gain: Gain, lam: float = LAMBDA) -> html.HtmlElement:
-    """The element whose subtree has the highest ``valid − λ·noise``."""
-    best, best_score = gain.body, float("-inf")
-    for el in gain.elements:
-        if el in gain.hidden or gain.weight[el] == 0.0:
-            continue
-        s = gain.score(el, lam)
-        if s > best_score:
-            best, best_score = el, s
-    return best
+    """The element whose subtree has the highest ``valid − λ·noise`` (the first, in document order)."""
+    candidates = np.flatnonzero(~gain._hidden & (gain._weight != 0.0))
+    if not len(candidates):
+        return gain.body
+    scores = gain._valid[candidates] - lam * gain._noise[candidates]
+    return gain.elements[int(candidates[int(np.argmax(scores))])]
 
 
 SIBLING_ARTICLE_SHARE = 0.2
@@ -192,7 +282,7 @@ def titled_article(block: html.HtmlElement, gain: Gain, lam: float, title: str |
         return block
     floor = SIBLING_ARTICLE_SHARE * gain.score(block, lam)
     articles = [
-        a for a in block.iterdescendants("article") if a in gain.valid and gain.score(a, lam) > floor
+        a for a in block.iterdescendants("article") if a in gain.index and gain.score(a, lam) > floor
     ]
     outer = [a for a in articles if not any(b in articles for b in a.iterancestors("article"))]
     if len(outer) < 2:
@@ -209,24 +299,30 @@ def prune(
 ) -> set:
     """The subtrees of ``block`` to leave out of the body."""
     skip = set()
-    block_weight = gain.weight[block]
+    index, weights, valids, noises = gain.index, gain.weights, gain.valids, gain.noises
+    link_lengths = gain.link_lengths
+    block_weight = weights[index[block]]
     stack = list(block)
     while stack:
         el = stack.pop()
         if not isinstance(el.tag, str):
             continue
-        valid, noise = gain.valid.get(el, 0), gain.noise.get(el, 0)
-        text_len = gain.valid.get(el, 0) + noise
+        i = index.get(el)
+        if i is None:  # (every element under <body> has a position)
+            valid, noise, weight, links = 0, 0, 1.0, 0
+        else:
+            valid, noise, weight, links = valids[i], noises[i], weights[i], link_lengths[i]
+        text_len = valid + noise
         # A zero-weight wrapper goes unless explicit body markup inside it kept some value.
         # A link in a sentence stays whatever its class says (class="tag" on a keyword link).
-        zero = gain.weight.get(el, 1.0) == 0.0 and block_weight > 0 and valid <= 0 and el.tag != "a"
+        zero = weight == 0.0 and block_weight > 0 and valid <= 0 and el.tag != "a"
         if el in gain.hidden or zero:
             skip.add(el)
             continue
         # An embedded post (a tweet in a <blockquote>) is link-dense yet quoted on purpose.
         if (
             text_len
-            and gain.links.get(el, 0) / text_len > dl_max
+            and links / text_len > dl_max
             and is_link_node(el)
             and el.tag != "blockquote"
         ):
@@ -236,7 +332,7 @@ def prune(
             el.tag in dom.BLOCK_TAGS
             and valid - lam * noise < 0
             and valid < 40
-            and (gain.links.get(el, 0) or prune_linkless)
+            and (links or prune_linkless)
         ):
             skip.add(el)
             continue

@@ -11,10 +11,12 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Callable, Iterable, Iterator
+from functools import cached_property
 from urllib.parse import urljoin
 
 import cchardet
 import charset_normalizer
+import numpy as np
 from lxml import etree, html
 from w3lib.encoding import html_to_unicode
 
@@ -241,35 +243,87 @@ class TreeIndex:
     owner as in :func:`iter_text_nodes` (not in document order).  Lists indexed by position
     instead of dicts keyed by element: the counts cost a list access per element, and lxml
     creates no proxy objects after the first walk.
+
+    In pre-order a subtree is a contiguous range: element ``i``'s subtree is
+    ``elements[i:end[i]]``, so subtree totals are differences of prefix sums (numpy, in C).
     """
 
     def __init__(self, root: html.HtmlElement):
         self.root = root
-        flags = anchor_flags(root)  # pre-order, like root.iter()
-        self.elements: list[html.HtmlElement] = list(flags)
-        self.in_anchor: list[bool] = list(flags.values())
-        index = {el: i for i, el in enumerate(self.elements)}
+        self.elements: list[html.HtmlElement] = list(root.iter())  # pre-order
+        self.index = index = dict(zip(self.elements, range(len(self.elements)), strict=True))
         self.parent = [index.get(el.getparent(), -1) for el in self.elements]  # root's is outside: -1
+        self.parent[0] = -1  # (the root's parent is never in the index; spelled out for clarity)
+        self.end = _subtree_ends(self.parent)
+        self.in_anchor: list[bool] = self._anchor_flags()
+
+    @cached_property
+    def ends(self) -> list[int]:
+        """:attr:`end` as a list, for element-by-element reads in Python."""
+        return self.end.tolist()
+
+    @cached_property
+    def texts(self) -> list[tuple[int, str]]:
         texts: list[tuple[int, str]] = []
+        parent = self.parent
         for i, el in enumerate(self.elements):
             if el.text:
                 texts.append((i, el.text))
-            p = self.parent[i]
+            p = parent[i]
             if p >= 0 and el.tail:
                 texts.append((p, el.tail))
-        self.texts = texts
-        # Reversed pre-order visits every descendant before its ancestors.
-        self._upward = [(i, self.parent[i]) for i in range(len(self.elements) - 1, 0, -1)]
+        return texts
+
+    def _anchor_flags(self) -> list[bool]:
+        """As :func:`anchor_flags`: every ``<a>`` marks its whole subtree (a contiguous range)."""
+        size = len(self.elements)
+        if any(a.tag == "a" for a in self.root.iterancestors()):
+            return [True] * size
+        starts = [self.index[a] for a in self.root.iter("a")]  # tag filter in C
+        if not starts:
+            return [False] * size
+        marks = np.zeros(size + 1, dtype=np.int64)
+        np.add.at(marks, starts, 1)
+        np.add.at(marks, self.end[starts], -1)
+        return (np.cumsum(marks[:size]) > 0).tolist()
+
+    def subtree_totals(self, own: np.ndarray) -> np.ndarray:
+        """Each element's value plus all its descendants', for every row of ``own`` (last axis:
+        elements).  Sums of integers, or of multiples of a power of two, are exact; other floats
+        may differ from :meth:`subtree_sums` in the last bit (another order of addition)."""
+        own = np.asarray(own)
+        prefix = np.zeros(own.shape[:-1] + (own.shape[-1] + 1,), dtype=own.dtype)
+        np.cumsum(own, axis=-1, out=prefix[..., 1:])
+        return prefix[..., self.end] - prefix[..., :-1]
 
     def subtree_sums(self, own: list) -> list:
         """Each element's value plus all its descendants' (``own`` is not changed)."""
         sums = list(own)
-        for i, p in self._upward:
-            sums[p] += sums[i]
+        parent = self.parent
+        for i in range(len(sums) - 1, 0, -1):  # reversed pre-order: descendants before ancestors
+            sums[parent[i]] += sums[i]
         return sums
 
     def by_element(self, values: list) -> dict:
         return dict(zip(self.elements, values, strict=True))
+
+
+def _subtree_ends(parent: list[int]) -> np.ndarray:
+    """``end[i]``: one past the last pre-order index of element ``i``'s subtree.
+
+    An element's last descendant is its last child's last descendant; pointer jumping
+    follows those chains in log(depth) vectorised steps.
+    """
+    size = len(parent)
+    last = np.arange(size)
+    if size > 1:
+        np.maximum.at(last, np.asarray(parent[1:]), np.arange(1, size))  # each element's last child
+        while True:
+            jumped = last[last]
+            if np.array_equal(jumped, last):
+                break
+            last = jumped
+    return last + 1
 
 
 def text_and_link_lengths(root: html.HtmlElement) -> dict[html.HtmlElement, tuple[int, int]]:

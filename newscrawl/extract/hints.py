@@ -56,6 +56,42 @@ def never_body(el: html.HtmlElement) -> bool:
     return bool(NEVER_BODY.search(descriptor(el)))
 
 
+def markup_key(tag, attributes: dict[str, str] | None):
+    """What of an element decides :func:`markup`: its tag, and the attributes the hints read
+    (``attributes`` is ``dict(el.items())``, or None for an element without any)."""
+    if not attributes:
+        return tag
+    get = attributes.get
+    return (tag, get("class"), get("id"), get("role"), get("itemprop"), "hidden" in attributes,
+            get("aria-hidden"), get("style"))
+
+
+def markup(tag, attributes: dict[str, str] | None) -> tuple[float, bool]:
+    """:func:`element_weight` and :func:`is_hidden` of an element from its tag and attributes."""
+    key = markup_key(tag, attributes)
+    found = MARKUPS.get(key)
+    return found if found is not None else weigh_markup(key)
+
+
+# markup_key -> (weight, hidden): pages repeat the same few markups thousands of times.
+# Callers in a hot loop look keys up here themselves and call weigh_markup on a miss.
+MARKUPS: dict = {}
+
+
+def weigh_markup(key) -> tuple[float, bool]:
+    """``(weight, hidden)`` of a :func:`markup_key`, remembered in :data:`MARKUPS`."""
+    if len(MARKUPS) > 65536:  # ids and styles unique to a page must not pile up in a crawl
+        MARKUPS.clear()
+    if isinstance(key, tuple):
+        tag, cls, ident, role, itemprop, hidden, aria_hidden, style = key
+        hidden = hidden or aria_hidden == "true" or bool(style and HIDDEN_STYLE.search(style))
+    else:
+        tag, cls, ident, role, itemprop, hidden = key, None, None, None, None, False
+    weight = _markup_weight(tag if isinstance(tag, str) else "", cls, ident, role, itemprop)
+    MARKUPS[key] = (weight, hidden)
+    return weight, hidden
+
+
 def element_weight(el: html.HtmlElement) -> float:
     """How much an element's own markup says its text is body: 0 (noise) … 1.5 (body)."""
     tag = el.tag if isinstance(el.tag, str) else ""
@@ -66,23 +102,63 @@ def element_weight(el: html.HtmlElement) -> float:
 def _markup_weight(
     tag: str, cls: str | None, ident: str | None, role: str | None, itemprop: str | None
 ) -> float:
-    # Pages repeat the same few markups thousands of times: the regexes run once per markup.
+    # Pages repeat the same few markups thousands of times: the regexes run once per markup,
+    # and on a new markup once per new token (ids and class lists are often unique to a
+    # page; their tokens seldom are).
     if itemprop == "articleBody":
         return STRONG
-    desc = f"{cls or ''} {ident or ''} {role or ''}".lower()
-    if STRONG_POSITIVE.search(desc):
+    strong, negative_name, positive_name = _name_votes(cls, ident, role)
+    if strong:
         return STRONG
-    negative_name = bool(desc.strip() and NEGATIVE.search(desc))
     # Two votes against beat one for: <figcaption class="article__caption"> is a caption.
     if tag in NEGATIVE_TAGS and negative_name:
         return 0.0
     negative = tag in NEGATIVE_TAGS or negative_name
-    positive = tag in ("article", "main") or (desc.strip() and POSITIVE.search(desc))
+    positive = tag in ("article", "main") or positive_name
     if negative and not positive:
         return 0.0
     if positive and not negative:
         return 1.25
     return 1.0
+
+
+def _name_votes(cls: str | None, ident: str | None, role: str | None) -> tuple[bool, bool, bool]:
+    """Whether :data:`STRONG_POSITIVE`, :data:`NEGATIVE` and :data:`POSITIVE` match the
+    descriptor ``f"{cls} {ident} {role}".lower()``, found token by token.
+
+    No pattern matches a space except as a word boundary (``[-_ ]``, where ``^`` and ``$``
+    also do), so a match lies in one space-separated token, seen with the space that
+    follows it; the descriptor's last token is seen as it is, ``$`` and all.
+    """
+    tokens = f"{cls or ''} {ident or ''} {role or ''}".split(" ")
+    last = tokens.pop()
+    strong = negative = positive = False
+    for token in tokens:
+        votes = _TOKEN_VOTES.get(token)
+        if votes is None:
+            votes = _token_votes(token, token + " ")
+        strong, negative, positive = strong or votes[0], negative or votes[1], positive or votes[2]
+    if last:
+        votes = _LAST_TOKEN_VOTES.get(last)
+        if votes is None:
+            votes = _token_votes(last, last, _LAST_TOKEN_VOTES)
+        strong, negative, positive = strong or votes[0], negative or votes[1], positive or votes[2]
+    return strong, negative, positive
+
+
+_TOKEN_VOTES: dict[str, tuple[bool, bool, bool]] = {}  # a token followed by a space
+_LAST_TOKEN_VOTES: dict[str, tuple[bool, bool, bool]] = {}  # the descriptor's last token
+
+
+def _token_votes(token: str, text: str, cache: dict | None = None) -> tuple[bool, bool, bool]:
+    cache = _TOKEN_VOTES if cache is None else cache
+    if len(cache) > 100_000:  # tokens unique to a page must not pile up in a crawl
+        cache.clear()
+    text = text.lower()
+    votes = cache[token] = (
+        bool(STRONG_POSITIVE.search(text)), bool(NEGATIVE.search(text)), bool(POSITIVE.search(text))
+    )
+    return votes
 
 
 # Line-level hints: short lines that are article furniture, not body, in any language.

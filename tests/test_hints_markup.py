@@ -1,0 +1,65 @@
+"""The hints' markup weight, found token by token, equals the regexes over the whole descriptor."""
+
+from __future__ import annotations
+
+import random
+
+from lxml import html
+
+from newscrawl.extract import hints
+from newscrawl.extract.hints import NEGATIVE, NEGATIVE_TAGS, POSITIVE, STRONG, STRONG_POSITIVE
+
+
+def reference_weight(tag: str, cls: str | None, ident: str | None, role: str | None, itemprop: str | None) -> float:
+    """hints._markup_weight as first written: each pattern searched over the whole descriptor."""
+    if itemprop == "articleBody":
+        return STRONG
+    desc = f"{cls or ''} {ident or ''} {role or ''}".lower()
+    if STRONG_POSITIVE.search(desc):
+        return STRONG
+    negative_name = bool(desc.strip() and NEGATIVE.search(desc))
+    if tag in NEGATIVE_TAGS and negative_name:
+        return 0.0
+    negative = tag in NEGATIVE_TAGS or negative_name
+    positive = tag in ("article", "main") or (desc.strip() and POSITIVE.search(desc))
+    if negative and not positive:
+        return 0.0
+    if positive and not negative:
+        return 1.25
+    return 1.0
+
+
+PIECES = ["ad", "ads", "nav", "foot", "tag", "tags", "article", "body", "text", "main", "post", "content",
+          "side-bar", "comment", "story", "news", "menu", "-", "_", " ", "  ", "\n", "\t", "x", "AD", "Nav",
+          "\u212a", "\u0130", "\u03a3", "entry", "caption", "share", "1"]
+
+
+def random_name(rng: random.Random) -> str | None:
+    if rng.random() < 0.2:
+        return None
+    return "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 6)))
+
+
+def test_token_votes_equal_whole_descriptor_search():
+    rng = random.Random(7)
+    for _ in range(20_000):
+        tag = rng.choice(["div", "nav", "article", "figcaption", "span", "main"])
+        args = (tag, random_name(rng), random_name(rng), random_name(rng), rng.choice([None, "articleBody", "x"]))
+        assert hints._markup_weight.__wrapped__(*args) == reference_weight(*args), args
+
+
+def test_markup_matches_element_weight_and_is_hidden():
+    snippets = [
+        '<div class="sidebar" style="display:none">x</div>',
+        "<article>x</article>",
+        "<p hidden>x</p>",
+        '<span aria-hidden="true" class="article-body">x</span>',
+        "<nav>x</nav>",
+        '<div id="main-text" role="main">x</div>',
+        '<div itemprop="articleBody" style="visibility: hidden">x</div>',
+        "<div>x</div>",
+    ]
+    for snippet in snippets:
+        el = html.fragment_fromstring(snippet)
+        attributes = dict(el.items()) or None
+        assert hints.markup(el.tag, attributes) == (hints.element_weight(el), hints.is_hidden(el)), snippet
