@@ -99,7 +99,9 @@ def crawl_child(args: argparse.Namespace) -> int:
     # figure in the parent is the larger of the two, which would hide the crawl's own.
     marks["crawl_peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if settings.getint("NEWSCRAWL_EXTRACT_PROCESSES", 0) > 0:
-        marks["worker_peak_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+        marks["worker_peak_rss_mb"] = workers.ru_maxrss / 1024
+        marks["worker_cpu_seconds"] = workers.ru_utime + workers.ru_stime
     stats = {k: (v.isoformat() if hasattr(v, "isoformat") else v)
              for k, v in crawler.stats.get_stats().items()}
     stats.update(marks)  # wall-clock epoch seconds: spider opened, first and last exported item
@@ -129,6 +131,7 @@ def run_crawl(base: str, pages: int, extract: bool, workdir: Path, settings: dic
         "elapsed_seconds": elapsed, "items_per_second": len(items) / elapsed,
         "peak_rss_mb": stats.get("crawl_peak_rss_mb", usage.ru_maxrss / 1024),
         "worker_peak_rss_mb": stats.get("worker_peak_rss_mb", 0.0),
+        "worker_cpu_seconds": stats.get("worker_cpu_seconds", 0.0),
         "cpu_seconds": usage.ru_utime + usage.ru_stime,
         "wall_seconds_with_startup": wall, "requests": stats.get("downloader/request_count"),
         "dropped": {k.rsplit("/", 1)[1]: v for k, v in stats.items() if k.startswith("newscrawl/dropped/")},
@@ -157,7 +160,8 @@ def report(result: dict) -> str:
                      f"peak RSS {r['peak_rss_mb']:6.1f} MB  CPU {r['cpu_seconds']:6.1f} s")
         if r.get("worker_peak_rss_mb"):
             lines.append(f"{'':<14} extraction worker's peak RSS {r['worker_peak_rss_mb']:6.1f} MB "
-                         f"(crawl process + worker {r['peak_rss_mb'] + r['worker_peak_rss_mb']:.1f} MB)")
+                         f"(crawl process + worker {r['peak_rss_mb'] + r['worker_peak_rss_mb']:.1f} MB), "
+                         f"workers' CPU {r['worker_cpu_seconds']:.1f} s")
     lines.append(f"ratio full / no extraction: {result['ratio']:.2f}   "
                  f"server CPU per request: {result['server_cpu_ms_per_request']:.3f} ms")
     return "\n".join(lines)

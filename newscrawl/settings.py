@@ -39,6 +39,11 @@ AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
 DOWNLOAD_TIMEOUT = 30
+# Scrapy starts CONCURRENT_ITEMS asyncio workers for every response's output (2.19's
+# _parallel_asyncio), however few items it holds; an article response holds one, so the
+# default of 100 cost ~100 tasks per article.  A catalogue page's items only schedule
+# requests, so 16 at a time lose nothing (bench/crawl_throughput.py, docs/performance.md).
+CONCURRENT_ITEMS = 16
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 # Only http(s) is ever fetched: no file://, ftp://, s3:// or data: requests, whatever a
