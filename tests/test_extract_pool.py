@@ -60,6 +60,18 @@ async def test_worker_processes_export_what_the_crawl_process_exports(tmp_path):
     assert (pooled / "state" / "templates.sqlite3").exists()
 
 
+@pytest.mark.skipif(not MANIFEST.exists(), reason="data/demo not built yet")
+@pytest_twisted.ensureDeferred
+async def test_a_full_backlog_pauses_the_crawl_and_every_article_still_arrives(tmp_path):
+    spider = spider_class(load_sites()["demo"])
+    crawler = await run_crawl(spider, crawl_settings(tmp_path, tmp_path / "out.jsonl",
+                                                     NEWSCRAWL_EXTRACT_PROCESSES=1, NEWSCRAWL_EXTRACT_BACKLOG=1))
+    items = read_jsonl(tmp_path / "out.jsonl")
+    assert len(items) >= 30 and all(i["text"] for i in items)
+    assert crawler.stats.get_value("newscrawl/extract/backlog_pauses") > 0  # two pages in flight at most
+    assert crawler.stats.get_value("finish_reason") == "finished"
+
+
 class _Crawler:
     def __init__(self, tmp_path: Path, **settings):
         self.settings = Settings({"NEWSCRAWL_STATE_DIR": str(tmp_path), **settings})

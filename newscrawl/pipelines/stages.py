@@ -116,7 +116,9 @@ class ExtractStage(Stage):
     are the site's common noise (``NEWSCRAWL_TEMPLATES``, default on).
 
     ``NEWSCRAWL_EXTRACT_PROCESSES = N`` (default 0) runs extraction in N worker
-    processes (:mod:`.pool`), so that crawling and extraction use separate cores.
+    processes (:mod:`.pool`), so that crawling and extraction use separate cores; when
+    ``NEWSCRAWL_EXTRACT_BACKLOG`` × N pages (default 32 × N) are waiting for the workers, the
+    engine takes no new requests until half of them are back (``newscrawl/extract/backlog_pauses``).
 
     ``NEWSCRAWL_EXTRACT=0`` switches extraction off (the crawl then exports the listing
     fields with empty text, method ``none``): the baseline of ``bench/crawl_throughput.py``.
@@ -132,6 +134,13 @@ class ExtractStage(Stage):
         self.templates.enabled &= self.enabled
         self.processes = crawler.settings.getint("NEWSCRAWL_EXTRACT_PROCESSES", 0) if self.enabled else 0
         self.pool: ExtractionPool | None = None
+        # Pages sent to the workers and not back yet; at the limit the engine stops taking new
+        # requests until half have come back, so a crawl faster than its workers does not pile
+        # pages up in memory (Scrapy's own limit counts response bytes, ~1,400 small pages).
+        per_worker = crawler.settings.getint("NEWSCRAWL_EXTRACT_BACKLOG", 32)
+        self.backlog_limit = max(2, per_worker * max(1, self.processes))
+        self.in_flight = 0
+        self._paused = False
         self._no_templates = CrawlTemplates(crawler)
         self._no_templates.enabled = False
 
@@ -174,8 +183,26 @@ class ExtractStage(Stage):
         item.language = item.language or self.crawler.spider.site.language
         return item
 
+    def _sent(self) -> None:
+        self.in_flight += 1
+        if self.in_flight >= self.backlog_limit and not self._paused:
+            self._paused = True
+            self.crawler.engine.pause()
+            self.crawler.stats.inc_value("newscrawl/extract/backlog_pauses")
+
+    def _returned(self) -> None:
+        self.in_flight -= 1
+        if self._paused and self.in_flight <= self.backlog_limit // 2:
+            self._paused = False
+            engine = self.crawler.engine
+            engine.unpause()
+            slot = getattr(engine, "_slot", None)  # take the next requests now, not at the 5 s heartbeat
+            if slot is not None:
+                slot.nextcall.schedule()
+
     async def _extract_in_worker(self, item: ArticleItem, job: dict) -> ArticleItem:
         """Extraction in a worker process; if the worker died, here instead (and a new worker)."""
+        self._sent()
         try:
             outcome = await asyncio.wrap_future(self.pool.submit(job["site"], job))
         except BrokenProcessPool as exc:
@@ -185,6 +212,8 @@ class ExtractStage(Stage):
             self.pool.replace(job["site"])
             # Without the template library: the site's library lives in the worker process.
             return self._fill(item, extract_fields(self._no_templates, self.method, **job))
+        finally:
+            self._returned()
         for key, count in outcome["stats"].items():
             self.crawler.stats.inc_value(key, count)
         for name, level, message in outcome["logs"]:
