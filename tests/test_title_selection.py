@@ -18,22 +18,20 @@ def ld(*objects: dict) -> str:
     return f'<script type="application/ld+json">{json.dumps(list(objects))}</script>'
 
 
+def agreeing_head(title: str) -> str:
+    """``<title>``, ``og:title`` and ``twitter:title`` all saying ``title``."""
+    return f"<title>{title}</title>" + meta("og:title", title) + meta("twitter:title", title)
+
+
 def test_typographic_variants_are_one_headline_written_as_the_h1_shows_it():
-    head = (
-        "<title>Mayor says 'no' to the new bridge</title>"
-        + meta("og:title", "Mayor says 'no' to the new bridge")
-        + meta("twitter:title", "Mayor says 'no' to the new bridge")
-    )
+    head = agreeing_head("Mayor says 'no' to the new bridge")
     p = page(head, "<h1>Mayor says ‘no’ to the new bridge</h1>")
     assert find_title(p, precise=True) == "Mayor says ‘no’ to the new bridge"
 
 
 def test_dash_kinds_and_soft_hyphens_do_not_split_the_vote():
-    head = (
-        "<title>Harbour closed - storm expected</title>"
-        + meta("og:title", "Harbour closed - storm expected")
-        + meta("twitter:title", "Harbour closed - storm expected")
-        + ld({"@type": "NewsArticle", "headline": "Harbour closed: what we know"})
+    head = agreeing_head("Harbour closed - storm expected") + ld(
+        {"@type": "NewsArticle", "headline": "Harbour closed: what we know"}
     )
     p = page(head, "<h1>Harbour clo\u00adsed – storm expected</h1>")
     assert find_title(p, precise=True) == "Harbour clo\u00adsed – storm expected"

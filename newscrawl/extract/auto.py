@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import html as html_entities
 import re
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 import numpy as np
 from lxml import html
@@ -44,8 +44,9 @@ MAX_WEIGHT = 1.5
 class Gain:
     """Per-element valid and noise character counts with the structural weights applied.
 
-    ``valid``, ``noise``, ``links`` (subtree totals) and ``weight`` map every element under
-    ``<body>`` to its value; ``hidden`` holds the hidden elements.
+    By :class:`~.dom.TreeIndex` position (``index`` maps an element to it): ``valids``,
+    ``noises`` and ``link_lengths`` are subtree totals, ``weights`` the markup weights;
+    ``hidden`` holds the hidden elements.
     """
 
     def __init__(self, page: Page, cjk_mode: str = "substring", mu: float = 1.0):
@@ -143,22 +144,6 @@ class Gain:
         self.noises: list[float] = noise.tolist()
         self.link_lengths: list[int] = raw_links.astype(np.int64).tolist()
         self.body = body
-
-    @cached_property
-    def weight(self) -> dict[html.HtmlElement, float]:
-        return dict(zip(self.elements, self.weights, strict=True))
-
-    @cached_property
-    def valid(self) -> dict[html.HtmlElement, float]:
-        return dict(zip(self.elements, self.valids, strict=True))
-
-    @cached_property
-    def noise(self) -> dict[html.HtmlElement, float]:
-        return dict(zip(self.elements, self.noises, strict=True))
-
-    @cached_property
-    def links(self) -> dict[html.HtmlElement, int]:
-        return dict(zip(self.elements, self.link_lengths, strict=True))
 
     def score(self, el: html.HtmlElement, lam: float) -> float:
         i = self.index[el]
@@ -307,11 +292,8 @@ def prune(
         el = stack.pop()
         if not isinstance(el.tag, str):
             continue
-        i = index.get(el)
-        if i is None:  # (every element under <body> has a position)
-            valid, noise, weight, links = 0, 0, 1.0, 0
-        else:
-            valid, noise, weight, links = valids[i], noises[i], weights[i], link_lengths[i]
+        i = index[el]  # every element under <body> has a position
+        valid, noise, weight, links = valids[i], noises[i], weights[i], link_lengths[i]
         text_len = valid + noise
         # A zero-weight wrapper goes unless explicit body markup inside it kept some value.
         # A link in a sentence stays whatever its class says (class="tag" on a keyword link).

@@ -36,8 +36,6 @@ import logging
 from functools import cache
 from typing import Any
 
-from lxml import etree
-
 from . import auto, dom
 from .body import Body
 from .classifier import CANDIDATE_TAGS, nodes_for
@@ -64,40 +62,24 @@ def _rendered_text(block, skip) -> tuple[str, list[int], list[Any]]:
     starts: list[int] = []
     owners: list[Any] = []
     offset = 0
-
-    def add(owner, text: str) -> None:
-        nonlocal offset
+    for owner, text in dom.iter_text_nodes(block, skip):
         key = _key(text)
         if key:
             pieces.append(key)
             starts.append(offset)
             owners.append(owner)
             offset += len(key)
-
-    walker = etree.iterwalk(block, events=("start", "end"))
-    for event, el in walker:
-        if event == "start":
-            if el in skip:
-                walker.skip_subtree()
-                continue
-            if el.text:
-                add(el, el.text)
-        elif el is not block and el.tail:
-            add(el.getparent(), el.tail)
     return "".join(pieces), starts, owners
 
 
-def _common_ancestor(elements: list[Any], block) -> Any:
-    """The deepest element at or under ``block`` that holds all ``elements``."""
+def _common_ancestor(elements: list[Any]) -> Any:
+    """The deepest element that holds all ``elements`` (which share an ancestor)."""
     chain = [elements[0], *elements[0].iterancestors()]
-    chain = chain[: chain.index(block) + 1] if block in chain else chain
     position = {el: i for i, el in enumerate(chain)}
     deepest = 0
     for el in elements[1:]:
-        for up in (el, *el.iterancestors()):
-            if up in position:
-                deepest = max(deepest, position[up])
-                break
+        up = next(up for up in (el, *el.iterancestors()) if up in position)
+        deepest = max(deepest, position[up])
     return chain[deepest]
 
 
@@ -133,9 +115,8 @@ def edge_elements(lines: list[str], block, skip=frozenset(), head: int = EDGE_LI
             spans[i] = (at, at + len(key))
             limit = at
     for i, (begin, end) in spans.items():
-        holder = _common_ancestor(
-            owners[bisect.bisect_right(starts, begin) - 1 : bisect.bisect_left(starts, end)], block
-        )
+        spanned = owners[bisect.bisect_right(starts, begin) - 1 : bisect.bisect_left(starts, end)]
+        holder = _common_ancestor(spanned)
         while holder is not block and holder.tag not in CANDIDATE_TAGS:
             holder = holder.getparent()
         if holder.tag not in CANDIDATE_TAGS:

@@ -209,15 +209,23 @@ def node_text(el: html.HtmlElement) -> str:
     return normalize_space(" ".join(el.itertext()))
 
 
-def iter_text_nodes(root: html.HtmlElement) -> Iterator[tuple[html.HtmlElement, str]]:
+def iter_text_nodes(
+    root: html.HtmlElement, skip: Iterable[html.HtmlElement] = ()
+) -> Iterator[tuple[html.HtmlElement, str]]:
     """Yield ``(owner, text)`` for every text node under ``root``, in document order.
 
     The owner is the element the text node is a child of: ``el.text`` belongs to
     ``el``, ``child.tail`` belongs to ``child``'s parent.  The root's own tail is
-    outside ``root`` and is not yielded.
+    outside ``root`` and is not yielded.  Text inside a ``skip`` subtree is left out
+    (its tail is not inside it and is yielded).
     """
-    for ev, el in etree.iterwalk(root, events=("start", "end")):
+    skip = skip if isinstance(skip, set | frozenset) else set(skip)
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for ev, el in walker:
         if ev == "start":
+            if skip and el in skip:
+                walker.skip_subtree()
+                continue
             if el.text:
                 yield el, el.text
         elif el is not root and el.tail:
