@@ -18,6 +18,9 @@ COMMANDS_MODULE = "newscrawl.commands"
 NEWSCRAWL_SITES = None  # path of the sites file; None = data/sites.toml
 NEWSCRAWL_METHOD = "auto"  # body extraction method: auto, cevc, decay
 NEWSCRAWL_EXTRACT = True  # False: export listing fields only, no extraction (crawl-cost baseline)
+NEWSCRAWL_EXTRACT_PROCESSES = 1  # extraction worker processes; 0 = in the crawl process, with no time limit
+NEWSCRAWL_EXTRACT_TIMEOUT = 20  # seconds per page's extraction, then its worker is replaced; 0 = no limit
+NEWSCRAWL_EXTRACT_BACKLOG = 32  # pages waiting per worker before the engine stops taking requests
 NEWSCRAWL_DISTRIBUTED = None  # redis://host:port/db: workers share one frontier (newscrawl/distributed.py)
 NEWSCRAWL_STATE_DIR = None  # seen-URL store directory; None = $NEWSCRAWL_STATE_DIR or ./.newscrawl
 NEWSCRAWL_FRESH = False  # True: ignore what earlier runs exported

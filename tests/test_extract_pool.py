@@ -1,5 +1,6 @@
 """Extraction in worker processes (``NEWSCRAWL_EXTRACT_PROCESSES``, newscrawl/pipelines/pool.py):
-the same articles and template learning as in-process, and a dead worker costs no article."""
+the same articles and template learning as in-process, and a dead worker costs no article
+(tests/test_extract_timeout.py: the time limit, and workers dying with the crawl)."""
 
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ def _item(body: bytes, url: str = "http://127.0.0.1/a/1.html") -> ArticleItem:
 
 
 @pytest_twisted.ensureDeferred
-async def test_a_dead_worker_is_replaced_and_its_page_extracted_in_the_crawl_process(tmp_path):
+async def test_a_dead_worker_is_replaced_and_its_page_extracted_by_the_new_worker(tmp_path):
     crawler = _Crawler(tmp_path, NEWSCRAWL_EXTRACT_PROCESSES=1)
     stage = ExtractStage(crawler)
     stage.open_spider()

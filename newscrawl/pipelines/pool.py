@@ -1,34 +1,62 @@
-"""Extraction in worker processes: ``NEWSCRAWL_EXTRACT_PROCESSES = N`` (default 0, in the crawl process).
+"""Extraction in worker processes: ``NEWSCRAWL_EXTRACT_PROCESSES = N`` (default 1; 0 = in the
+crawl process), each page under a time limit, ``NEWSCRAWL_EXTRACT_TIMEOUT`` (default 20 s).
 
-Scrapy runs in one thread, so without this, downloading and extraction share one core.
-With ``N ≥ 1`` the extract stage sends each page's bytes to one of N worker processes and
-awaits the result, while the crawl process keeps downloading.
+Scrapy runs in one thread, so without workers, downloading and extraction share one core and
+one pathological page holds the whole crawl.  With ``N ≥ 1`` the extract stage sends each
+page's bytes to one of N worker processes and awaits the result, while the crawl process keeps
+downloading.
 
 - **Site affinity.**  Each worker is its own single-process executor and a site always goes
   to the same one (a stable hash of the site name), so a site's template library (seed
   004, :mod:`.templates`) is learned and applied in one process, in page order, exactly as
   in-process.  The worker opens the template store itself (SQLite in the state directory,
-  or Redis in distributed mode) and saves it when the crawl closes.
+  or Redis in distributed mode), saves it at the end of every batch of pages and when the
+  crawl closes.
 - **Same outcome as in-process.**  The worker runs :func:`extract_fields`, the function the
   in-process stage runs; drops come back as ``(reason, detail)`` and become the same
   :class:`~newscrawl.extensions.Dropped`; the worker's stats increments and log records are
   replayed in the crawl process (``newscrawl/template/...`` counters, template warnings).
-- **A dead worker costs nothing.**  If a worker process dies (killed, out of memory), its
-  executor is replaced, the page is extracted in the crawl process instead, and
-  ``newscrawl/extract/worker_restarts`` counts it.
+- **A time limit per page.**  A worker runs its pages one after the other, so the page at the
+  head of its queue is the one running, since the previous one came back.  A supervisor
+  thread kills the worker whose head page has run longer than the timeout (one task of an
+  executor cannot be cancelled: its process is killed), fails that page with
+  :class:`ExtractionTimeout` (the stage drops it as ``extraction_timeout``), starts a new
+  worker and sends it the pages that were queued behind.  The new worker reopens the
+  template store: a site keeps its worker and its library as saved at the last batch end,
+  as after a restart of the crawl.
+- **A dead worker costs at most its page.**  A worker that dies (killed, out of memory) is
+  replaced the same way and its queued pages re-sent; the page it was running is tried once
+  more, and dropped (:class:`WorkerCrashed`, ``extraction_crash``) if it kills that worker too.
+  ``newscrawl/extract/worker_restarts`` counts replacements.
+- **Workers die with the crawl.**  A worker asks Linux to ``SIGKILL`` it when the crawl
+  process exits (``prctl(PR_SET_PDEATHSIG)``, which works even while the worker is stuck in C
+  code), and a daemon thread polls ``os.getppid()`` as the portable fallback: a ``kill -9``
+  of the crawl leaves no worker behind.  Linux sends the signal when the *thread* that
+  started the worker ends, so workers are only started from threads that outlive them (the
+  crawl's thread and the supervisor).
 - Workers are started with ``spawn`` (never ``fork`` from a process running a reactor)
   and warmed up before the first page, so start-up costs one import of the library per
-  worker (~1 s) and each worker's memory is its own (roughly one crawl process's
-  extraction footprint; ``bench/crawl_throughput.py`` reports both).
+  worker (~1 s, not counted in any page's time) and each worker's memory is its own
+  (``bench/crawl_throughput.py`` reports both).
+
+Test-only hook: a worker whose settings hold ``NEWSCRAWL_TEST_HANG_MARKER`` hangs on every
+page whose body contains that string (tests/test_extract_timeout.py); never set it in a crawl.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import sys
+import threading
+import time
 import zlib
-from collections import Counter
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections import Counter, deque
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing import get_context
 from types import SimpleNamespace
 from typing import Any
@@ -36,6 +64,18 @@ from typing import Any
 from scrapy.settings import Settings
 
 logger = logging.getLogger(__name__)
+
+PAGE_TRIES = 2  # a page on which this many workers died is dropped
+START_TRIES = 3  # a slot whose worker failed to start this many times in a row fails its pages
+CLOSE_SECONDS = 60  # how long a worker may take to save its template libraries at the end
+
+
+class ExtractionTimeout(Exception):
+    """The page's extraction ran past ``NEWSCRAWL_EXTRACT_TIMEOUT``; its worker was replaced."""
+
+
+class WorkerCrashed(Exception):
+    """The page's extraction killed its worker twice (or no worker could be started)."""
 
 
 class CountingStats:
@@ -62,11 +102,33 @@ class _Buffer(logging.Handler):
 # --- inside a worker process ---------------------------------------------------------------------
 
 _worker: SimpleNamespace | None = None
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
-def _start_worker(method: str, settings: dict) -> None:
-    """Executor initializer: open the template library and load the extraction library."""
+def _die_with(parent_pid: int) -> None:
+    """End this worker when the crawl process ends, however it ends (``kill -9`` included)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # no prctl: the poll below still ends the worker
+            pass
+    threading.Thread(target=_watch_parent, args=(parent_pid,), name="watch-parent", daemon=True).start()
+
+
+def _watch_parent(parent_pid: int, interval: float = 1.0) -> None:
+    """Exit once this process is no longer ``parent_pid``'s child (the parent died)."""
+    while os.getppid() == parent_pid:
+        time.sleep(interval)
+    os._exit(1)
+
+
+def _start_worker(method: str, settings: dict, parent_pid: int) -> None:
+    """Executor initializer: tie the worker to the crawl, open the template library, load the
+    extraction library."""
     global _worker
+    _die_with(parent_pid)
     from .stages import extract_fields, warm_up
     from .templates import CrawlTemplates
 
@@ -75,8 +137,10 @@ def _start_worker(method: str, settings: dict) -> None:
     logging.getLogger("newscrawl").setLevel(logging.INFO)
     stats = CountingStats()
     templates = CrawlTemplates(SimpleNamespace(settings=Settings(settings), stats=stats))
+    marker = settings.get("NEWSCRAWL_TEST_HANG_MARKER")
     _worker = SimpleNamespace(method=method, templates=templates, stats=stats, log=buffer,
-                              extract_fields=extract_fields)
+                              extract_fields=extract_fields,
+                              hang_marker=marker.encode("utf-8") if marker else None)
     warm_up(method)
 
 
@@ -85,6 +149,9 @@ def _run(job: dict) -> dict:
     from ..extensions import Dropped
 
     worker = _worker
+    if worker.hang_marker and worker.hang_marker in job["body"]:
+        while True:  # the test-only hook: a page whose extraction never ends
+            time.sleep(60)
     outcome: dict[str, Any] = {}
     try:
         outcome["fields"] = worker.extract_fields(worker.templates, worker.method, **job)
@@ -106,44 +173,207 @@ def _close_worker() -> None:
 
 # --- in the crawl process ---------------------------------------------------------------------------
 
+_TASKS = {"start": _ready, "page": _run, "close": _close_worker}
+
+
+@dataclass(eq=False)
+class _Job:
+    """A task for one worker: ``kind`` is ``start``, ``page`` or ``close``.  ``outer`` is the
+    future the caller holds; ``attempt`` the executor future of the current try."""
+
+    kind: str
+    page: dict | None = None
+    outer: Future = field(default_factory=Future)
+    attempt: Future | None = None
+    deaths: int = 0
+
+
+@dataclass(eq=False)
+class _Slot:
+    """One worker (a single-process executor) and the jobs sent to it, oldest (running) first."""
+
+    number: int
+    executor: ProcessPoolExecutor | None = None
+    jobs: deque = field(default_factory=deque)
+    head_since: float = 0.0  # when the head job started: when the one before it came back
+    broken: bool = False
+    failed_starts: int = 0
+
 
 class ExtractionPool:
-    """N single-process executors; :meth:`submit` picks one by the page's site."""
+    """N worker processes; :meth:`submit` picks one by the page's site; a supervisor thread
+    enforces ``timeout`` seconds per page (0: none) and replaces dead workers."""
 
-    def __init__(self, processes: int, method: str, settings: Settings):
+    def __init__(self, processes: int, method: str, settings: Settings, timeout: float = 0.0):
         self.method = method
+        self.timeout = timeout
         # Only the project's own settings travel to the workers (they are plain values).
         self.settings = {k: v for k, v in settings.items() if k.startswith("NEWSCRAWL_")}
-        self.executors = [self._executor() for _ in range(processes)]
-
-    def _executor(self) -> ProcessPoolExecutor:
-        executor = ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=_start_worker,
-                                       initargs=(self.method, self.settings))
-        # Executors start their process on the first task: start it (and warm it up) now,
-        # while the crawl reads its catalogue pages, not when the first article arrives.
-        executor.submit(_ready)
-        return executor
+        self.restarts = 0
+        self._lock = threading.RLock()  # executor callbacks may run at once, in the caller's thread
+        self._wake = threading.Event()
+        self._stopping = False
+        self.slots = [_Slot(number) for number in range(processes)]
+        with self._lock:
+            for slot in self.slots:
+                # Start (and warm up) every worker now, while the crawl reads its catalogue pages.
+                self._start(slot)
+        self._supervisor = threading.Thread(target=self._supervise, name="extraction-supervisor",
+                                            daemon=True)
+        self._supervisor.start()
 
     def slot(self, site: str) -> int:
-        return zlib.crc32(site.encode("utf-8")) % len(self.executors)
+        return zlib.crc32(site.encode("utf-8")) % len(self.slots)
 
     def submit(self, site: str, job: dict) -> Future:
-        return self.executors[self.slot(site)].submit(_run, dict(job, site=site))
+        """The page's outcome (see :func:`_run`), or :class:`ExtractionTimeout` / :class:`WorkerCrashed`."""
+        task = _Job("page", dict(job, site=site))
+        with self._lock:
+            self._send(self.slots[self.slot(site)], task)
+        return task.outer
 
-    def replace(self, site: str) -> None:
-        """Start a new executor in place of a broken one."""
-        index = self.slot(site)
-        broken, self.executors[index] = self.executors[index], self._executor()
-        broken.shutdown(wait=False, cancel_futures=True)
+    # --- sending, and what comes back (callbacks run in the executors' threads) ---
+
+    def _start(self, slot: _Slot) -> None:
+        slot.executor = ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=_start_worker,
+                                            initargs=(self.method, self.settings, os.getpid()))
+        self._send(slot, _Job("start"))  # its first task spawns the process, in this thread
+
+    def _send(self, slot: _Slot, job: _Job) -> None:
+        slot.jobs.append(job)
+        if len(slot.jobs) == 1:
+            slot.head_since = time.monotonic()
+        args = (job.page,) if job.kind == "page" else ()
+        try:
+            job.attempt = slot.executor.submit(_TASKS[job.kind], *args)
+        except (BrokenProcessPool, RuntimeError):  # the worker died already: it is replaced with its jobs
+            job.attempt = None
+            slot.broken = True
+            self._wake.set()
+            return
+        job.attempt.add_done_callback(partial(self._finished, slot, job))
+
+    def _finished(self, slot: _Slot, job: _Job, attempt: Future) -> None:
+        with self._lock:
+            if job.attempt is not attempt or attempt.cancelled():
+                return  # a try on a worker since replaced: the job was re-sent or settled
+            if isinstance(attempt.exception(), BrokenProcessPool):
+                slot.broken = True  # the supervisor replaces the worker and re-sends its jobs
+                self._wake.set()
+                return
+            slot.jobs.remove(job)
+            slot.head_since = time.monotonic()
+            if job.kind == "start":
+                slot.failed_starts = 0
+        _settle(job.outer, attempt)
+
+    # --- the supervisor thread ---
+
+    def _supervise(self) -> None:
+        tick = min(1.0, self.timeout / 4) if self.timeout > 0 else 1.0
+        while not self._stopping:
+            self._wake.wait(tick)
+            self._wake.clear()
+            failed: list[tuple[_Job, Exception]] = []
+            with self._lock:
+                if self._stopping:
+                    return
+                for slot in self.slots:
+                    if slot.broken or self._overdue(slot):
+                        failed += self._restart(slot, timed_out=not slot.broken)
+            for job, exc in failed:
+                if not job.outer.done():
+                    job.outer.set_exception(exc)
+
+    def _overdue(self, slot: _Slot) -> bool:
+        return (self.timeout > 0 and bool(slot.jobs) and slot.jobs[0].kind == "page"
+                and time.monotonic() - slot.head_since > self.timeout)
+
+    def _restart(self, slot: _Slot, timed_out: bool) -> list[tuple[_Job, Exception]]:
+        """Kill the slot's worker, start a new one and re-send the jobs it had; returns the jobs
+        that fail instead, with their exception."""
+        _kill(slot.executor)
+        jobs, slot.jobs, slot.broken = list(slot.jobs), deque(), False
+        for job in jobs:
+            job.attempt = None  # what the old executor still reports about them is ignored
+        failed = self._blame(slot, jobs, timed_out)
+        self.restarts += 1
+        self._start(slot)
+        for job in jobs:
+            self._send(slot, job)
+        url = failed[0][0].page["url"] if failed and failed[0][0].page else None
+        (logger.info if timed_out else logger.warning)(
+            "Extraction worker %d %s; a new worker takes its %d queued pages",
+            slot.number, f"stopped: {url} ran past {self.timeout:g} s" if timed_out else "died", len(jobs))
+        return failed
+
+    def _blame(self, slot: _Slot, jobs: list[_Job], timed_out: bool) -> list[tuple[_Job, Exception]]:
+        """Take from ``jobs`` (in place) the ones that fail: the page that timed out, a page on
+        which :data:`PAGE_TRIES` workers died, every page once no worker starts."""
+        if not jobs:
+            return []
+        head = jobs[0]
+        if head.kind == "start":
+            jobs.pop(0)  # the new executor gets its own start task
+            slot.failed_starts += 1
+            if slot.failed_starts < START_TRIES:
+                return []
+            slot.failed_starts = 0
+            failed = [(job, WorkerCrashed("the extraction worker does not start")) for job in jobs]
+            jobs.clear()
+            return failed
+        if timed_out:
+            return [(jobs.pop(0), ExtractionTimeout(f"extraction ran past {self.timeout:g} s"))]
+        head.deaths += 1
+        if head.deaths >= PAGE_TRIES:
+            return [(jobs.pop(0), WorkerCrashed(f"{head.deaths} extraction workers died on this page"))]
+        return []
+
+    # --- the end ---
 
     def close(self) -> None:
-        """Let every worker save its template libraries, then stop it."""
-        for executor in self.executors:
+        """Let every worker save its template libraries, then stop it (and the supervisor)."""
+        with self._lock:
+            closers = [_Job("close") for _ in self.slots]
+            for slot, closer in zip(self.slots, closers, strict=True):
+                self._send(slot, closer)
+        for slot, closer in zip(self.slots, closers, strict=True):
             try:
-                executor.submit(_close_worker).result(timeout=60)
-            except (BrokenProcessPool, TimeoutError, OSError) as exc:
-                logger.warning("An extraction worker could not save its template library: %s", exc)
-            executor.shutdown(wait=True, cancel_futures=True)
+                closer.outer.result(timeout=CLOSE_SECONDS + self.timeout)
+            except (BrokenProcessPool, WorkerCrashed, TimeoutError, CancelledError, OSError) as exc:
+                logger.warning("Extraction worker %d could not save its template library: %r",
+                               slot.number, exc)
+                _kill(slot.executor)
+        for slot in self.slots:
+            slot.executor.shutdown(wait=True, cancel_futures=True)
+        # Last: a worker the supervisor started gets SIGKILL when the supervisor thread ends.
+        with self._lock:
+            self._stopping = True
+        self._wake.set()
+        self._supervisor.join()
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes' ids (for tests and diagnostics)."""
+        return [pid for slot in self.slots for pid in list(getattr(slot.executor, "_processes", None) or {})]
 
 
-__all__ = ["BrokenProcessPool", "CountingStats", "ExtractionPool"]
+def _kill(executor: ProcessPoolExecutor) -> None:
+    """Kill an executor's processes: the only way to stop a task already running.  The
+    executor's own thread then notices and fails the futures it holds."""
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        process.kill()
+    executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _settle(outer: Future, attempt: Future) -> None:
+    """Copy an attempt's outcome to the caller's future."""
+    if outer.done():
+        return
+    exc = attempt.exception()
+    if exc is not None:
+        outer.set_exception(exc)
+    else:
+        outer.set_result(attempt.result())
+
+
+__all__ = ["CountingStats", "ExtractionPool", "ExtractionTimeout", "WorkerCrashed"]

@@ -11,7 +11,7 @@ from ..extensions import Dropped, Scheduled, SeenUrls
 from ..extract import METHODS, ExtractionError, Page, extract_page
 from ..items import ArticleItem, ListingItem
 from ..store import canonical_url
-from .pool import BrokenProcessPool, ExtractionPool
+from .pool import ExtractionPool, ExtractionTimeout, WorkerCrashed
 from .templates import CrawlTemplates
 
 logger = logging.getLogger(__name__)
@@ -115,8 +115,11 @@ class ExtractStage(Stage):
     :mod:`.templates`) counts the page's leaves and removes the ones it has learned
     are the site's common noise (``NEWSCRAWL_TEMPLATES``, default on).
 
-    ``NEWSCRAWL_EXTRACT_PROCESSES = N`` (default 0) runs extraction in N worker
-    processes (:mod:`.pool`), so that crawling and extraction use separate cores; when
+    ``NEWSCRAWL_EXTRACT_PROCESSES = N`` (default 1) runs extraction in N worker
+    processes (:mod:`.pool`), so that crawling and extraction use separate cores and a page
+    whose extraction runs past ``NEWSCRAWL_EXTRACT_TIMEOUT`` seconds (default 20; 0: no
+    limit) costs only that page: its worker is killed and replaced, the page dropped as
+    ``extraction_timeout``.  ``0`` extracts in the crawl process, without a time limit.  When
     ``NEWSCRAWL_EXTRACT_BACKLOG`` × N pages (default 32 × N) are waiting for the workers, the
     engine takes no new requests until half of them are back (``newscrawl/extract/backlog_pauses``).
 
@@ -132,7 +135,8 @@ class ExtractStage(Stage):
             raise ValueError(f"NEWSCRAWL_METHOD={self.method!r}: choose from {', '.join(METHODS)}")
         self.templates = CrawlTemplates(crawler)
         self.templates.enabled &= self.enabled
-        self.processes = crawler.settings.getint("NEWSCRAWL_EXTRACT_PROCESSES", 0) if self.enabled else 0
+        self.processes = crawler.settings.getint("NEWSCRAWL_EXTRACT_PROCESSES", 1) if self.enabled else 0
+        self.timeout = crawler.settings.getfloat("NEWSCRAWL_EXTRACT_TIMEOUT", 20.0)
         self.pool: ExtractionPool | None = None
         # Pages sent to the workers and not back yet; at the limit the engine stops taking new
         # requests until half have come back, so a crawl faster than its workers does not pile
@@ -141,13 +145,14 @@ class ExtractStage(Stage):
         self.backlog_limit = max(2, per_worker * max(1, self.processes))
         self.in_flight = 0
         self._paused = False
-        self._no_templates = CrawlTemplates(crawler)
-        self._no_templates.enabled = False
 
     def open_spider(self) -> None:
         if self.processes > 0:
-            self.pool = ExtractionPool(self.processes, self.method, self.crawler.settings)
+            self.pool = ExtractionPool(self.processes, self.method, self.crawler.settings, self.timeout)
         elif self.enabled:
+            if self.timeout > 0:
+                logger.info("NEWSCRAWL_EXTRACT_PROCESSES=0: extraction runs in the crawl process, "
+                            "without the NEWSCRAWL_EXTRACT_TIMEOUT limit")
             warm_up(self.method)
 
     def close_spider(self) -> None:
@@ -201,19 +206,21 @@ class ExtractStage(Stage):
                 slot.nextcall.schedule()
 
     async def _extract_in_worker(self, item: ArticleItem, job: dict) -> ArticleItem:
-        """Extraction in a worker process; if the worker died, here instead (and a new worker)."""
+        """Extraction in a worker process, which the pool replaces if it dies or runs past the
+        time limit (then the page is dropped: ``extraction_timeout``, ``extraction_crash``)."""
         self._sent()
         try:
             outcome = await asyncio.wrap_future(self.pool.submit(job["site"], job))
-        except BrokenProcessPool as exc:
-            self.crawler.stats.inc_value("newscrawl/extract/worker_restarts")
-            logger.warning("Extraction worker died on %s (%s); extracting it here and starting a new worker",
-                           job["url"], exc)
-            self.pool.replace(job["site"])
-            # Without the template library: the site's library lives in the worker process.
-            return self._fill(item, extract_fields(self._no_templates, self.method, **job))
+        except ExtractionTimeout as exc:
+            logger.warning("Extraction of %s ran past %g s: worker stopped, page dropped",
+                           job["url"], self.timeout)
+            raise Dropped("extraction_timeout", str(exc), job["url"]) from None
+        except WorkerCrashed as exc:
+            raise Dropped("extraction_crash", str(exc), job["url"]) from None
         finally:
             self._returned()
+            if self.pool.restarts:
+                self.crawler.stats.set_value("newscrawl/extract/worker_restarts", self.pool.restarts)
         for key, count in outcome["stats"].items():
             self.crawler.stats.inc_value(key, count)
         for name, level, message in outcome["logs"]:
