@@ -29,6 +29,7 @@ NEWSCRAWL_TEMPLATES = True  # learn each site's template (seed 004) and remove i
 NEWSCRAWL_TEMPLATE_MAX_SHARE = 0.5  # a page whose text is mostly template is extracted uncleaned
 NEWSCRAWL_MAX_FEED_ENTRIES = 1000  # entries read per feed document; the rest are ignored
 NEWSCRAWL_MAX_LISTING_LINKS = 10_000  # a catalogue page with more links is skipped
+NEWSCRAWL_MAX_ERROR_RATE = 0.5  # exit status 1 when a larger share of fetched articles fails extraction
 
 # --- politeness --------------------------------------------------------------------
 USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl)"
@@ -69,6 +70,7 @@ FEED_STORAGES = {
 FEED_EXPORTERS = {"csv": "newscrawl.items.CsvArticleExporter"}
 FEED_EXPORT_FIELDS = list(EXPORT_FIELDS)
 FEED_EXPORT_ENCODING = "utf-8"
+FEED_STORE_EMPTY = False  # a run that exports nothing leaves an earlier run's -O file as it was
 
 # --- scheduling: JOBDIR queues survive a clean stop, a killed run's queue is discarded ---
 SCHEDULER = "newscrawl.middlewares.CrashSafeScheduler"

@@ -7,14 +7,23 @@
 Feeds use Scrapy's URI parameters: ``%(name)s`` is the spider (site) name, so one
 ``-o``/``-O`` template gives one file per site.  Locally served sites (the ``demo``)
 run only when named in ``--sites``.  ``-a`` arguments go to every spider.
+
+The run ends with one summary line per site (listed, exported, failed listing pages, drops
+by reason) and exits with status 1 when any site failed (see :mod:`newscrawl.commands.outcome`).
 """
 
 from __future__ import annotations
+
+import logging
 
 from scrapy.commands import BaseRunSpiderCommand
 from scrapy.exceptions import UsageError
 
 from newscrawl.items import ArticleItem
+
+from .outcome import outcome_of, overwritten_feeds, report
+
+logger = logging.getLogger("newscrawl.crawl")
 
 
 class Command(BaseRunSpiderCommand):
@@ -65,8 +74,19 @@ class Command(BaseRunSpiderCommand):
     def run(self, args, opts) -> None:
         if args:
             raise UsageError("crawlall takes no positional arguments; use --sites")
+        crawlers, held = [], {}
         for name in self.selected_sites(opts):
-            self.crawler_process.crawl(self._create_crawler(name), **opts.spargs)
+            crawler = self._create_crawler(name)
+            held[name] = overwritten_feeds(self.settings, name)
+            self.crawler_process.crawl(crawler, **opts.spargs)
+            crawlers.append(crawler)
         self.crawler_process.start()
-        if self.crawler_process.bootstrap_failed:
+        outcomes = [outcome_of(crawler) for crawler in crawlers]
+        for outcome in outcomes:
+            report(outcome, held.get(outcome.site))
+        failed = [o.site for o in outcomes if not o.ok]
+        if failed:
+            logger.error("crawlall: %d of %d site(s) failed: %s", len(failed), len(outcomes),
+                         ", ".join(failed))
+        if failed or self.crawler_process.bootstrap_failed:
             self.exitcode = 1

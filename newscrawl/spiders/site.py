@@ -19,6 +19,7 @@ own in-run set for listing pages and by the fetch stage for detail pages.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict
 from itertools import islice
 from typing import Any
@@ -40,6 +41,8 @@ from .feeds import DEFAULT_MAX_ENTRIES, parse_feed
 
 LISTING_PRIORITY = 0
 DETAIL_PRIORITY = 10  # articles before more listing pages: progress survives an interruption
+LISTING_REQUESTS = "newscrawl/listing_requests"  # stats: listing pages requested
+LISTING_ERROR_PREFIX = "newscrawl/listing_error/"  # stats: listing pages that gave nothing, by reason
 
 
 def failure_reason(failure) -> tuple[str, str]:
@@ -122,12 +125,16 @@ class SiteSpider(scrapy.Spider):
         return spider
 
     def store_url(self, url: str) -> str:
-        """``url`` as the seen-URL store keeps it: stable across runs of a locally served site,
-        whose port changes every run (the placeholder host stands in for it)."""
+        """``url`` as the seen-URL store and the claims key it: for a locally served site, the
+        served host on *any* port becomes the placeholder host.
+
+        The port changes every run and differs between workers, so a key must not hold it:
+        URLs read back from an earlier run's feed file, or a request another worker queued
+        for its own server, key the same as this run's."""
         if self.served_netloc is None:
             return url
         parts = urlsplit(url)
-        if parts.netloc != self.served_netloc:
+        if parts.hostname != urlsplit(f"//{self.served_netloc}").hostname:
             return url
         return urlunsplit(parts._replace(netloc=PLACEHOLDER_HOST))
 
@@ -154,6 +161,7 @@ class SiteSpider(scrapy.Spider):
 
     def _listing_request(self, url: str, callback, **cb_kwargs: Any) -> scrapy.Request | None:
         self._listing_seen.add(url)
+        self.crawler.stats.inc_value(LISTING_REQUESTS)  # against listing_error/*: did any listing page work?
         return scrapy.Request(url, callback=callback, errback=self.listing_failed, cb_kwargs=cb_kwargs,
                               dont_filter=True, priority=LISTING_PRIORITY)
 
@@ -261,3 +269,84 @@ class SiteSpider(scrapy.Spider):
     def article_failed(self, failure) -> None:
         reason, detail = failure_reason(failure)
         record_drop(self.crawler, reason, failure.request.url, detail)
+
+    # -- `scrapy parse --spider SITE URL` --------------------------------------------
+
+    def parse(self, response, **kwargs: Any):
+        """One page read as the crawl reads it, for ``scrapy parse --spider SITE URL``.
+
+        A feed (RSS, Atom or RDF by its Content-Type or markup) goes to :meth:`parse_feed`,
+        JSON to :meth:`parse_list_api`; an HTML page that :meth:`looks_like_article` is
+        extracted by :meth:`parse_article_page`, any other to :meth:`parse_catalogue`.
+        ``scrapy parse -c parse_catalogue`` (or ``parse_feed``, ``parse_list_api``,
+        ``parse_article_page``) picks the reading instead.  The crawl itself never calls this:
+        its requests name their callbacks.
+        """
+        kind = page_kind(response)
+        if kind == "feed":
+            return self.parse_feed(response)
+        if kind == "json":
+            return self.parse_list_api(response)
+        if isinstance(response, TextResponse) and self.looks_like_article(response):
+            return self.parse_article_page(response)
+        return self.parse_catalogue(response)
+
+    def looks_like_article(self, response: TextResponse) -> bool:
+        """Is this HTML page an article?  The site's ``article_pattern`` decides when it has one;
+        otherwise the page's own metadata (``og:type`` article, a JSON-LD ``*Article`` or
+        ``BlogPosting``), else an article-shaped URL (:func:`newscrawl.catalogue.url_score`
+        at least :data:`~newscrawl.catalogue.MIN_SCORE`: a date or id plus a slug or ``.html``)."""
+        if self.site.article_pattern:
+            return catalogue.url_score(response.url, re.compile(self.site.article_pattern)) is not None
+        root = catalogue.parse(response.text)
+        if root is not None:
+            og_type = root.xpath("string(//meta[@property='og:type']/@content)").strip().lower()
+            if og_type == "article":
+                return True
+            if any(_LD_ARTICLE_RE.search(text) for text in root.xpath(_LD_JSON)):
+                return True
+        return (catalogue.url_score(response.url) or 0.0) >= catalogue.MIN_SCORE
+
+    def parse_article_page(self, response):
+        """The page's article, extracted as the pipelines would (without the template library)."""
+        from ..extensions import Dropped
+        from ..pipelines.stages import CrawlTemplates, extract_fields
+
+        templates = CrawlTemplates(self.crawler)
+        templates.enabled = False
+        content_type = response.headers.get("Content-Type")
+        item = ArticleItem(url=response.url, site=self.name, status=response.status,
+                           content_type=content_type.decode("latin-1") if content_type else None,
+                           fetched_at=now_iso())
+        try:
+            fields = extract_fields(templates, self.crawler.settings.get("NEWSCRAWL_METHOD", "auto"),
+                                    site=self.name, body=response.body, url=response.url,
+                                    content_type=item.content_type, listing_title=None, feed_entry={})
+        except Dropped as exc:
+            record_drop(self.crawler, exc.reason, response.url, exc.detail)
+            return
+        for name, value in fields.items():
+            setattr(item, name, value)
+        item.language = item.language or self.site.language
+        yield item
+
+
+_FEED_TYPES = ("rss", "atom", "rdf", "/xml", "+xml")
+_FEED_ROOTS = (b"<rss", b"<feed", b"<rdf:rdf")
+_LD_JSON = "//script[@type='application/ld+json']/text()"
+_LD_ARTICLE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:\w{0,30}Article|BlogPosting)"')
+
+
+def page_kind(response) -> str:
+    """``feed``, ``json`` or ``html``: what a listing response holds, by Content-Type, else by its start."""
+    content_type = response.headers.get("Content-Type", b"").decode("latin-1").lower()
+    if "json" in content_type:
+        return "json"
+    if "html" not in content_type and any(t in content_type for t in _FEED_TYPES):
+        return "feed"
+    head = response.body[:1024].lstrip().lower()
+    if head.startswith((b"{", b"[")):
+        return "json"
+    if head.startswith(_FEED_ROOTS) or (head.startswith(b"<?xml") and any(r in head for r in _FEED_ROOTS)):
+        return "feed"
+    return "html"

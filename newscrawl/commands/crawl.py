@@ -1,0 +1,35 @@
+"""``scrapy crawl SITE``: Scrapy's own command, plus an exit status that says whether the crawl worked.
+
+Overrides the built-in ``crawl`` (``COMMANDS_MODULE``); options and arguments are Scrapy's.
+After the run it logs one summary line for the site and exits with status 1 when the crawl
+failed (:mod:`newscrawl.commands.outcome` lists the checks), 0 otherwise.  A run that found
+nothing new says so in one line and leaves an earlier run's feed file as it was
+(``FEED_STORE_EMPTY = False``).
+"""
+
+from __future__ import annotations
+
+from scrapy.commands.crawl import Command as ScrapyCrawl
+
+from .outcome import outcome_of, overwritten_feeds, report
+
+
+class Command(ScrapyCrawl):
+    def short_desc(self) -> str:
+        return "Run a site's crawl; exit status 1 when it failed"
+
+    def run(self, args, opts) -> None:
+        if len(args) != 1:
+            super().run(args, opts)  # raises Scrapy's usage error
+            return
+        crawler = self._create_crawler(args[0])
+        held = overwritten_feeds(self.settings, crawler.spidercls.name)
+        self.crawler_process.crawl(crawler, **opts.spargs)
+        self.crawler_process.start()
+        if self.crawler_process.bootstrap_failed:
+            self.exitcode = 1
+            return
+        outcome = outcome_of(crawler)
+        report(outcome, held)
+        if not outcome.ok:
+            self.exitcode = 1

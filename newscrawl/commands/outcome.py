@@ -1,0 +1,166 @@
+"""Did a crawl work?  The verdict behind the exit status of ``scrapy crawl`` and ``scrapy crawlall``.
+
+A site's crawl *failed* (exit status 1) when any of these holds, read from the crawler's
+stats after the run:
+
+- it did not run at all (no ``finish_reason``: the spider could not start);
+- its ``finish_reason`` is not ``finished`` (or one of Scrapy's CLOSESPIDER_* limits that the
+  user asked for): e.g. ``export_failed``, ``shutdown`` (Ctrl-C), ``locked``,
+  ``state_unwritable``, ``state_write_failed``, ``redis_unavailable``;
+- a feed could not be written (``newscrawl/export_failed``, or Scrapy's
+  ``feedexport/failed_count/*`` for remote storages);
+- every listing page it requested failed (``newscrawl/listing_error/*`` — a download error,
+  an HTTP error, robots.txt, or a page that listed nothing readable — for all of
+  ``newscrawl/listing_requests``): the site could not be crawled at all; or the listing
+  pages it read listed no article on the site (``newscrawl/listed`` is 0);
+- more than ``NEWSCRAWL_MAX_ERROR_RATE`` (default 0.5) of the article pages it fetched failed
+  extraction (drop reasons in :data:`EXTRACTION_FAILURES`), e.g. after a site redesign.
+
+Spidermon (the Scrapy monitoring framework) was considered: its monitors run as unit tests at
+``spider_closed`` and report through actions (mail, Slack, Sentry), but nothing of it sets the
+process exit status, so the command would read the stats after the run either way; these four
+checks are the few lines below rather than a dependency tree (jsonschema[format],
+python-slugify, and the ``monitoring`` extra for notifications).  The verdict's figures are all
+in the stats, so a Spidermon suite can watch the same values.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from w3lib.url import file_uri_to_path
+
+from ..extensions import DROP_PREFIX
+from ..spiders.site import LISTING_ERROR_PREFIX, LISTING_REQUESTS
+
+logger = logging.getLogger("newscrawl.crawl")
+
+#: Finish reasons of a crawl that did its work: normal end, or a limit the user set.
+OK_FINISH_REASONS = frozenset({"finished", "closespider_itemcount", "closespider_pagecount",
+                               "closespider_timeout"})
+#: Drop reasons of an article page that was fetched but gave no article.
+EXTRACTION_FAILURES = ("extraction_error", "unparseable", "too_deep", "empty_body", "binary",
+                       "no_text", "no_title")
+DEFAULT_MAX_ERROR_RATE = 0.5
+
+
+@dataclass
+class Outcome:
+    """One site's crawl in figures, and what went wrong (empty: it worked)."""
+
+    site: str
+    finish_reason: str | None
+    listed: int = 0
+    exported: int = 0
+    listing_requests: int = 0
+    listing_failed: int = 0
+    dropped: dict[str, int] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def nothing_new(self) -> bool:
+        """It worked, exported nothing, and what it listed had been exported by earlier runs."""
+        return self.ok and self.exported == 0 and self.dropped.get("already_exported", 0) > 0
+
+    def line(self) -> str:
+        """The one-line summary: site, verdict, listed, exported, failed listings, drops by reason."""
+        drops = ", ".join(f"{reason}={n}" for reason, n in sorted(self.dropped.items())) or "none"
+        verdict = "ok" if self.ok else "FAILED (" + "; ".join(self.problems) + ")"
+        return (f"{self.site}: {verdict}; listed {self.listed}, exported {self.exported}, "
+                f"failed listing pages {self.listing_failed}/{self.listing_requests}; dropped: {drops}")
+
+
+def error_rate(exported: int, dropped: dict[str, int]) -> tuple[float, int, int]:
+    """(share of fetched article pages that failed extraction, failed, attempted)."""
+    failed = sum(dropped.get(reason, 0) for reason in EXTRACTION_FAILURES)
+    attempted = exported + failed
+    return (failed / attempted if attempted else 0.0), failed, attempted
+
+
+def max_error_rate(settings) -> float:
+    value = settings.getfloat("NEWSCRAWL_MAX_ERROR_RATE", DEFAULT_MAX_ERROR_RATE)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"NEWSCRAWL_MAX_ERROR_RATE must be between 0 and 1, got {value}")
+    return value
+
+
+def outcome_of(crawler) -> Outcome:
+    """The verdict on ``crawler``'s finished run, from its stats."""
+    stats = crawler.stats.get_stats()
+    dropped = {k[len(DROP_PREFIX):]: v for k, v in stats.items() if k.startswith(DROP_PREFIX)}
+    listing_failed = sum(v for k, v in stats.items() if k.startswith(LISTING_ERROR_PREFIX))
+    outcome = Outcome(
+        site=getattr(crawler.spidercls, "name", "?"),
+        finish_reason=stats.get("finish_reason"),
+        listed=stats.get("newscrawl/listed", 0),
+        exported=stats.get("newscrawl/exported", 0),
+        listing_requests=stats.get(LISTING_REQUESTS, 0),
+        listing_failed=listing_failed,
+        dropped=dropped,
+    )
+    outcome.problems = problems(stats, outcome, max_error_rate(crawler.settings))
+    return outcome
+
+
+def problems(stats: dict, outcome: Outcome, max_rate: float) -> list[str]:
+    """Why the crawl counts as failed (see the module docstring); empty when it worked."""
+    found = []
+    reason = outcome.finish_reason
+    if reason is None:
+        return ["the crawl did not start"]
+    if reason not in OK_FINISH_REASONS:
+        found.append(f"finish reason {reason}")
+    if stats.get("newscrawl/export_failed"):
+        found.append(f"export failed: {stats['newscrawl/export_failed']}")
+    elif any(k.startswith("feedexport/failed_count/") and v for k, v in stats.items()):
+        found.append("a feed could not be stored")
+    # In the distributed mode another worker reads the listing pages claimed elsewhere.
+    own_listings = outcome.listing_requests - stats.get("newscrawl/distributed/listing_claimed_elsewhere", 0)
+    if outcome.listing_failed and outcome.listing_failed >= own_listings:
+        found.append(f"every listing page failed ({outcome.listing_failed}/{own_listings})")
+    elif own_listings > 0 and outcome.listed == 0:
+        found.append("no article link on any listing page")
+    rate, failed, attempted = error_rate(outcome.exported, outcome.dropped)
+    if rate > max_rate:
+        found.append(f"extraction failed on {failed} of {attempted} article pages "
+                     f"({rate:.0%} > NEWSCRAWL_MAX_ERROR_RATE {max_rate:.0%})")
+    return found
+
+
+def overwritten_feeds(settings, site: str) -> dict[str, int]:
+    """Local feed files of ``FEEDS`` with ``overwrite`` (``-O``) that hold data now: path -> bytes."""
+    held = {}
+    for uri, options in settings.getdict("FEEDS").items():
+        uri = str(uri)
+        if not (options or {}).get("overwrite") or ("://" in uri and not uri.startswith("file:")):
+            continue
+        path = Path(file_uri_to_path(uri) if uri.startswith("file:") else uri.replace("%(name)s", site))
+        try:
+            size = path.stat().st_size
+        except OSError:
+            continue
+        if size:
+            held[str(path)] = size
+    return held
+
+
+def report(outcome: Outcome, replaced: dict[str, int] | None = None) -> None:
+    """Log the crawl's summary line, and the notices a re-run needs."""
+    if outcome.ok:
+        logger.info("Crawl %s", outcome.line())
+    else:
+        logger.error("Crawl %s", outcome.line())
+    if outcome.nothing_new:
+        logger.info("%s: nothing new: %d listed link(s) were exported by earlier runs; the feed file "
+                    "was left as it was (NEWSCRAWL_FRESH=1 exports them again)",
+                    outcome.site, outcome.dropped["already_exported"])
+    elif outcome.exported:
+        for path, size in (replaced or {}).items():
+            logger.warning("-O replaced the %d bytes an earlier run had written to %s with this run's %d "
+                           "new article(s); use -o to append across runs", size, path, outcome.exported)
