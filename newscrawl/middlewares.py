@@ -1,10 +1,18 @@
-"""Scrapy components besides pipelines and extensions: a crash-aware scheduler, a
-domain allow-list that also holds for ``dont_filter`` requests, and ``Retry-After``.
+"""Scrapy components besides pipelines and extensions: a crash-aware scheduler, an
+origin allow-list that also holds for ``dont_filter`` requests, a URL length limit for
+every request, robots.txt failures read as RFC 9309 says, and ``Retry-After``.
 
 :class:`AllowedDomainsMiddleware` exists because every request newscrawl issues is
 ``dont_filter`` (see :mod:`newscrawl.spiders.site`), and Scrapy's own offsite middleware
 lets ``dont_filter`` requests through: without it a redirect from an article URL to
-another host would be fetched and exported.
+another host, or to another port of the same host, would be fetched and exported.
+
+:class:`UrlLengthMiddleware` exists because Scrapy's ``URLLENGTH_LIMIT`` is a spider
+middleware: it never sees the detail requests the fetch stage schedules with
+``engine.crawl``, nor redirects.
+
+:class:`RobotsTxtMiddleware` is Scrapy's with RFC 9309's failure rules: Scrapy reads a
+robots.txt that fails (5xx, timeout, too large) as "allow all"; the RFC says "disallow".
 
 :class:`CrashSafeScheduler` is Scrapy's scheduler with two changes for ``JOBDIR`` crawls:
 
@@ -30,11 +38,19 @@ from email.utils import parsedate_to_datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from scrapy import Request
 from scrapy.core.scheduler import Scheduler
-from scrapy.exceptions import IgnoreRequest
+from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware as ScrapyRobotsTxtMiddleware
+from scrapy.exceptions import DownloadCancelledError, DownloadTimeoutError, IgnoreRequest
+from scrapy.http.request import NO_CALLBACK
+from scrapy.robotstxt import RobotParser
+from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.httpobj import urlparse_cached
+from twisted.internet.defer import Deferred
+from twisted.internet.error import TimeoutError as TwistedTimeoutError
 
 from .extensions import SeenUrls, record_drop
-from .sites import host_allowed
+from .sites import AllowList
 
 logger = logging.getLogger(__name__)
 MARKER = "newscrawl-run-open"
@@ -76,29 +92,194 @@ class CrashSafeScheduler(Scheduler):
             record_drop(self.crawler, "duplicate", request.url, "resumed request already fetched in this run")
 
 
-class AllowedDomainsMiddleware:
-    """Downloader middleware: only http(s) URLs on the spider's ``allowed_domains``, redirects included.
+class Refused(IgnoreRequest):
+    """A request newscrawl will not send, with the drop ``reason`` the errbacks count."""
 
-    Ignored requests fail with an ``offsite`` message, which the spider's errbacks count
-    as ``newscrawl/dropped/offsite``.  robots.txt requests are for hosts already allowed.
-    Spiders without ``allowed_domains`` are not restricted.
+    def __init__(self, reason: str, detail: str):
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+class AllowedDomainsMiddleware:
+    """Downloader middleware: only http(s) URLs on the spider's allowed origins, redirects included.
+
+    The spider's ``allow_list`` (:class:`newscrawl.sites.AllowList`) decides by scheme, host
+    and port; a spider with only ``allowed_domains`` gets those domains on the default
+    ports.  Refused requests fail with reason ``offsite``, which the spider's errbacks
+    count as ``newscrawl/dropped/offsite``.  robots.txt requests pass through here too, so
+    a robots.txt redirected off the allow-list is not fetched (and counts as unreachable).
+    Spiders with neither attribute are not restricted.
     """
 
     def __init__(self, crawler):
         self.crawler = crawler
+        self._allow_list: AllowList | None = None
 
     @classmethod
     def from_crawler(cls, crawler) -> AllowedDomainsMiddleware:
         return cls(crawler)
 
+    def allow_list(self) -> AllowList | None:
+        spider = self.crawler.spider
+        allow_list = getattr(spider, "allow_list", None)
+        if allow_list is None and getattr(spider, "allowed_domains", None):
+            if self._allow_list is None:
+                self._allow_list = AllowList.of(spider.allowed_domains)
+            allow_list = self._allow_list
+        return allow_list
+
     def process_request(self, request, spider=None):
         parts = urlsplit(request.url)
         if parts.scheme not in ("http", "https"):
-            raise IgnoreRequest(f"offsite: {request.url} is not an http(s) URL")
-        domains = getattr(self.crawler.spider, "allowed_domains", None)
-        if domains and not host_allowed(parts.hostname, domains):
-            raise IgnoreRequest(f"offsite: {parts.hostname} is not one of {list(domains)}")
+            raise Refused("offsite", f"{request.url} is not an http(s) URL")
+        allow_list = self.allow_list()
+        if allow_list is not None and not allow_list.allows(request.url):
+            raise Refused("offsite", f"{parts.netloc} is not an allowed origin of this crawl")
         return None
+
+
+class UrlLengthMiddleware:
+    """Downloader middleware: a request whose URL is longer than ``URLLENGTH_LIMIT``
+    (Scrapy's setting, default 2083; 0 = no limit) is not sent: reason ``url_too_long``.
+
+    Scrapy applies that limit only to requests coming out of spider callbacks; this one
+    holds it for every request, the fetch stage's detail requests and redirects included.
+    """
+
+    def __init__(self, limit: int):
+        self.limit = limit
+
+    @classmethod
+    def from_crawler(cls, crawler) -> UrlLengthMiddleware:
+        return cls(crawler.settings.getint("URLLENGTH_LIMIT"))
+
+    def process_request(self, request, spider=None):
+        if self.limit and len(request.url) > self.limit:
+            raise Refused("url_too_long", f"URL of {len(request.url)} characters {request.url[:80]}..., "
+                                          f"more than URLLENGTH_LIMIT ({self.limit})")
+        return None
+
+
+class Unreachable(RobotParser):
+    """The rules of a host whose robots.txt could not be read: nothing is allowed."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+    @classmethod
+    def from_crawler(cls, crawler, robotstxt_body: bytes) -> Unreachable:  # pragma: no cover - never parsed
+        return cls("unreachable")
+
+    def allowed(self, url, user_agent) -> bool:
+        return False
+
+    def crawl_delay(self, user_agent) -> float | None:
+        return None
+
+
+class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
+    """Scrapy's robots.txt middleware (Protego parses) with the failure rules of RFC 9309 §2.3.1:
+
+    - 2xx (redirects followed up to Scrapy's limit): the rules, as Scrapy reads them;
+    - 4xx, "unavailable" (§2.3.1.3; also a 3xx Scrapy did not follow, §2.3.1.2): no rules,
+      everything is allowed;
+    - 5xx, a timeout or network error, a body over ``NEWSCRAWL_ROBOTSTXT_MAXSIZE`` or a
+      redirect off the allow-list, "unreachable" (§2.3.1.4): everything on that host is
+      disallowed for the rest of the run.  Scrapy's retry middleware has already retried a
+      5xx or a timeout ``RETRY_TIMES`` times; the next run asks again.  The host is logged
+      once and counted in ``newscrawl/robots_unreachable``; each request it blocks fails
+      with reason ``robots_unreachable`` (dropped, not retried).
+
+    ``NEWSCRAWL_ROBOTSTXT_MAXSIZE`` (default 512 KiB) must stay at least 500 KiB, the
+    minimum a crawler must parse (§2.5).
+    """
+
+    def __init__(self, crawler):
+        super().__init__(crawler)
+        self.maxsize = crawler.settings.getint("NEWSCRAWL_ROBOTSTXT_MAXSIZE", 512 * 1024)
+
+    def process_request_2(self, rp, request) -> None:
+        if isinstance(rp, Unreachable):
+            self._stats.inc_value("robotstxt/forbidden")
+            raise Refused("robots_unreachable", f"robots.txt of {urlparse_cached(request).netloc} "
+                                                f"could not be read ({rp.reason}); nothing there is fetched")
+        super().process_request_2(rp, request)
+
+    async def robot_parser(self, request):
+        url = urlparse_cached(request)
+        netloc = url.netloc
+        if netloc not in self._parsers:
+            self._parsers[netloc] = Deferred()
+            robots_request = Request(
+                f"{url.scheme}://{netloc}/robots.txt",
+                priority=self.DOWNLOAD_PRIORITY,
+                meta={"dont_obey_robotstxt": True, "download_maxsize": self.maxsize},
+                callback=NO_CALLBACK,
+            )
+            try:
+                response = await self.crawler.engine.download_async(robots_request)
+            except Exception as exc:  # noqa: BLE001 - every way of failing means "unreachable"
+                self._unreachable(netloc, _robots_failure(exc))
+            else:
+                await self._read_robots(response, netloc, request)
+            self._stats.inc_value("robotstxt/request_count")
+        parser = self._parsers[netloc]
+        if isinstance(parser, Deferred):
+            return await maybe_deferred_to_future(parser)
+        return parser
+
+    async def _read_robots(self, response, netloc: str, request) -> None:
+        if 300 <= response.status < 500:
+            # unavailable (4xx; a 3xx left after the redirects): as an empty file, which allows everything
+            await self._parse_robots(response.replace(body=b""), netloc, request)
+        elif response.status >= 500 or response.status < 200:
+            self._stats.inc_value("robotstxt/response_count")
+            self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
+            self._unreachable(netloc, f"HTTP {response.status}")
+        else:
+            await self._parse_robots(response, netloc, request)
+
+    def _unreachable(self, netloc: str, reason: str) -> None:
+        logger.warning("robots.txt of %s could not be read (%s): nothing on that host is fetched in this "
+                       "run (RFC 9309 2.3.1.4)", netloc, reason)
+        self._stats.inc_value("newscrawl/robots_unreachable")
+        pending = self._parsers[netloc]
+        self._parsers[netloc] = parser = Unreachable(reason)
+        if isinstance(pending, Deferred):
+            pending.callback(parser)
+
+
+def _robots_failure(exc: Exception) -> str:
+    """A short description of why robots.txt could not be downloaded."""
+    reason, detail = exception_reason(exc)
+    return f"{reason}: {detail}" if detail else reason
+
+
+def exception_reason(exc: BaseException) -> tuple[str, str]:
+    """A drop reason and detail for a request that failed with ``exc`` rather than a response."""
+    if isinstance(exc, Refused):
+        return exc.reason, exc.detail
+    if isinstance(exc, (DownloadTimeoutError, TwistedTimeoutError)):
+        return "timeout", str(exc) or type(exc).__name__
+    if isinstance(exc, DownloadCancelledError):
+        # Scrapy cancels a download only when the body outgrows DOWNLOAD_MAXSIZE (or the
+        # request's download_maxsize); without Content-Length the error has no message.
+        return "too_large", str(exc) or "body larger than DOWNLOAD_MAXSIZE"
+    text = str(exc).lower()
+    if isinstance(exc, IgnoreRequest):
+        if "robots" in text:
+            return "robots", str(exc)
+        if "offsite" in text:
+            return "offsite", str(exc)
+        if "max redirections" in text:
+            return "redirect_loop", str(exc)
+        if "download_maxsize" in text:  # e.g. a gzip bomb, stopped while decompressing
+            return "too_large", str(exc)
+        return "ignored", str(exc)
+    if "download max size" in text or "maxsize" in text:
+        return "too_large", str(exc)
+    return "download_error", f"{type(exc).__name__}: {exc}"
 
 
 def retry_after_seconds(value: bytes | str | None) -> float | None:

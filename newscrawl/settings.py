@@ -29,11 +29,16 @@ NEWSCRAWL_TEMPLATES = True  # learn each site's template (seed 004) and remove i
 NEWSCRAWL_TEMPLATE_MAX_SHARE = 0.5  # a page whose text is mostly template is extracted uncleaned
 NEWSCRAWL_MAX_FEED_ENTRIES = 1000  # entries read per feed document; the rest are ignored
 NEWSCRAWL_MAX_LISTING_LINKS = 10_000  # a catalogue page with more links is skipped
+NEWSCRAWL_MAX_LIST_APIS = 20  # list endpoints (data-list-api) read per catalogue page; the rest are dropped
 NEWSCRAWL_MAX_ERROR_RATE = 0.5  # exit status 1 when a larger share of fetched articles fails extraction
 
 # --- politeness --------------------------------------------------------------------
 USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl)"
 ROBOTSTXT_OBEY = True
+ROBOTSTXT_PARSER = "scrapy.robotstxt.ProtegoRobotParser"
+# A robots.txt larger than this cannot be read, so its host is disallowed (RFC 9309: 2.5
+# asks for at least 500 KiB, 2.3.1.4 for "disallow" when the file is unreachable).
+NEWSCRAWL_ROBOTSTXT_MAXSIZE = 512 * 1024
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 2
 DOWNLOAD_DELAY = 1.0
@@ -50,6 +55,7 @@ DOWNLOAD_TIMEOUT = 30
 CONCURRENT_ITEMS = 16
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
+URLLENGTH_LIMIT = 2083  # Scrapy's default; held for every request (newscrawl.middlewares.UrlLengthMiddleware)
 # Only http(s) is ever fetched: no file://, ftp://, s3:// or data: requests, whatever a
 # page, feed or argument says (spider arguments and the sites file are checked too).
 DOWNLOAD_HANDLERS = {"file": None, "ftp": None, "s3": None, "data": None}
@@ -77,7 +83,11 @@ SCHEDULER = "newscrawl.middlewares.CrashSafeScheduler"
 # Scrapy's OffsiteMiddleware (50) skips dont_filter requests, and every newscrawl request
 # is dont_filter: this one holds the allow-list for all of them, redirects included.
 DOWNLOADER_MIDDLEWARES = {
-    "newscrawl.middlewares.AllowedDomainsMiddleware": 51,
+    "newscrawl.middlewares.AllowedDomainsMiddleware": 51,  # scheme, host and port (origin)
+    "newscrawl.middlewares.UrlLengthMiddleware": 52,  # URLLENGTH_LIMIT for every request
+    # robots.txt that cannot be read (5xx, timeout, too large) disallows its host (RFC 9309)
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "newscrawl.middlewares.RobotsTxtMiddleware": 100,
     "newscrawl.middlewares.RetryAfterMiddleware": 560,  # a 429/503 Retry-After slows the host down
 }
 NEWSCRAWL_RETRY_AFTER_MAX = 120  # seconds: longer Retry-After values are capped

@@ -12,7 +12,9 @@ A site is a table under ``[sites.<name>]``; the name becomes the spider name::
 
 Keys (only ``domains`` and one of ``catalogues``/``feeds``/``list_apis`` are required):
 
-- ``domains``: allowed domains (subdomains included), as Scrapy's ``allowed_domains``;
+- ``domains``: allowed domains (subdomains included) on the default ports (80 for http,
+  443 for https); ``"host:port"`` allows that port instead; each needs a label below the
+  public suffix (``"com"`` or ``"co.uk"`` alone is refused, see :func:`domain_problem`);
 - ``catalogues``: listing pages whose article links the spider finds by itself;
 - ``feeds``: RSS/Atom feed URLs;
 - ``list_apis``: JSON endpoints a JavaScript-rendered list is built from;
@@ -21,22 +23,32 @@ Keys (only ``domains`` and one of ``catalogues``/``feeds``/``list_apis`` are req
 - ``language``: ISO 639-1 code of the site's main language;
 - ``kind``: free label such as ``news`` or ``blog``;
 - ``max_pages``: catalogue pages followed per start page (default 1 + pagination limit);
-- ``politeness``: per-site overrides, keys in :data:`POLITENESS_SETTINGS`;
+- ``politeness``: per-site overrides, keys in :data:`POLITENESS_SETTINGS`, in the ranges of
+  :data:`POLITENESS_RANGES` (finite numbers only: TOML's ``nan``/``inf`` are refused);
 - ``serve``/``headers``: serve this directory (relative to the TOML file) on a local
   port and rewrite the placeholder host :data:`PLACEHOLDER_HOST` to it (the demo).
 
 :func:`load_sites` validates everything at start and raises :class:`SiteConfigError`
 naming the file, the site and the bad key.  No Scrapy imports here.
+
+Where a crawl may send requests is an :class:`AllowList` of origins (scheme, host, port):
+the site's ``domains`` and the origins of its configured URLs (a catalogue on
+``http://127.0.0.1:8123/`` allows that port, no other).
 """
 
 from __future__ import annotations
 
+import ipaddress
+import math
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+import tldextract
 
 DEFAULT_SITES_FILE = Path(__file__).resolve().parent.parent / "data" / "sites.toml"
 PLACEHOLDER_HOST = "demo.invalid"
@@ -49,7 +61,19 @@ POLITENESS_SETTINGS: dict[str, tuple[str, type | tuple[type, ...]]] = {
     "delay_jitter": ("DOWNLOAD_DELAY_JITTER", (int, float)),
     "download_timeout": ("DOWNLOAD_TIMEOUT", (int, float)),
 }
+# politeness key -> (lowest, highest, lowest allowed itself): a delay of inf or a concurrency
+# of 0 never downloads, nan compares false with everything and so slips past plain checks
+POLITENESS_RANGES: dict[str, tuple[float, float, bool]] = {
+    "download_delay": (0, 3600, True),
+    "concurrency": (1, math.inf, True),
+    "delay_jitter": (0, 1, True),  # Scrapy waits delay * uniform(1 - jitter, 1 + jitter)
+    "download_timeout": (0, 3600, False),
+}
+DEFAULT_PORTS = {"http": 80, "https": 443}
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+# The public suffix list as bundled with tldextract (no download: suffix_list_urls=()),
+# private suffixes included, so "github.io" alone is a suffix too.
+_PSL = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
 
 
 class SiteConfigError(ValueError):
@@ -74,12 +98,18 @@ class SiteConfig:
     headers: Path | None = None
 
     @property
+    def allow_list(self) -> AllowList:
+        """The origins this site's crawl may request: its domains and configured URLs."""
+        return AllowList.of(self.domains, self.catalogues + self.feeds + self.list_apis)
+
+    @property
     def scrapy_settings(self) -> dict[str, Any]:
         """The politeness overrides as Scrapy settings (spider priority)."""
         return {POLITENESS_SETTINGS[key][0]: value for key, value in self.politeness.items()}
 
     def with_host(self, netloc: str) -> SiteConfig:
-        """This site with :data:`PLACEHOLDER_HOST` replaced by ``netloc`` (e.g. ``127.0.0.1:8123``)."""
+        """This site with :data:`PLACEHOLDER_HOST` replaced by ``netloc`` (e.g. ``127.0.0.1:8123``),
+        in its URLs and in its domains (the port included: the placeholder allows that port only)."""
 
         def swap(url: str) -> str:
             parts = urlsplit(url)
@@ -87,10 +117,9 @@ class SiteConfig:
                 return url
             return urlunsplit(parts._replace(netloc=netloc))
 
-        host = netloc.split(":")[0]
         return replace(
             self,
-            domains=tuple(host if d == PLACEHOLDER_HOST else d for d in self.domains),
+            domains=tuple(netloc if d == PLACEHOLDER_HOST else d for d in self.domains),
             catalogues=tuple(map(swap, self.catalogues)),
             feeds=tuple(map(swap, self.feeds)),
             list_apis=tuple(map(swap, self.list_apis)),
@@ -116,9 +145,15 @@ def load_sites(path: str | Path | None = None) -> dict[str, SiteConfig]:
     """Read and validate the sites file (default ``data/sites.toml``); name → config, in file order."""
     path = Path(path) if path else DEFAULT_SITES_FILE
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_bytes().decode("utf-8"))
     except FileNotFoundError as exc:
         raise SiteConfigError(f"{path}: sites file not found") from exc
+    except IsADirectoryError as exc:
+        raise SiteConfigError(f"{path}: is a directory, not a sites file") from exc
+    except OSError as exc:
+        raise SiteConfigError(f"{path}: cannot read the sites file: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise SiteConfigError(f"{path}: not UTF-8 text (byte {exc.start}); TOML files are UTF-8") from exc
     except tomllib.TOMLDecodeError as exc:
         raise SiteConfigError(f"{path}: not valid TOML: {exc}") from exc
     return parse_sites(data, source=str(path), base_dir=path.parent)
@@ -153,8 +188,9 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
     if not domains:
         raise SiteConfigError(f"{where}.domains: must list at least one domain")
     for domain in domains:
-        if "/" in domain or ":" in domain or not domain.strip(".") or " " in domain:
-            raise SiteConfigError(f"{where}.domains: {domain!r} is not a bare domain name")
+        problem = domain_problem(domain)
+        if problem:
+            raise SiteConfigError(f"{where}.domains: {domain!r} {problem}")
     urls = {}
     for key in ("catalogues", "feeds", "list_apis"):
         urls[key] = tuple(_strings(table.get(key, []), f"{where}.{key}"))
@@ -177,11 +213,9 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
             raise SiteConfigError(
                 f"{where}.politeness: unknown key {key!r} (allowed: {', '.join(sorted(POLITENESS_SETTINGS))})"
             )
-        expected = POLITENESS_SETTINGS[key][1]
-        if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
-            raise SiteConfigError(f"{where}.politeness.{key}: expected {_type_name(expected)}, got {value!r}")
-        if not isinstance(value, bool) and value < 0:
-            raise SiteConfigError(f"{where}.politeness.{key}: must not be negative")
+        problem = politeness_problem(key, value)
+        if problem:
+            raise SiteConfigError(f"{where}.politeness.{key}: {problem}")
     base = base_dir or Path.cwd()
     serve = _inside(base, table["serve"], f"{where}.serve") if "serve" in table else None
     headers = _inside(base, table["headers"], f"{where}.headers") if "headers" in table else None
@@ -220,19 +254,143 @@ def _strings(values: list, where: str) -> list[str]:
 
 
 def _check_url(url: str, domains: tuple[str, ...], where: str) -> None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    if origin_of(url) is None:
         raise SiteConfigError(f"{where}: {url!r} is not an http(s) URL")
-    if not host_allowed(parts.hostname, domains):
+    if not host_allowed(urlsplit(url).hostname, [_split_domain(d)[0] for d in domains]):
         raise SiteConfigError(f"{where}: {url!r} is not on the site's domains {list(domains)}")
+
+
+def politeness_problem(key: str, value: Any) -> str | None:
+    """Why ``value`` cannot be the politeness setting ``key``; None when it can."""
+    expected = POLITENESS_SETTINGS[key][1]
+    if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
+        return f"expected {_type_name(expected)}, got {value!r}"
+    if key not in POLITENESS_RANGES:
+        return None
+    if not math.isfinite(value):
+        return f"must be a finite number, got {value!r}"
+    low, high, low_included = POLITENESS_RANGES[key]
+    if value < low or (value == low and not low_included):
+        return f"must be {'at least' if low_included else 'more than'} {low}, got {value!r}"
+    if value > high:
+        return f"must be at most {high}, got {value!r}"
+    return None
+
+
+def domain_problem(domain: str) -> str | None:
+    """Why ``domain`` (``host`` or ``host:port``) cannot be a site's domain; None when it can.
+
+    The host must have a label of its own below its public suffix (Public Suffix List,
+    https://publicsuffix.org/): ``"com"``, ``"co.uk"``, ``"xn--p1ai"`` or ``"github.io"``
+    alone would allow every site under them.  IP addresses and ``localhost`` are hosts.
+    """
+    if any(c in domain for c in "/?#@\\ ") or not domain.strip("."):
+        return "is not a bare domain name"
+    try:
+        host, _ = _split_domain(domain)
+    except ValueError:
+        return "has an invalid port"
+    if not host:
+        return "is not a bare domain name"
+    if _is_ip(host) or host == "localhost":
+        return None
+    if not _PSL(host).domain:
+        return "is a public suffix: name a registrable domain under it (such as 'example.com')"
+    return None
+
+
+@dataclass(frozen=True)
+class AllowList:
+    """Where a crawl may send requests, by origin (scheme, host, port; RFC 6454 §4).
+
+    ``domains`` are (domain, port) pairs: a URL's host must be the domain or a subdomain
+    of it, and its port ``port``, or, when that is None, the default port of the URL's
+    scheme (80 for http, 443 for https).  ``origins`` are exact (scheme, host, port)
+    triples: configured listing URLs and ``start_url``/``feed_url`` arguments.
+    """
+
+    domains: tuple[tuple[str, int | None], ...] = ()
+    origins: frozenset[tuple[str, str, int]] = frozenset()
+
+    @classmethod
+    def of(cls, domains: Iterable[str], urls: Iterable[str] = ()) -> AllowList:
+        """The allow-list of ``domains`` (``host`` or ``host:port``) plus the origins of ``urls``."""
+        return cls(tuple(_split_domain(d) for d in domains)).with_origins(urls)
+
+    def with_origins(self, urls: Iterable[str]) -> AllowList:
+        """This allow-list plus the origin of each of ``urls`` (that origin only)."""
+        added = {origin for origin in map(origin_of, urls) if origin is not None}
+        return replace(self, origins=self.origins | added)
+
+    @property
+    def hosts(self) -> list[str]:
+        """The host names involved, without ports, as Scrapy's ``allowed_domains`` takes them
+        (a host-only pre-filter: :meth:`allows` decides)."""
+        return list(dict.fromkeys([d for d, _ in self.domains] + sorted(h for _, h, _ in self.origins)))
+
+    def allows(self, url: str) -> bool:
+        """True when ``url`` is an http(s) URL on one of the allowed origins."""
+        origin = origin_of(url)
+        if origin is None:
+            return False
+        if origin in self.origins:
+            return True
+        scheme, host, port = origin
+        return any(
+            port == (allowed_port or DEFAULT_PORTS[scheme]) and host_allowed(host, [domain])
+            for domain, allowed_port in self.domains
+        )
+
+
+def origin_of(url: str) -> tuple[str, str, int] | None:
+    """``url``'s origin (scheme, ASCII lower-case host, port with the default filled in);
+    None unless it is an http(s) URL with a host and a valid port."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    return scheme, _ascii_host(parts.hostname), DEFAULT_PORTS[scheme] if port is None else port
+
+
+def _split_domain(domain: str) -> tuple[str, int | None]:
+    """``"host"`` or ``"host:port"`` as (ASCII lower-case host, port or None); ValueError for a bad port."""
+    parts = urlsplit("//" + domain.strip())
+    port = parts.port
+    if port == 0:
+        raise ValueError(f"port 0 in {domain!r}")
+    return _ascii_host(parts.hostname or ""), port
+
+
+def _ascii_host(host: str) -> str:
+    """``host`` lower-cased, without a trailing dot, internationalised names as IDNA (``xn--``),
+    the form a request URL carries."""
+    host = host.lower().rstrip(".")
+    if host.isascii():
+        return host
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def host_allowed(host: str | None, domains: tuple[str, ...] | list[str]) -> bool:
     """True when ``host`` is one of ``domains`` or a subdomain of one (as Scrapy's offsite rule)."""
     if not host:
         return False
-    host = host.lower().rstrip(".")
-    return any(host == d or host.endswith("." + d) for d in (d.lower().lstrip(".") for d in domains))
+    host = _ascii_host(host)
+    return any(host == d or host.endswith("." + d) for d in (_ascii_host(d).lstrip(".") for d in domains))
 
 
 def _type_name(expected: type | tuple[type, ...]) -> str:

@@ -111,7 +111,8 @@ async def test_crawl_completes_under_faults_and_counts_every_loss(tmp_path):
         feed = f'<?xml version="1.0"?><rss version="2.0"><channel><title>F</title>{items}</channel></rss>'
         site.pages["/feed.xml"] = (feed.encode(), {"Content-Type": "application/rss+xml"})
 
-        spider = site_spider(feeds=[base + "/feed.xml"], domains=["127.0.0.1", "localhost"])
+        # the allow-list is by origin: "localhost" alone would allow ports 80 and 443 only
+        spider = site_spider(feeds=[base + "/feed.xml"], domains=["127.0.0.1", f"localhost:{port.getHost().port}"])
         out = tmp_path / "out.jsonl"
         settings = crawl_settings(tmp_path, out, DOWNLOAD_TIMEOUT=2, RETRY_TIMES=1)
         crawler = await run_crawl(spider, settings)

@@ -68,7 +68,9 @@ def test_politeness_becomes_scrapy_settings_and_placeholder_host_is_rewritten():
     assert site.scrapy_settings == {"DOWNLOAD_DELAY": 0.0, "AUTOTHROTTLE_ENABLED": False,
                                     "CONCURRENT_REQUESTS_PER_DOMAIN": 8}
     local = site.with_host("127.0.0.1:8123")
-    assert local.catalogues == ("http://127.0.0.1:8123/list/",) and local.domains == ("127.0.0.1",)
+    assert local.catalogues == ("http://127.0.0.1:8123/list/",) and local.domains == ("127.0.0.1:8123",)
+    assert local.allow_list.allows("http://127.0.0.1:8123/news/1.html")
+    assert not local.allow_list.allows("http://127.0.0.1:6379/")
 
 
 def test_scrapy_list_shows_every_configured_site():

@@ -6,7 +6,7 @@ import warnings
 
 from scrapy.spiderloader import SpiderLoader
 
-from ..sites import SiteConfig, load_sites
+from ..sites import SiteConfig, SiteConfigError, load_sites
 from .site import SiteSpider
 
 
@@ -20,13 +20,17 @@ class SiteSpiderLoader(SpiderLoader):
     """Spider classes from ``SPIDER_MODULES`` plus one per site in ``NEWSCRAWL_SITES``.
 
     The sites file is validated here, so a bad key stops ``scrapy list``/``crawl`` with
-    a :class:`~newscrawl.sites.SiteConfigError` naming it.  A coded spider with the same
-    name as a configured site wins (with a warning).
+    one line naming the file, the site and the key (the :class:`~newscrawl.sites.SiteConfigError`'s
+    message, as :class:`SystemExit`: no traceback).  A coded spider with the same name as a
+    configured site wins (with a warning).
     """
 
     def __init__(self, settings):
         super().__init__(settings)
-        self.sites = load_sites(settings.get("NEWSCRAWL_SITES"))
+        try:
+            self.sites = load_sites(settings.get("NEWSCRAWL_SITES"))
+        except SiteConfigError as exc:
+            raise SystemExit(f"error: {exc}") from None
         for name, site in self.sites.items():
             if name in self._spiders:
                 msg = f"spider {name!r} is both coded and configured; using the coded one"

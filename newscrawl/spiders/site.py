@@ -27,16 +27,22 @@ from urllib.parse import urlsplit, urlunsplit
 
 import scrapy
 from scrapy import signals
-from scrapy.exceptions import DownloadTimeoutError, IgnoreRequest
 from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
-from twisted.internet.error import TimeoutError as TwistedTimeoutError
 
 from .. import catalogue
 from ..extensions import record_drop
 from ..items import ArticleItem, ListingItem, now_iso
-from ..middlewares import DETAIL_META
-from ..sites import PLACEHOLDER_HOST, SiteConfig, host_allowed
+from ..middlewares import DETAIL_META, exception_reason
+from ..sites import (
+    PLACEHOLDER_HOST,
+    POLITENESS_SETTINGS,
+    AllowList,
+    SiteConfig,
+    SiteConfigError,
+    origin_of,
+    politeness_problem,
+)
 from .feeds import DEFAULT_MAX_ENTRIES, parse_feed
 
 LISTING_PRIORITY = 0
@@ -46,26 +52,11 @@ LISTING_ERROR_PREFIX = "newscrawl/listing_error/"  # stats: listing pages that g
 
 
 def failure_reason(failure) -> tuple[str, str]:
-    """A drop reason and detail for a failed download."""
+    """A drop reason and detail for a failed download (see :func:`newscrawl.middlewares.exception_reason`)."""
     exc = failure.value
     if isinstance(exc, HttpError):
         return "http_error", f"HTTP {exc.response.status}"
-    if isinstance(exc, (DownloadTimeoutError, TwistedTimeoutError)):
-        return "timeout", str(exc) or type(exc).__name__
-    text = str(exc).lower()
-    if isinstance(exc, IgnoreRequest):
-        if "robots" in text:
-            return "robots", str(exc)
-        if "offsite" in text:
-            return "offsite", str(exc)
-        if "max redirections" in text:
-            return "redirect_loop", str(exc)
-        if "download_maxsize" in text:  # e.g. a gzip bomb, stopped while decompressing
-            return "too_large", str(exc)
-        return "ignored", str(exc)
-    if "download max size" in text or "maxsize" in text:  # cancelled by the downloader
-        return "too_large", str(exc)
-    return "download_error", f"{type(exc).__name__}: {exc}"
+    return exception_reason(exc)
 
 
 def _split(value: str | None) -> tuple[str, ...]:
@@ -76,16 +67,31 @@ def _checked_urls(value: str | None, name: str) -> tuple[str, ...]:
     """The URLs of a ``start_url``/``feed_url`` argument; only absolute http(s) URLs with a host."""
     urls = _split(value)
     for url in urls:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
+        if origin_of(url) is None:
             raise ValueError(f"{name} must be an absolute http(s) URL, got {url!r}")
     return urls
+
+
+def check_politeness_settings(settings) -> None:
+    """The politeness settings in force (sites file, ``-s`` or project) in the sites file's ranges:
+    a concurrency of 0 or a delay of inf or nan would hang or silently break the crawl."""
+    read = {bool: settings.getbool, int: settings.getint}
+    for key, (name, expected) in POLITENESS_SETTINGS.items():
+        raw = settings.get(name)
+        try:
+            value = read.get(expected, settings.getfloat)(name)
+        except ValueError:
+            value = raw
+        problem = politeness_problem(key, value)
+        if problem:
+            raise SiteConfigError(f"setting {name}={raw!r}: {problem}")
 
 
 class SiteSpider(scrapy.Spider):
     """Lists the articles of :attr:`site` (set on the per-site subclass)."""
 
     site: SiteConfig | None = None
+    allow_list: AllowList  # set by from_crawler: the origins this run may request
 
     def __init__(self, *args: Any, start_url: str | None = None, feed_url: str | None = None,
                  max_pages: str | int | None = None, **kwargs: Any):
@@ -112,6 +118,7 @@ class SiteSpider(scrapy.Spider):
 
     @classmethod
     def from_crawler(cls, crawler, *args: Any, **kwargs: Any):
+        check_politeness_settings(crawler.settings)
         spider = super().from_crawler(crawler, *args, **kwargs)
         if spider.site.serve is not None:
             from ..demo import DemoServer
@@ -120,8 +127,10 @@ class SiteSpider(scrapy.Spider):
             spider.served_netloc = spider.demo_server.start()
             spider.site = spider.site.with_host(spider.served_netloc)
             crawler.signals.connect(spider._stop_demo_server, signal=signals.spider_closed)
-        extra_hosts = [urlsplit(u).hostname for u in spider.start_urls_arg + spider.feed_urls_arg]
-        spider.allowed_domains = list(dict.fromkeys([*spider.site.domains, *filter(None, extra_hosts)]))
+        # start_url/feed_url allow their own origin only; allowed_domains (hosts) is the
+        # pre-filter link finders use, allow_list decides (and AllowedDomainsMiddleware enforces)
+        spider.allow_list = spider.site.allow_list.with_origins(spider.start_urls_arg + spider.feed_urls_arg)
+        spider.allowed_domains = spider.allow_list.hosts
         return spider
 
     def store_url(self, url: str) -> str:
@@ -173,8 +182,7 @@ class SiteSpider(scrapy.Spider):
     # -- listing pages ---------------------------------------------------------------
 
     def _listing(self, url: str, title: str | None, source: str, listing_url: str, **feed: Any):
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not host_allowed(parts.hostname, self.allowed_domains):
+        if not self.allow_list.allows(url):
             record_drop(self.crawler, "offsite", url, f"listed on {listing_url}")
             return None
         self.crawler.stats.inc_value("newscrawl/listed")
@@ -202,13 +210,23 @@ class SiteSpider(scrapy.Spider):
             item = self._listing(link.url, link.title, "catalogue", response.url)
             if item:
                 yield item
-        for api in catalogue.find_list_apis(root, response.url):
-            if api not in self._listing_seen and host_allowed(urlsplit(api).hostname, self.allowed_domains):
-                yield self._listing_request(api, self.parse_list_api)
+        yield from self._list_api_requests(catalogue.find_list_apis(root, response.url), response.url)
         if page < self.max_pages:
             following = catalogue.find_next_page(root, response.url, self.allowed_domains)
-            if following and following not in self._listing_seen:
+            if following and following not in self._listing_seen and self.allow_list.allows(following):
                 yield self._listing_request(following, self.parse_catalogue, page=page + 1)
+
+    def _list_api_requests(self, apis: list[str], listing_url: str):
+        """Requests for a catalogue page's list endpoints: new ones on the allow-list, at most
+        ``NEWSCRAWL_MAX_LIST_APIS``; the rest are counted as ``newscrawl/dropped/list_api_capped``."""
+        new = [api for api in apis if api not in self._listing_seen and self.allow_list.allows(api)]
+        limit = self.crawler.settings.getint("NEWSCRAWL_MAX_LIST_APIS", 20)
+        for api in new[:limit]:
+            yield self._listing_request(api, self.parse_list_api)
+        if len(new) > limit:
+            self.crawler.stats.inc_value("newscrawl/dropped/list_api_capped", len(new) - limit)
+            self.logger.warning("Catalogue %s names %d list endpoints; read the first %d "
+                                "(NEWSCRAWL_MAX_LIST_APIS)", listing_url, len(new), limit)
 
     def parse_feed(self, response):
         """One listing item per feed entry whose link is an http(s) URL on the site."""
