@@ -14,16 +14,39 @@ same spider, same pipelines, robots.txt, redirects and all.
 Paths are URL paths; ``status`` sets the response code, every other key a header.
 Without an override, the type comes from the file extension (HTML as UTF-8);
 ``headers.json`` serves the GBK and windows-1251 pages as ``text/html`` without a charset.
+
+**The port is stable**: :func:`serve_port` derives it from the site's name (the demo serves
+on 127.0.0.1:26848), so the exported URLs are the same in every run and on every machine,
+and distributed workers (``NEWSCRAWL_DISTRIBUTED``) queue, claim and fetch the same URLs.
+Crawls in one process that serve the same directory share one server; a worker in another
+process that finds the port taken by a server of the same directory (the
+``X-Newscrawl-Serve`` header names it) uses that server.  A port taken by anything else
+falls back to a random one, with a warning.  ``NEWSCRAWL_SERVE_PORT`` sets the port
+(``0``: a random port each run).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import mimetypes
+import urllib.error
+import urllib.request
+import zlib
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
+from twisted.internet.error import CannotListenError
 from twisted.web import resource, server
+
+logger = logging.getLogger(__name__)
+
+HOST = "127.0.0.1"
+SERVE_HEADER = "X-Newscrawl-Serve"  # names the served directory (a digest), so a worker can share a server
+PORT_BASE, PORT_SPAN = 20_000, 10_000  # derived ports: below Linux's ephemeral range (32768-60999)
+PROBE_TIMEOUT = 2.0
 
 _TEXT_TYPES = {".html": "text/html; charset=utf-8", ".htm": "text/html; charset=utf-8",
                ".xml": "application/xml", ".rss": "application/rss+xml", ".atom": "application/atom+xml",
@@ -46,10 +69,11 @@ class StaticSite(resource.Resource):
 
     isLeaf = True
 
-    def __init__(self, root: Path, overrides: dict[str, dict] | None = None):
+    def __init__(self, root: Path, overrides: dict[str, dict] | None = None, fingerprint: str = ""):
         super().__init__()
         self.root = Path(root).resolve()
         self.overrides = overrides or {}
+        self.fingerprint = fingerprint
 
     def _file(self, path: str) -> Path | None:
         target = (self.root / unquote(path).lstrip("/")).resolve()
@@ -62,6 +86,8 @@ class StaticSite(resource.Resource):
     def render_GET(self, request) -> bytes:
         path = request.path.decode("utf-8", "replace")
         override = dict(self.overrides.get(path, {}))
+        if self.fingerprint:
+            request.setHeader(SERVE_HEADER, self.fingerprint)
         status = int(override.pop("status", 200))
         target = self._file(path)
         if target is None and status < 300:
@@ -79,25 +105,91 @@ class StaticSite(resource.Resource):
     render_HEAD = render_GET
 
 
+def serve_port(site: str) -> int:
+    """The stable port of the site named ``site``: ``PORT_BASE`` + CRC-32 of the name mod ``PORT_SPAN``."""
+    return PORT_BASE + zlib.crc32(site.encode("utf-8")) % PORT_SPAN
+
+
+def fingerprint(root: Path, headers: Path | None) -> str:
+    """A digest naming what a server serves: its directory and header overrides, resolved."""
+    named = f"{Path(root).resolve()}\0{Path(headers).resolve() if headers else ''}"
+    return hashlib.sha256(named.encode("utf-8")).hexdigest()[:16]
+
+
+def serving(port: int) -> str | None:
+    """The :data:`SERVE_HEADER` of the server on 127.0.0.1:``port`` (None: none, or not a demo server)."""
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # no proxy from the environment
+    try:
+        with direct.open(f"http://{HOST}:{port}/robots.txt", timeout=PROBE_TIMEOUT) as answer:
+            return answer.headers.get(SERVE_HEADER)
+    except urllib.error.HTTPError as exc:
+        return exc.headers.get(SERVE_HEADER)
+    except (OSError, ValueError):
+        return None
+
+
+@dataclass
+class _Listener:
+    port: object  # twisted's listening port
+    netloc: str
+    users: int = 1
+
+
+_LISTENING: dict[str, _Listener] = {}  # this process's servers by fingerprint
+
+
 class DemoServer:
-    """A :class:`StaticSite` listening on 127.0.0.1 at a random port."""
+    """A :class:`StaticSite` on 127.0.0.1, at a stable port (see the module docstring)."""
 
     def __init__(self, root: Path, headers: Path | None = None):
         self.root = Path(root)
         if not self.root.is_dir():
             raise FileNotFoundError(f"demo site directory {self.root} does not exist")
-        self.site = server.Site(StaticSite(self.root, load_overrides(headers)))
+        self.fingerprint = fingerprint(self.root, headers)
+        self.site = server.Site(StaticSite(self.root, load_overrides(headers), self.fingerprint))
         self.site.noisy = False
-        self.port = None
+        self.netloc: str | None = None
+        self._listener: _Listener | None = None
 
-    def start(self) -> str:
-        """Start listening; returns ``host:port``."""
+    def start(self, port: int = 0) -> str:
+        """Serve on ``port`` (0: a random one), or share the server already there; returns ``host:port``."""
+        listener = _LISTENING.get(self.fingerprint)
+        if listener is not None:  # another crawl in this process serves the same directory
+            listener.users += 1
+        else:
+            listener = self._listen(port)
+            if listener is None:  # another process serves the same directory there
+                self.netloc = f"{HOST}:{port}"
+                return self.netloc
+            _LISTENING[self.fingerprint] = listener
+        self._listener = listener
+        self.netloc = listener.netloc
+        return self.netloc
+
+    def _listen(self, port: int) -> _Listener | None:
+        """Listen on ``port``; None when a server of the same directory holds it, a random port when
+        anything else does."""
         from twisted.internet import reactor
 
-        self.port = reactor.listenTCP(0, self.site, interface="127.0.0.1")
-        return f"127.0.0.1:{self.port.getHost().port}"
+        try:
+            listening = reactor.listenTCP(port, self.site, interface=HOST)
+        except CannotListenError:
+            if serving(port) == self.fingerprint:
+                logger.info("%s is served on port %d by another process: using that server", self.root, port)
+                return None
+            logger.warning("Port %d is taken by another program: serving %s on a random port, so its URLs "
+                           "differ from other runs' (NEWSCRAWL_SERVE_PORT sets the port)", port, self.root)
+            listening = reactor.listenTCP(0, self.site, interface=HOST)
+        return _Listener(listening, f"{HOST}:{listening.getHost().port}")
 
-    def stop(self) -> None:
-        if self.port is not None:
-            self.port.stopListening()
-            self.port = None
+    def stop(self):
+        """Stop serving when no other crawl of this process uses the server; returns a Deferred or None."""
+        listener, self._listener = self._listener, None
+        if listener is None:
+            return None
+        listener.users -= 1
+        if listener.users > 0:
+            return None
+        if _LISTENING.get(self.fingerprint) is listener:
+            del _LISTENING[self.fingerprint]
+        return listener.port.stopListening()

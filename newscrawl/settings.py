@@ -30,6 +30,7 @@ NEWSCRAWL_TEMPLATE_MAX_SHARE = 0.5  # a page whose text is mostly template is ex
 NEWSCRAWL_MAX_FEED_ENTRIES = 1000  # entries read per feed document; the rest are ignored
 NEWSCRAWL_MAX_LISTING_LINKS = 10_000  # a catalogue page with more links is skipped
 NEWSCRAWL_MAX_LIST_APIS = 20  # list endpoints (data-list-api) read per catalogue page; the rest are dropped
+NEWSCRAWL_SERVE_PORT = None  # port of a served (demo) site; None = stable per site name, 0 = random
 NEWSCRAWL_MAX_ERROR_RATE = 0.5  # exit status 1 when a larger share of fetched articles fails extraction
 
 # --- politeness --------------------------------------------------------------------

@@ -121,10 +121,12 @@ class SiteSpider(scrapy.Spider):
         check_politeness_settings(crawler.settings)
         spider = super().from_crawler(crawler, *args, **kwargs)
         if spider.site.serve is not None:
-            from ..demo import DemoServer
+            from ..demo import DemoServer, serve_port
 
+            port = crawler.settings.get("NEWSCRAWL_SERVE_PORT")
+            port = serve_port(spider.name) if port is None else int(port)
             spider.demo_server = DemoServer(spider.site.serve, spider.site.headers)
-            spider.served_netloc = spider.demo_server.start()
+            spider.served_netloc = spider.demo_server.start(port)
             spider.site = spider.site.with_host(spider.served_netloc)
             crawler.signals.connect(spider._stop_demo_server, signal=signals.spider_closed)
         # start_url/feed_url allow their own origin only; allowed_domains (hosts) is the
@@ -147,9 +149,11 @@ class SiteSpider(scrapy.Spider):
             return url
         return urlunsplit(parts._replace(netloc=PLACEHOLDER_HOST))
 
-    def _stop_demo_server(self, spider, reason: str) -> None:
+    def _stop_demo_server(self, spider, reason: str):
+        """Stop serving; Scrapy waits for the returned Deferred, so the port is free when the crawl ends."""
         if self.demo_server is not None:
-            self.demo_server.stop()
+            return self.demo_server.stop()
+        return None
 
     # -- start -----------------------------------------------------------------------
 
