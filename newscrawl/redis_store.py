@@ -2,10 +2,15 @@
 
 - :class:`RedisSeenStore` — the :class:`~newscrawl.store.SeenStore` interface (which
   article URLs a site has exported) in one Redis hash per site, ``url -> exported_at``.
-- :class:`RedisClaims` — atomic first-come claims (``SADD``), the shared form of the
-  single-process crawl's in-run sets: the first worker to claim a URL fetches it.  They
-  last for one crawl job (cleared when its last worker finishes; a TTL covers killed
-  jobs), so a page claimed but never exported is tried again by the next job.
+- :class:`RedisClaims` — atomic first-come claims, the shared form of the single-process
+  crawl's in-run sets: the first worker to claim a URL fetches it.  Each claim names its
+  owner (a worker id), so a claim repeated after a lost reply is still the owner's, and
+  a claim of a dead worker (see :class:`RedisWorkers`) can be taken over.  Claims last
+  for one crawl job (cleared when its last worker finishes; a TTL covers killed jobs),
+  so a page claimed but never exported is tried again by the next job.
+- :class:`RedisWorkers` — the workers of a crawl job and their heartbeats: ``live`` while
+  a worker beats, ``done`` after it finished cleanly, absent once its heartbeat expired
+  (killed, or cut off from Redis).
 - :class:`RedisTemplateStore` — seed 004's per-site template library
   (:class:`~newscrawl.extract.template.TemplateStore`'s interface), one library per site
   shared by all workers: each learns into it and cleans with it (merge rules in the class).
@@ -16,7 +21,9 @@ Keys all start with a prefix (``newscrawl`` by default) so several crawls can sh
 
     <prefix>:seen:<site>             hash   canonical URL -> ISO time exported
     <prefix>:seen-sites              set    sites with a seen hash (for count())
-    <prefix>:claims:<scope>          set    SHA-1s of claimed URLs (scope = spider:kind), with a TTL
+    <prefix>:claims:<scope>          hash   SHA-1 of a claimed URL -> owner (scope = spider:kind), TTL
+    <prefix>:worker:<id>             string ``live`` (expires unless refreshed) or ``done``
+    <prefix>:workers:<spider>        set    worker ids of the spider's crawl job
     <prefix>:template:<site>         hash   template entry (JSON ``[tag, text]``) -> count
     <prefix>:template-hits:<site>    zset   template entry -> last hit (the bound drops the lowest)
     <prefix>:template-batches:<site> list   unfinished batches (``SiteTemplates.to_json()``) of closed workers
@@ -30,10 +37,13 @@ import hashlib
 import json
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
 from .extract.template import MAX_ENTRIES, N1, N2, LeafIndex, SiteTemplates, dumps_state, templates_from_json
 from .store import canonical_url
@@ -43,10 +53,37 @@ DEFAULT_PREFIX = "newscrawl"
 logger = logging.getLogger(__name__)
 
 
-def connect(url: str) -> redis.Redis:
+#: What a Redis call raises when the server cannot be reached (after the client's own retries).
+UNREACHABLE = (redis.ConnectionError, redis.TimeoutError)
+
+RETRIES = 3  # the client's retries of one command: 0.1 + 0.2 + 0.4 s of backoff, then it fails
+SOCKET_TIMEOUT = 10.0  # seconds for a reply (every command here is small)
+CONNECT_TIMEOUT = 5.0
+
+
+def client_params(retries: int = RETRIES) -> dict[str, Any]:
+    """Keyword arguments of every Redis client of a crawl (newscrawl's and scrapy-redis's).
+
+    redis-py's own reconnection: a command that fails with a connection error or a timeout
+    is retried ``retries`` times on a fresh connection, with exponential backoff
+    (``Retry`` + ``ExponentialBackoff``); a brief blip or a Redis restart is thus invisible.
+    Longer outages are the crawl's business (:mod:`newscrawl.distributed`).  The timeouts
+    bound how long one call can block the crawl's event loop.
+    """
+    return {
+        "retry": Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=max(0, int(retries))),
+        "retry_on_error": [redis.ConnectionError, redis.TimeoutError],
+        "socket_timeout": SOCKET_TIMEOUT,
+        "socket_connect_timeout": CONNECT_TIMEOUT,
+        "health_check_interval": 30,
+    }
+
+
+def connect(url: str, retries: int = RETRIES, *, ping: bool = True) -> redis.Redis:
     """A client for ``redis://host:port/db`` (also ``rediss://``, ``unix://``); fails fast if unreachable."""
-    client = redis.Redis.from_url(url, socket_connect_timeout=10, socket_timeout=30, retry_on_timeout=True)
-    client.ping()
+    client = redis.Redis.from_url(url, **client_params(retries))
+    if ping:
+        client.ping()
     return client
 
 
@@ -84,27 +121,58 @@ class RedisSeenStore:
         """The client belongs to the caller (it is shared with the claims and the scheduler)."""
 
 
-_CLAIM_ALL = """
-for i = 2, #ARGV do
-  if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 1 then return 0 end
+_CLAIM = """
+-- KEYS[1]: the scope's claims hash.  ARGV: owner, ttl, takeover (0/1), worker key prefix, members...
+-- Returns {1} when every member is now the owner's (new, already its own, or taken over
+-- from a worker whose heartbeat key is gone), else {0, holder, holder's state}.
+local owner, prefix = ARGV[1], ARGV[4]
+local taken = 0
+for i = 5, #ARGV do
+  local holder = redis.call('HGET', KEYS[1], ARGV[i])
+  if holder and holder ~= owner then
+    local state = redis.call('GET', prefix .. holder)
+    if ARGV[3] == '0' or state then return {0, holder, state or 'gone'} end
+    taken = taken + 1
+  end
 end
-for i = 2, #ARGV do redis.call('SADD', KEYS[1], ARGV[i]) end
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-return 1
+for i = 5, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], owner) end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return {1, taken}
 """
 
 
+@dataclass(frozen=True)
+class Claim:
+    """The outcome of a claim: ``won`` (the caller owns it now); else who holds it and their state."""
+
+    won: bool
+    holder: str | None = None
+    holder_state: str | None = None  # "live", "done", or "gone" (export claims are never taken over)
+    taken_over: int = 0  # how many of the values were taken from dead workers
+
+    def __bool__(self) -> bool:
+        return self.won
+
+
 class RedisClaims:
-    """First-come claims shared by every worker: one Redis set per scope (``spider:kind``).
+    """First-come claims shared by every worker: one Redis hash per scope (``spider:kind``).
+
+    Each claimed value maps to its owner, the worker id given to the constructor.  A claim
+    is won when the value is unclaimed or already the caller's — so a claim that redis-py
+    repeats after a reply lost to a dropped connection still counts as won; callers keep
+    their own in-run sets for duplicates within a run.  With ``takeover=True`` a value held
+    by a worker whose heartbeat (:class:`RedisWorkers`) has expired is taken over: that
+    worker was killed or cut off, and would never finish the page.
 
     A crawl job clears its scopes when it finishes (:meth:`reset`); the ``ttl`` (refreshed
     by every claim) is the safety net for a job whose workers were all killed.
     """
 
-    def __init__(self, client: redis.Redis, prefix: str = DEFAULT_PREFIX):
+    def __init__(self, client: redis.Redis, prefix: str = DEFAULT_PREFIX, owner: str = "-"):
         self.client = client
         self.prefix = prefix
-        self._claim_all = client.register_script(_CLAIM_ALL)
+        self.owner = owner
+        self._claim = client.register_script(_CLAIM)
 
     def key(self, scope: str) -> str:
         return f"{self.prefix}:claims:{scope}"
@@ -113,27 +181,116 @@ class RedisClaims:
     def member(value: str) -> str:
         return hashlib.sha1(value.encode("utf-8", "surrogatepass")).hexdigest()
 
-    def claim(self, scope: str, value: str, ttl: int) -> bool:
-        """True for the first caller to claim ``value`` in ``scope``."""
-        with self.client.pipeline(transaction=True) as pipe:
-            pipe.sadd(self.key(scope), self.member(value))
-            pipe.expire(self.key(scope), max(1, int(ttl)))
-            return bool(pipe.execute()[0])
+    def claim(self, scope: str, value: str, ttl: int, *, takeover: bool = False) -> Claim:
+        """Claim ``value`` in ``scope`` for this owner (see the class docstring)."""
+        return self.claim_all(scope, [value], ttl, takeover=takeover)
 
-    def claim_all(self, scope: str, values: Iterable[str], ttl: int) -> bool:
-        """Claim every value at once; True only if none was claimed before (then all are claimed now)."""
+    def claim_all(self, scope: str, values: Iterable[str], ttl: int, *, takeover: bool = False) -> Claim:
+        """Claim every value at once: all are the owner's afterwards, or none changed hands."""
         members = [self.member(v) for v in dict.fromkeys(values)]
         if not members:
-            return True
-        return bool(self._claim_all(keys=[self.key(scope)], args=[max(1, int(ttl)), *members]))
+            return Claim(True)
+        args = [self.owner, max(1, int(ttl)), int(takeover), RedisWorkers.key_prefix(self.prefix), *members]
+        reply = self._claim(keys=[self.key(scope)], args=args)
+        if int(reply[0]):
+            return Claim(True, taken_over=int(reply[1]))
+        return Claim(False, _text(reply[1]), _text(reply[2]))
+
+    def owner_of(self, scope: str, value: str) -> str | None:
+        holder = self.client.hget(self.key(scope), self.member(value))
+        return _text(holder) if holder is not None else None
 
     def release(self, scope: str, value: str) -> None:
-        self.client.srem(self.key(scope), self.member(value))
+        self.client.hdel(self.key(scope), self.member(value))
 
     def reset(self, *scopes: str) -> None:
         """Forget every claim of ``scopes`` (the crawl job is over)."""
         if scopes:
             self.client.delete(*(self.key(s) for s in scopes))
+
+
+_LIVE_OTHERS = """
+local live = 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local state = redis.call('GET', ARGV[1] .. id)
+  if not state then redis.call('SREM', KEYS[1], id)
+  elseif state == 'live' and id ~= ARGV[2] then live = live + 1 end
+end
+"""
+# KEYS: the job's worker set, the worker's key, the shared queue, then the job's claim keys.
+# ARGV: worker key prefix, worker id, then (join) heartbeat TTL in ms or (leave) done flag and TTL.
+_JOIN = _LIVE_OTHERS + """
+redis.call('SET', KEYS[2], 'live', 'PX', ARGV[3])
+redis.call('SADD', KEYS[1], ARGV[2])
+if live == 0 and redis.call('EXISTS', KEYS[3]) == 0 and #KEYS > 3 then
+  redis.call('DEL', unpack(KEYS, 4))
+  return 1
+end
+return 0
+"""
+_LEAVE = """
+if ARGV[3] ~= '1' then
+  redis.call('DEL', KEYS[2])
+  redis.call('SREM', KEYS[1], ARGV[2])
+  return 0
+end
+redis.call('SET', KEYS[2], 'done', 'EX', ARGV[4])
+""" + _LIVE_OTHERS + """
+if live == 0 and redis.call('EXISTS', KEYS[3]) == 0 and #KEYS > 3 then
+  redis.call('DEL', unpack(KEYS, 4))
+  return 1
+end
+return 0
+"""
+
+
+class RedisWorkers:
+    """The workers of one crawl job (a spider) and their heartbeats.
+
+    ``<prefix>:worker:<id>`` is ``live`` with a TTL of ``heartbeat_ttl`` seconds, refreshed
+    by :meth:`beat`; a worker killed or cut off from Redis for that long is gone, and the
+    listing and detail claims it holds are taken over (:class:`RedisClaims`).  A worker
+    that finished cleanly is ``done`` (its claims stand: its pages were all read) for
+    ``done_ttl`` seconds.
+    """
+
+    def __init__(self, client: redis.Redis, prefix: str, spider: str, worker: str):
+        self.client = client
+        self.prefix = prefix
+        self.worker = worker
+        self.set_key = f"{prefix}:workers:{spider}"
+        self._join = client.register_script(_JOIN)
+        self._leave = client.register_script(_LEAVE)
+
+    @staticmethod
+    def key_prefix(prefix: str) -> str:
+        return f"{prefix}:worker:"
+
+    def key(self, worker: str | None = None) -> str:
+        return self.key_prefix(self.prefix) + (worker or self.worker)
+
+    def beat(self, heartbeat_ttl: float) -> None:
+        with self.client.pipeline(transaction=True) as pipe:
+            pipe.set(self.key(), "live", px=max(1, int(heartbeat_ttl * 1000)))
+            pipe.sadd(self.set_key, self.worker)
+            pipe.execute()
+
+    def join(self, heartbeat_ttl: float, job_keys: list[str], queue_key: str) -> bool:
+        """Beat for the first time; True when this starts a new job (no other worker live, the queue
+        empty): the previous job's ``job_keys`` (its claims) are then deleted, in the same script."""
+        args = [self.key_prefix(self.prefix), self.worker, max(1, int(heartbeat_ttl * 1000))]
+        return bool(self._join(keys=[self.set_key, self.key(), queue_key, *job_keys], args=args))
+
+    def leave(self, *, done: bool, done_ttl: int, job_keys: list[str], queue_key: str) -> bool:
+        """Leave the job: ``done`` after a clean finish (its claims stand), else gone at once (its claims
+        are taken over).  True when a done worker was the last live one and the queue is empty: the
+        job is over and its ``job_keys`` are deleted."""
+        args = [self.key_prefix(self.prefix), self.worker, int(done), max(1, int(done_ttl))]
+        return bool(self._leave(keys=[self.set_key, self.key(), queue_key, *job_keys], args=args))
+
+    def state(self, worker: str) -> str | None:
+        value = self.client.get(self.key(worker))
+        return _text(value) if value is not None else None
 
 
 _MERGE_TEMPLATE = """

@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import time
+from types import SimpleNamespace
 
 import pytest
 import pytest_twisted
@@ -75,24 +76,70 @@ def test_seen_store_keeps_canonical_urls_per_site(client):
 
 
 def test_claims_first_wins_per_scope_until_reset(client):
-    claims = RedisClaims(client, prefix="t")
-    assert claims.claim("s:detail", "http://x.test/1", ttl=60)
-    assert not claims.claim("s:detail", "http://x.test/1", ttl=60)
-    assert claims.claim("s:listing", "http://x.test/1", ttl=60)  # scopes are independent
-    assert 0 < client.ttl(claims.key("s:detail")) <= 60  # the safety-net expiry is set
-    claims.release("s:detail", "http://x.test/1")
-    assert claims.claim("s:detail", "http://x.test/1", ttl=60)
-    claims.reset("s:detail", "s:listing")
-    assert claims.claim("s:detail", "http://x.test/1", ttl=60)
-    assert claims.claim("s:listing", "http://x.test/1", ttl=60)
+    one, two = RedisClaims(client, prefix="t", owner="w1"), RedisClaims(client, prefix="t", owner="w2")
+    assert one.claim("s:detail", "http://x.test/1", ttl=60)
+    assert one.claim("s:detail", "http://x.test/1", ttl=60)  # still its own: a retried call after a lost reply
+    lost = two.claim("s:detail", "http://x.test/1", ttl=60)
+    assert not lost and (lost.holder, lost.holder_state) == ("w1", "gone")
+    assert two.claim("s:listing", "http://x.test/1", ttl=60)  # scopes are independent
+    assert 0 < client.ttl(one.key("s:detail")) <= 60  # the safety-net expiry is set
+    one.release("s:detail", "http://x.test/1")
+    assert two.claim("s:detail", "http://x.test/1", ttl=60)
+    one.reset("s:detail", "s:listing")
+    assert one.claim("s:detail", "http://x.test/1", ttl=60)
+    assert one.claim("s:listing", "http://x.test/1", ttl=60)
 
 
 def test_claim_all_is_all_or_nothing(client):
-    claims = RedisClaims(client, prefix="t")
-    assert claims.claim_all("s:export", ["u1", "u2"], ttl=60)
-    assert not claims.claim_all("s:export", ["u2", "u3"], ttl=60)
-    assert claims.claim("s:export", "u3", ttl=60)  # u3 was not taken by the failed claim
-    assert client.ttl(claims.key("s:export")) > 0
+    one, two = RedisClaims(client, prefix="t", owner="w1"), RedisClaims(client, prefix="t", owner="w2")
+    assert one.claim_all("s:export", ["u1", "u2"], ttl=60)
+    assert not two.claim_all("s:export", ["u2", "u3"], ttl=60)
+    assert two.claim("s:export", "u3", ttl=60)  # u3 was not taken by the failed claim
+    assert one.owner_of("s:export", "u2") == "w1"
+    assert client.ttl(one.key("s:export")) > 0
+
+
+def test_claims_of_a_worker_whose_heartbeat_expired_are_taken_over(client):
+    from newscrawl.redis_store import RedisWorkers
+
+    dead, live = RedisWorkers(client, "t", "s", "w1"), RedisWorkers(client, "t", "s", "w2")
+    dead.beat(heartbeat_ttl=60)
+    live.beat(heartbeat_ttl=60)
+    one, two = RedisClaims(client, prefix="t", owner="w1"), RedisClaims(client, prefix="t", owner="w2")
+    assert one.claim_all("s:detail", ["a", "b"], ttl=60)
+    assert one.claim("s:export", "a", ttl=60)
+    refused = two.claim("s:detail", "a", ttl=60, takeover=True)
+    assert not refused and refused.holder_state == "live"  # its owner still beats
+    client.delete(dead.key())  # the heartbeat expired: killed, or cut off from Redis
+    taken = two.claim_all("s:detail", ["a", "b", "c"], ttl=60, takeover=True)
+    assert taken and taken.taken_over == 2 and two.owner_of("s:detail", "b") == "w2"
+    assert not two.claim("s:export", "a", ttl=60)  # without takeover (export claims): never
+    two.claim("s:listing", "l", ttl=60)
+    live.leave(done=True, done_ttl=60, job_keys=[], queue_key="t:q")  # finished cleanly: its claims stand
+    done = one.claim("s:listing", "l", ttl=60, takeover=True)
+    assert not done and done.holder_state == "done"
+
+
+def test_a_worker_joining_an_idle_job_starts_a_new_one(client):
+    from newscrawl.redis_store import RedisWorkers
+
+    keys = ["t:claims:s:listing", "t:claims:s:detail"]
+    first, second = RedisWorkers(client, "t", "s", "w1"), RedisWorkers(client, "t", "s", "w2")
+    client.hset(keys[0], "old", "w0")
+    assert first.join(60, keys, "t:s:requests")  # nobody live, empty queue: the old claims go
+    assert not client.exists(keys[0])
+    client.hset(keys[0], "x", "w1")
+    assert not second.join(60, keys, "t:s:requests")  # w1 is live: same job
+    assert not first.leave(done=True, done_ttl=60, job_keys=keys, queue_key="t:s:requests")  # w2 still live
+    assert client.exists(keys[0]) and first.state("w1") == "done"
+    client.zadd("t:s:requests", {"r": 1})
+    assert not second.leave(done=True, done_ttl=60, job_keys=keys, queue_key="t:s:requests")  # queue not empty
+    client.delete("t:s:requests")
+    third = RedisWorkers(client, "t", "s", "w3")
+    assert third.join(60, keys, "t:s:requests")
+    assert third.leave(done=True, done_ttl=60, job_keys=keys, queue_key="t:s:requests") and not client.exists(keys[0])
+    assert not third.leave(done=False, done_ttl=60, job_keys=keys, queue_key="t:s:requests")
+    assert third.state("w3") is None
 
 
 def test_template_library_round_trip(client):
@@ -122,6 +169,10 @@ def test_addon_switches_scheduler_store_and_extensions(redis_url):
     extensions = settings.getdict("EXTENSIONS")
     assert extensions["newscrawl.extensions.SeenUrls"] is None
     assert extensions["newscrawl.distributed.RedisSeenUrls"] == 900
+    pipelines = settings.getdict("ITEM_PIPELINES")
+    assert pipelines["newscrawl.distributed.ListingGate"] == 99 and pipelines["newscrawl.distributed.ExportGate"] == 699
+    retry = settings.getdict("REDIS_PARAMS")["retry"]  # scrapy-redis's clients reconnect with backoff
+    assert retry.get_retries() == 3 and redis.ConnectionError in settings.getdict("REDIS_PARAMS")["retry_on_error"]
     RedisAddon().update_settings(settings)  # applying it again changes nothing
     assert settings.getdict("EXTENSIONS") == extensions
     settings.set("NEWSCRAWL_DISTRIBUTED", "http://not-redis/", priority="cmdline")
@@ -192,8 +243,9 @@ def test_scheduler_claims_listing_pages_once_but_not_retries_or_details(redis_ur
     from scrapy.settings import Settings
     from scrapy.utils.test import get_crawler
 
-    from newscrawl.distributed import REQUEUED, DistributedScheduler
+    from newscrawl.distributed import REQUEUED, DistributedScheduler, RedisLink
     from newscrawl.middlewares import DETAIL_META
+    from newscrawl.redis_store import RedisWorkers
 
     spidercls = site_spider(catalogues=["http://127.0.0.1:1/list/1.html"])
     settings = Settings()
@@ -203,14 +255,17 @@ def test_scheduler_claims_listing_pages_once_but_not_retries_or_details(redis_ur
     spider = spidercls.from_crawler(crawler)
     crawler.spider = spider
     schedulers = []
-    for _ in range(2):  # two workers
-        scheduler = DistributedScheduler.from_crawler(crawler)
+    for worker in ("w1", "w2"):  # two workers
+        scheduler = DistributedScheduler.from_settings(crawler.settings)
+        scheduler.stats = crawler.stats
+        scheduler.attach(SimpleNamespace(worker=worker, link=RedisLink(crawler, client)), crawler.settings)
+        RedisWorkers(client, "newscrawl", spider.name, worker).beat(heartbeat_ttl=60)
         scheduler.open(spider)
         schedulers.append(scheduler)
     one, two = schedulers
     listing = Request("http://127.0.0.1:1/list/1.html", dont_filter=True)
     assert one.enqueue_request(listing)
-    assert not two.enqueue_request(listing.replace())  # the other worker: already scheduled
+    assert two.enqueue_request(listing.replace()) and list(two.parked) == [listing.url]  # w1 reads it: parked
     retry = listing.replace(meta={"retry_times": 1})
     assert two.enqueue_request(retry)  # a retry is the same claim, not a new one
     detail = Request("http://127.0.0.1:1/news/1.html", dont_filter=True, priority=10, meta={DETAIL_META: "r"})
@@ -222,3 +277,14 @@ def test_scheduler_claims_listing_pages_once_but_not_retries_or_details(redis_ur
     popped.meta[REQUEUED] = True
     assert one.enqueue_request(popped) and REQUEUED not in popped.meta
     assert len(one) == 3
+    assert one.enqueue_request(Request("http://127.0.0.1:1/list/2.html", dont_filter=True))
+    assert two.enqueue_request(Request("http://127.0.0.1:1/list/2.html", dont_filter=True))
+    two.retry_parked()
+    assert len(two.parked) == 2  # their holder w1 still beats
+    client.set("newscrawl:worker:w1", "done")  # w1 finished cleanly: it read /list/2
+    client.hset(one.claims.key("testsite:listing"), one.claims.member(listing.url), "w0")  # w0 was killed
+    two.retry_parked()
+    assert not two.parked
+    assert two.claims.owner_of("testsite:listing", listing.url) == "w2"  # taken over
+    assert crawler.stats.get_value("newscrawl/distributed/claims_taken_over") == 1
+    assert crawler.stats.get_value("newscrawl/distributed/listing_claimed_elsewhere") == 1  # /list/2
