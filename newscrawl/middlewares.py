@@ -226,7 +226,12 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
             self._stats.inc_value("robotstxt/request_count")
         parser = self._parsers[netloc]
         if isinstance(parser, Deferred):
-            return await maybe_deferred_to_future(parser)
+            # Not the Deferred's result: asFuture() hands it to the first waiter only and the
+            # next ones get None, which Scrapy 2.19 reads as "no robots.txt" (requests 3, 4, ...
+            # to a host sent while its robots.txt downloads ignored the rules).  The parser is
+            # stored before the Deferred fires.
+            await maybe_deferred_to_future(parser)
+            parser = self._parsers[netloc]
         return parser
 
     async def _read_robots(self, response, netloc: str, request) -> None:

@@ -14,6 +14,11 @@ Hostile feeds (README, "Reliability"):
 - At most ``max_entries`` entries are read: the document is cut after that many
   ``</item>``/``</entry>`` end tags (feedparser's lenient parser reads the cut document),
   so a feed of 100,000 entries costs what a feed of ``max_entries`` costs.
+- A numeric character reference to a code point XML does not allow (a surrogate such as
+  ``&#55357;``, ``&#0;``, a control character, anything past U+10FFFF) becomes U+FFFD
+  before parsing, each reference on its own as the HTML standard's tokenizer does
+  (§13.2.5.80), so a surrogate pair written as two references gives two U+FFFD.
+  feedparser would otherwise fail on the whole feed for one such character.
 """
 
 from __future__ import annotations
@@ -34,6 +39,12 @@ from ..extract.dom import normalize_space
 
 DEFAULT_MAX_ENTRIES = 1000
 _ENTRY_END_RE = re.compile(rb"</(?:[\w.-]+:)?(?:item|entry)\s*>", re.IGNORECASE)
+# Matched on the raw bytes: in UTF-8 and in the legacy multi-byte encodings feeds use (GBK,
+# Big5, Shift_JIS) "&", "#", digits and ";" never occur inside a multi-byte character.
+# A CDATA section (to its end, or to the end of the document: linear time) is text, not
+# references, and is kept as it is.
+_CHAR_REF_RE = re.compile(rb"<!\[CDATA\[.*?(?:\]\]>|\Z)|&#(?:[xX]([0-9a-fA-F]+)|([0-9]+));", re.DOTALL)
+_REPLACEMENT_REF = b"&#xFFFD;"
 
 
 @dataclass(frozen=True)
@@ -64,6 +75,7 @@ def parse_feed(
     capped = end is not None and _ENTRY_END_RE.search(body, end.end()) is not None
     if capped:
         body = body[: end.end()]
+    body = _CHAR_REF_RE.sub(_valid_char_ref, body)
     headers = {"content-location": url}
     if content_type:
         headers["content-type"] = content_type
@@ -77,6 +89,23 @@ def parse_feed(
         bozo = parsed.get("bozo_exception")
         error = f"not a feed ({type(bozo).__name__}: {bozo})" if parsed.get("bozo") else "feed has no entries"
     return ParsedFeed(entries, error, capped)
+
+
+def _valid_char_ref(match: re.Match[bytes]) -> bytes:
+    """A character reference unchanged when it names a character XML 1.0 allows (§2.2
+    ``Char``), else a reference to U+FFFD; a CDATA section unchanged."""
+    hex_digits, digits = match.groups()
+    number = hex_digits or digits
+    if number is None:  # CDATA
+        return match.group(0)
+    if len(number.lstrip(b"0")) > 8:  # past U+10FFFF however it is written
+        return _REPLACEMENT_REF
+    code = int(number, 16 if hex_digits else 10)
+    if code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD:
+        return match.group(0)
+    if 0x10000 <= code <= 0x10FFFF:
+        return match.group(0)
+    return _REPLACEMENT_REF
 
 
 def declared_entities(body: bytes) -> str | None:
