@@ -8,8 +8,18 @@
   URLs; marks a URL as seen on ``item_scraped``, i.e. after the feed exporter wrote it.
 - :class:`CrawlReport` — on ``spider_closed`` logs items, drops by reason, methods used
   and extraction time per page.
+- :class:`RunGuard` — the start checks: one run at a time per spider and state directory,
+  per ``JOBDIR`` and per export file (``flock`` locks); the seen-URL store, the template
+  library and ``JOBDIR`` readable, writable and not corrupt; export files regular files,
+  writable, and ending on a complete record.
 - :class:`FlushingFileFeedStorage` — Scrapy's local-file feed storage, flushed after each
-  item, so an exported item is on disk before :class:`SeenUrls` marks it seen.
+  item, so an exported item is on disk before :class:`SeenUrls` marks it seen; a failed
+  write is cut back to the last complete record.
+
+A crawl that cannot go on stops with its own ``finish_reason``: ``locked``,
+``state_unwritable`` (both before the engine starts: :class:`StartRefused`),
+``state_write_failed`` (:func:`state_write_failed`) or ``export_failed``
+(:func:`export_failed`).
 """
 
 from __future__ import annotations
@@ -18,21 +28,37 @@ import io
 import json
 import logging
 import os
+import sqlite3
+import stat
 import tempfile
 import uuid
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
+from urllib.parse import quote, urlparse
 
 from scrapy import signals
-from scrapy.exceptions import DropItem
+from scrapy.exceptions import CloseSpider, DropItem
+from scrapy.exporters import CsvItemExporter, JsonLinesItemExporter
 from scrapy.extensions.feedexport import FileFeedStorage
 from scrapy.utils.defer import deferred_from_coro
+from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
 
+from .extract.template import TEMPLATE_DB
 from .items import ArticleItem
-from .store import SeenStore, SqliteSeenStore, canonical_url, state_dir
+from .store import (
+    DB_NAME,
+    CorruptStore,
+    RunLock,
+    SeenStore,
+    SqliteSeenStore,
+    canonical_url,
+    check_sqlite,
+    move_aside,
+    state_dir,
+)
 
 logger = logging.getLogger(__name__)
 DROP_PREFIX = "newscrawl/dropped/"
@@ -85,6 +111,7 @@ class SeenUrls:
         self._claimed: set[str] = set()
         self._exported: set[str] = set()
         self.export_failed = False  # set when a feed write failed: record nothing more
+        self.state_failed = False  # set when the store could not record: export nothing more
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
@@ -94,7 +121,13 @@ class SeenUrls:
         return cls(crawler)
 
     def spider_opened(self, spider) -> None:
-        self.reconcile(spider.name)
+        try:
+            self.reconcile(spider.name)
+        except (OSError, sqlite3.Error) as exc:
+            self.crawler.stats.set_value("newscrawl/state_write_failed", str(exc))
+            logger.error("Cannot write the crawl state in %s: %s. Not starting.",
+                         state_dir(self._state_dir), exc)
+            raise CloseSpider("state_unwritable") from None
 
     def reconcile(self, site: str) -> int:
         """Record the articles the previous runs of ``site`` wrote last to their feeds but did not
@@ -117,7 +150,7 @@ class SeenUrls:
         recent = recent if isinstance(recent, dict) else {}
         recent[site] = local_line_feeds(self.crawler.settings, site)
         notes.parent.mkdir(parents=True, exist_ok=True)
-        tmp = notes.with_suffix(".tmp")
+        tmp = notes.with_suffix(f".{os.getpid()}.tmp")  # distributed workers may share the directory
         tmp.write_text(json.dumps(recent, indent=1), encoding="utf-8")
         tmp.replace(notes)
         return len(missing)
@@ -150,11 +183,23 @@ class SeenUrls:
         return True
 
     def item_scraped(self, item: Any, spider) -> None:
-        if isinstance(item, ArticleItem) and not self.export_failed:
+        if isinstance(item, ArticleItem) and not self.export_failed and not self.state_failed:
             urls = [u for u in (item.url, item.listing_url) if u]
-            self._store().add(item.site, [self._key(u) for u in urls])
+            try:
+                self._store().add(item.site, [self._key(u) for u in urls])
+            except (OSError, sqlite3.Error) as exc:
+                # This article is in the feed but not recorded: the next run's reconcile() records it.
+                state_write_failed(self.crawler, self._store_name(), exc)
+                return
             self._exported.update(canonical_url(u) for u in urls)
             self.crawler.stats.inc_value("newscrawl/exported")
+
+    def _store_name(self) -> str:
+        """The store's file (or kind) for messages."""
+        if self.store is None:
+            return str(state_dir(self._state_dir) / DB_NAME)
+        path = getattr(self.store, "path", None)
+        return str(path) if path is not None else type(self.store).__name__
 
     def spider_closed(self, spider, reason: str) -> None:
         if self.store is not None:
@@ -175,11 +220,43 @@ def local_line_feeds(settings, site: str) -> list[str]:
         exporter = str(exporters.get(fmt) or "")
         if not exporter.endswith(("JsonLinesItemExporter", "JsonItemExporter")):
             continue
-        if "://" in uri and not uri.startswith("file:"):
-            continue
-        path = file_uri_to_path(uri) if uri.startswith("file:") else uri % _AnyParam(name=site)
-        paths.append(str(Path(path).resolve()))
+        path = feed_path(uri, site)
+        if path is not None:
+            paths.append(str(path.resolve()))
     return paths
+
+
+def feed_path(uri: str, site: str, *, exact: bool = False) -> Path | None:
+    """The local file a ``FEEDS`` URI writes for ``site``; None for remote storages and stdout.
+
+    ``%(name)s`` is the site; other URI parameters (``%(time)s``, ...) become ``check``,
+    or with ``exact`` the answer is None, as the run's real file name is not known yet.
+    """
+    uri = str(uri)
+    if uri.startswith("file:"):
+        return Path(file_uri_to_path(uri))
+    if urlparse(uri).scheme:
+        return None  # s3://, ftp://, stdout:, ...
+    try:
+        return Path(uri % ({"name": site} if exact else _AnyParam(name=site)))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def iter_records(path: Path) -> Iterator[dict]:
+    """Every JSON object of a JSON-lines (or one-object-per-line JSON array) file; broken lines skipped."""
+    try:
+        with path.open("rb") as fh:
+            for line in fh:
+                line = line.strip().lstrip(b"[").rstrip(b",]").strip()
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(record, dict):
+                    yield record
+    except OSError as exc:
+        logger.warning("Cannot read the export file %s back: %s", path, exc.strerror or exc)
 
 
 def last_records(path: Path, lines: int = 8, max_bytes: int = 64 * 2**20) -> list[dict]:
@@ -263,8 +340,28 @@ class CrawlReport:
         )
 
 
-class ExportPathError(OSError):
-    """A feed file of ``FEEDS`` cannot be written; raised before the crawl starts."""
+class StartRefused(Exception):
+    """The crawl cannot start safely; ``reason`` is its ``finish_reason``.  Raised before any fetch."""
+
+    reason = "refused"
+
+
+class RunLocked(StartRefused):
+    """Another run holds the spider's state directory, the ``JOBDIR`` or an export file."""
+
+    reason = "locked"
+
+
+class StateUnwritable(StartRefused):
+    """The state directory, the seen-URL store, the template library or ``JOBDIR`` cannot be written."""
+
+    reason = "state_unwritable"
+
+
+class ExportPathError(StartRefused, OSError):
+    """A feed file of ``FEEDS`` cannot be written or is not a regular file; raised before the crawl starts."""
+
+    reason = "export_failed"
 
 
 class _AnyParam(dict):
@@ -274,36 +371,266 @@ class _AnyParam(dict):
         return "check"
 
 
-class ExportCheck:
-    """Fail at start, with one clear message, when a local feed file of ``FEEDS`` cannot be written.
+RECORD_ENDS = {JsonLinesItemExporter: b"\n", CsvItemExporter: b"\r\n"}  # what ends a complete record
 
-    Without it an unwritable ``-o`` path shows only at the first item, as one traceback
-    per item.  The check creates the feed's directory and a temporary file in it; write
-    failures later in the crawl (a full disk) are handled by the feed storage below.
+
+class RunGuard:
+    """Checks and locks taken when the crawler is built, before any file is opened or page fetched.
+
+    1. **One run at a time.**  An exclusive ``flock`` on ``<state dir>/<spider>.lock``
+       (not with ``NEWSCRAWL_DISTRIBUTED``, whose workers share their state in Redis), on
+       ``<JOBDIR>/newscrawl.lock`` and on every local export file.  A second run stops at
+       once with :class:`RunLocked` (``finish_reason`` ``locked``): it would truncate the
+       first run's ``-O`` file, or discard its ``JOBDIR`` queue.  The kernel drops the locks
+       of a killed run.
+    2. **The crawl state is usable.**  The seen-URL store and the template library pass
+       ``PRAGMA quick_check`` and take a write (:func:`~newscrawl.store.check_sqlite`).
+       A corrupt store is moved aside with a warning; the seen-URL store is then rebuilt
+       from the export files of the site's last run and of this one
+       (:func:`rebuild_seen_store`), the template library is learned again.  State that
+       cannot be created, read or written stops the run (:class:`StateUnwritable`).
+    3. **The export files are writable regular files.**  A named pipe or device is
+       refused (a pipe would block the crawl; neither can be locked or repaired).  A file
+       that an interrupted write left ending inside a record is cut back to its last
+       complete record before this run appends to it.
+
+    Failures after the start are :func:`export_failed` and :func:`state_write_failed`.
     """
 
     def __init__(self, crawler):
-        params = _AnyParam(name=getattr(crawler.spidercls, "name", "spider"))
-        for uri in crawler.settings.getdict("FEEDS"):
-            uri = str(uri)
-            if "://" in uri and not uri.startswith("file:"):
-                continue  # remote storages check themselves
-            path = Path(file_uri_to_path(uri) if uri.startswith("file:") else uri % params)
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                with tempfile.TemporaryFile(dir=path.parent):
-                    pass
-                if path.exists():
-                    with path.open("ab"):
-                        pass
-            except OSError as exc:
-                where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
-                raise ExportPathError(exc.errno, f"cannot write the export file {path}: "
-                                                 f"{exc.strerror or exc}{where}; fix FEEDS or -o") from None
+        self.crawler = crawler
+        self.site = getattr(crawler.spider, "name", None) or getattr(crawler.spidercls, "name", "spider")
+        self.state = state_dir(crawler.settings.get("NEWSCRAWL_STATE_DIR"))
+        self.distributed = bool(crawler.settings.get("NEWSCRAWL_DISTRIBUTED"))
+        self.locks: list[RunLock] = []
+        try:
+            self._lock_run()
+            if not self.distributed:
+                self._check_stores()
+            self._check_exports()
+        except StartRefused as exc:
+            self.release()
+            crawler.stats.set_value("finish_reason", exc.reason)
+            logger.error("%s", exc)
+            raise
+        feeds = crawler.settings.getdict("FEEDS")
+        # Unlock after the feed files are closed (FeedExporter closes them in tasks of its own).
+        closed = signals.feed_exporter_closed if feeds else signals.spider_closed
+        crawler.signals.connect(self.release, signal=closed)
+        crawler.signals.connect(self.release, signal=signals.engine_stopped)
 
     @classmethod
-    def from_crawler(cls, crawler) -> ExportCheck:
+    def from_crawler(cls, crawler) -> RunGuard:
         return cls(crawler)
+
+    def release(self, *args, **kwargs) -> None:
+        """Drop every lock this run holds."""
+        for lock in self.locks:
+            lock.release()
+        self.locks = []
+
+    # -- 1. locks ---------------------------------------------------------------------
+
+    def _lock_run(self) -> None:
+        try:
+            self.state.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StateUnwritable(f"cannot create the state directory {self.state}: {exc.strerror or exc}; "
+                                  "fix NEWSCRAWL_STATE_DIR") from None
+        if not self.distributed:
+            self._lock(self.state / f"{quote(self.site, safe='')}.lock",
+                       f"state directory {self.state} for {self.site}", "NEWSCRAWL_STATE_DIR")
+        jobdir = self.crawler.settings.get("JOBDIR")
+        if jobdir:
+            try:
+                Path(jobdir).mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StateUnwritable(f"cannot create JOBDIR {jobdir}: {exc.strerror or exc}") from None
+            self._lock(Path(jobdir) / "newscrawl.lock", f"JOBDIR {jobdir}", "JOBDIR")
+
+    def _lock(self, path: Path, what: str, setting: str) -> None:
+        lock = RunLock(path)
+        try:
+            taken = lock.acquire()
+        except OSError as exc:
+            raise StateUnwritable(f"cannot write {path}: {exc.strerror or exc}; fix {setting}") from None
+        if not taken:
+            pid = lock.holder()
+            raise RunLocked(f"another run{f' (pid {pid})' if pid else ''} is using the {what}; "
+                            f"not starting (wait for it to finish, or give this run another {setting})")
+        self.locks.append(lock)
+
+    # -- 2. state -----------------------------------------------------------------------
+
+    def _check_stores(self) -> None:
+        self._check_store(self.state / DB_NAME, "seen-URL store", rebuild=True)
+        settings = self.crawler.settings
+        if settings.getbool("NEWSCRAWL_TEMPLATES", True) and settings.getbool("NEWSCRAWL_EXTRACT", True):
+            self._check_store(self.state / TEMPLATE_DB, "template library", rebuild=False)
+
+    def _check_store(self, path: Path, what: str, *, rebuild: bool) -> None:
+        try:
+            check_sqlite(path)
+        except CorruptStore as exc:
+            try:
+                moved = move_aside(path)
+                logger.warning("The %s %s is corrupt (%s): moved it to %s and starting a new one", what, path,
+                               exc, moved.name)
+                if rebuild:
+                    added = rebuild_seen_store(self.crawler, path)
+                    logger.warning("Rebuilt the seen-URL store from the export files: %d URL(s) recorded "
+                                   "as exported", added)
+            except (OSError, sqlite3.Error) as again:
+                raise StateUnwritable(f"cannot replace the corrupt {what} {path}: {again}") from None
+        except (OSError, sqlite3.Error) as exc:
+            raise StateUnwritable(f"cannot use the {what} {path}: {exc}; free space or fix "
+                                  "NEWSCRAWL_STATE_DIR") from None
+
+    # -- 3. export files ------------------------------------------------------------
+
+    def _check_exports(self) -> None:
+        exporters = self.crawler.settings.getwithbase("FEED_EXPORTERS")
+        for uri, options in self.crawler.settings.getdict("FEEDS").items():
+            options = options if isinstance(options, dict) else {}
+            path = feed_path(uri, self.site)
+            if path is None:
+                continue  # remote storages check themselves
+            exact = feed_path(uri, self.site, exact=True)
+            if exact is not None:
+                self._refuse_special(exact)
+            _check_writable_dir(path)
+            if exact is not None:
+                self._lock_export(exact)
+                if not options.get("overwrite", False):
+                    end = _record_end(exporters.get(options.get("format")))
+                    if end:
+                        cut_partial_record(exact, end)
+
+    def _refuse_special(self, path: Path) -> None:
+        try:
+            mode = path.stat().st_mode
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise ExportPathError(exc.errno, f"cannot write the export file {path}: {exc.strerror}") from None
+        if not stat.S_ISREG(mode):
+            raise ExportPathError(f"the export file {path} is not a regular file (a named pipe, device or "
+                                  "directory); export to a regular file, or to stdout with -o -:jsonlines")
+
+    def _lock_export(self, path: Path) -> None:
+        lock = RunLock(path, note_pid=False)
+        try:
+            taken = lock.acquire()
+        except OSError as exc:
+            raise ExportPathError(exc.errno, f"cannot write the export file {path}: {exc.strerror}; "
+                                             "fix FEEDS or -o") from None
+        if not taken:
+            raise RunLocked(f"another run is writing the export file {path}; not starting (wait for it to "
+                            "finish, or export to another file)")
+        self.locks.append(lock)
+        if not stat.S_ISREG(os.fstat(lock.fd).st_mode):  # replaced since the check above
+            raise ExportPathError(f"the export file {path} is not a regular file")
+
+
+def _check_writable_dir(path: Path) -> None:
+    """Create the export file's directory and a temporary file in it; ExportPathError if that fails."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
+        raise ExportPathError(exc.errno, f"cannot write the export file {path}: "
+                                         f"{exc.strerror or exc}{where}; fix FEEDS or -o") from None
+
+
+def _record_end(exporter: Any) -> bytes | None:
+    """The bytes that end a complete record of ``exporter`` (a class or its path), if it writes records."""
+    try:
+        cls = load_object(exporter) if isinstance(exporter, str) else exporter
+    except (ImportError, NameError, ValueError):
+        return None
+    for base, end in RECORD_ENDS.items():
+        if isinstance(cls, type) and issubclass(cls, base):
+            return end
+    return None
+
+
+def cut_partial_record(path: Path, end: bytes, chunk: int = 2**16) -> int:
+    """Cut a file that does not end with ``end`` back to just after its last ``end``; returns bytes cut.
+
+    Only the last, incomplete record is read (backwards, ``chunk`` bytes at a time).
+    """
+    with path.open("r+b") as fh:
+        size = fh.seek(0, io.SEEK_END)
+        if size == 0:
+            return 0
+        fh.seek(max(0, size - len(end)))
+        if fh.read() == end:
+            return 0
+        keep, pos, tail = 0, size, b""
+        while pos > 0:
+            start = max(0, pos - chunk)
+            fh.seek(start)
+            tail = fh.read(pos - start) + tail[: len(end) - 1]
+            found = tail.rfind(end)
+            if found >= 0:
+                keep = start + found + len(end)
+                break
+            pos = start
+        fh.truncate(keep)
+    logger.warning("The export file %s ended inside a record (an interrupted write): cut %d byte(s) back to "
+                   "its last complete record", path, size - keep)
+    return size - keep
+
+
+def rebuild_seen_store(crawler, path: Path) -> int:
+    """Record as exported every URL in the export files of each site's last run (``recent-feeds.json``)
+    and in this run's own JSON/JSON-lines feed files; returns how many URLs were read."""
+    settings = crawler.settings
+    spider = crawler.spider
+    try:
+        recent = json.loads((path.parent / RECENT_FEEDS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        recent = {}
+    feeds = {site: list(files) for site, files in recent.items() if isinstance(files, list)} \
+        if isinstance(recent, dict) else {}
+    feeds.setdefault(spider.name, []).extend(local_line_feeds(settings, spider.name))
+    store_url = getattr(spider, "store_url", None)
+    store = SqliteSeenStore(path)
+    added = 0
+    try:
+        for site, files in feeds.items():
+            for file in dict.fromkeys(files):
+                urls = [r["url"] for r in iter_records(Path(file)) if isinstance(r.get("url"), str)]
+                if site == spider.name and store_url is not None:
+                    urls = [store_url(u) for u in urls]
+                store.add(site, urls)
+                added += len(urls)
+    finally:
+        store.close()
+    return added
+
+
+def state_write_failed(crawler, what: str, exc: BaseException) -> None:
+    """The crawl state could not be written mid-run (full disk, read-only file system).
+
+    One error line, the ``newscrawl/state_write_failed`` stat, nothing more exported
+    (an article exported but not recorded would be exported again by the next run; the
+    one in flight is recorded by the next run's :meth:`SeenUrls.reconcile`), and the
+    crawl stops with ``finish_reason`` ``state_write_failed``.
+    """
+    seen = crawler.get_extension(SeenUrls)
+    if seen is not None:
+        if seen.state_failed:
+            return
+        seen.state_failed = True
+    why = getattr(exc, "strerror", None) or str(exc)
+    crawler.stats.set_value("newscrawl/state_write_failed", f"{what}: {why}")
+    logger.error("Cannot write the crawl state %s: %s. Stopping the crawl; articles not recorded are not "
+                 "exported and will be fetched again by the next run.", what, why)
+    if crawler.engine is not None and crawler.engine.spider is not None:
+        deferred_from_coro(crawler.engine.close_spider_async(reason="state_write_failed"))
 
 
 def export_failed(crawler, path: str, exc: OSError) -> None:
@@ -322,27 +649,45 @@ def export_failed(crawler, path: str, exc: OSError) -> None:
 class _FlushingWriter(io.BufferedWriter):
     """A buffered file that flushes after every write (one write per exported item).
 
-    The first failing write (disk full, file system gone) calls ``on_error`` once; later
-    writes are discarded while the crawl closes, so a full disk gives one error line,
-    not a traceback per item.
+    The first failing write (disk full, file system gone) is cut off the file, so that
+    it ends on the last complete record and the next run appends cleanly, and calls
+    ``on_error`` once; later writes are discarded while the crawl closes, so a full disk
+    gives one error line, not a traceback per item.  So are all writes once ``stopped()``
+    is true (the crawl state could not record the last item).
     """
 
-    def __init__(self, raw, on_error: Callable[[OSError], None]):
+    def __init__(self, raw, on_error: Callable[[OSError], None], stopped: Callable[[], bool] = lambda: False):
         super().__init__(raw)
         self.on_error = on_error
+        self.stopped = stopped
         self.failed = False
 
     def write(self, data) -> int:
-        if self.failed:
+        if self.failed or self.stopped():
             return len(data)
+        complete = None
         try:
+            complete = os.fstat(self.raw.fileno()).st_size  # each write is whole records
             written = super().write(data)
             self.flush()
         except OSError as exc:
             self.failed = True
+            if complete is not None:
+                self._cut_back(complete)
             self.on_error(exc)
             return len(data)
         return written
+
+    def flush(self) -> None:
+        if not self.failed:  # the refused bytes stay unwritten (an exporter's detach() flushes too)
+            super().flush()
+
+    def _cut_back(self, size: int) -> None:
+        """Drop the bytes of the failed write that did reach the file."""
+        try:
+            os.ftruncate(self.raw.fileno(), size)
+        except OSError as exc:  # the next run's RunGuard cuts it instead
+            logger.warning("Could not cut the partial record off %s: %s", getattr(self.raw, "name", "?"), exc)
 
     def close(self) -> None:
         if self.failed:
@@ -373,6 +718,10 @@ class FlushingFileFeedStorage(FileFeedStorage):
         else:
             raise exc
 
+    def _state_failed(self) -> bool:
+        seen = self.crawler.get_extension(SeenUrls) if self.crawler is not None else None
+        return seen is not None and seen.state_failed
+
     def open(self, spider) -> IO[bytes]:
         path = Path(self.path)
         try:
@@ -383,4 +732,4 @@ class FlushingFileFeedStorage(FileFeedStorage):
             writer = _FlushingWriter(io.FileIO(os.devnull, "w"), self._failed)
             writer.failed = True
             return writer
-        return _FlushingWriter(raw, self._failed)
+        return _FlushingWriter(raw, self._failed, self._state_failed)

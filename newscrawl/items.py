@@ -9,11 +9,19 @@ The raw page (``body``, ``content_type``) rides on the ArticleItem between the f
 and extraction stages only and is never exported; dates are ISO 8601 strings with
 offset; ``links`` is a list of ``{"text", "url"}`` objects, written to CSV as a JSON
 string by :class:`CsvArticleExporter`.
+
+Exported text is safe to open: every exported field is serialized through
+:func:`clean_export_value` (by all of Scrapy's exporters, through the dataclass field
+metadata ``serializer``), which removes control characters other than newline and tab
+(an ESC in a title could drive the terminal that prints it); CSV cells that a
+spreadsheet would run as a formula are neutralised (:func:`neutralise_formula`).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -38,6 +46,47 @@ EXPORT_FIELDS = (
 )
 
 
+# Control characters (Unicode category Cc: C0, DEL, C1) except tab and newline; a carriage
+# return becomes a newline ("\r\n" -> "\n"), so that CSV records end in the only "\r\n".
+_CONTROLS = {c: None for c in range(0x110000) if c < 0x100 and unicodedata.category(chr(c)) == "Cc"}
+_CONTROLS.pop(ord("\t"))
+_CONTROLS.pop(ord("\n"))
+_CONTROLS[ord("\r")] = "\n"
+
+
+def clean_text(text: str) -> str:
+    """``text`` without control characters other than newline and tab; CR and CRLF become LF."""
+    return text.replace("\r\n", "\n").translate(_CONTROLS)
+
+
+def clean_export_value(value: Any) -> Any:
+    """``value`` with :func:`clean_text` applied to every string in it (lists and dicts too)."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, list):
+        return [clean_export_value(v) for v in value]
+    if isinstance(value, dict):
+        return {clean_text(k) if isinstance(k, str) else k: clean_export_value(v) for k, v in value.items()}
+    return value
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # OWASP "CSV Injection"
+
+
+def neutralise_formula(cell: str) -> str:
+    """A cell a spreadsheet would read as a formula, prefixed with ``'`` so that it stays text.
+
+    OWASP, "CSV Injection" (https://owasp.org/www-community/attacks/CSV_Injection):
+    cells starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return.
+    """
+    return "'" + cell if cell.startswith(FORMULA_STARTS) else cell
+
+
+def _exported(default: Any = None, **kwargs: Any) -> Any:
+    """A dataclass field that every feed exporter serializes through :func:`clean_export_value`."""
+    return field(default=default, metadata={"serializer": clean_export_value}, **kwargs)
+
+
 def now_iso() -> str:
     """The current time, ISO 8601 with UTC offset, second precision."""
     return datetime.now(UTC).replace(microsecond=0).isoformat()
@@ -59,22 +108,25 @@ class ListingItem:
 
 @dataclass
 class ArticleItem:
-    """A fetched article; the pipeline's extraction stage fills the article fields."""
+    """A fetched article; the pipeline's extraction stage fills the article fields.
 
-    url: str
-    site: str
-    listing_title: str | None = None
-    title: str | None = None
-    published: str | None = None
-    author: str | None = None
-    text: str = ""
-    links: list[dict[str, str]] = field(default_factory=list)
-    language: str | None = None
-    method: str | None = None
-    feed_title: str | None = None
-    feed_summary: str | None = None
-    feed_published: str | None = None
-    fetched_at: str | None = None
+    The exported fields are cleaned of control characters when exported (:func:`_exported`).
+    """
+
+    url: str = field(metadata={"serializer": clean_export_value})
+    site: str = field(metadata={"serializer": clean_export_value})
+    listing_title: str | None = _exported()
+    title: str | None = _exported()
+    published: str | None = _exported()
+    author: str | None = _exported()
+    text: str = _exported("")
+    links: list[dict[str, str]] = field(default_factory=list, metadata={"serializer": clean_export_value})
+    language: str | None = _exported()
+    method: str | None = _exported()
+    feed_title: str | None = _exported()
+    feed_summary: str | None = _exported()
+    feed_published: str | None = _exported()
+    fetched_at: str | None = _exported()
     # Not exported (absent from EXPORT_FIELDS):
     listing_url: str | None = None
     status: int = 200
@@ -93,9 +145,30 @@ class ArticleItem:
 
 
 class CsvArticleExporter(CsvItemExporter):
-    """CSV with the stable columns; list and dict values (``links``) as JSON strings."""
+    """CSV with the stable columns; list and dict values (``links``) as JSON strings.
+
+    Safe to open in a spreadsheet: cells are cleaned (:func:`clean_export_value`) and
+    formula-like cells neutralised (:func:`neutralise_formula`).  Appending to a file
+    that already holds data (``-o``) writes no second header line.
+    """
+
+    def __init__(self, file: Any, **kwargs: Any):
+        if _holds_data(file):
+            kwargs["include_headers_line"] = False
+        super().__init__(file, **kwargs)
 
     def serialize_field(self, field: Any, name: str, value: Any) -> Any:
+        value = clean_export_value(value)
         if isinstance(value, (list, dict)):
-            return json.dumps(value, ensure_ascii=False)
-        return super().serialize_field(field, name, value)
+            value = json.dumps(value, ensure_ascii=False)
+        else:
+            value = super().serialize_field({}, name, value)
+        return neutralise_formula(value) if isinstance(value, str) else value
+
+
+def _holds_data(file: Any) -> bool:
+    """Is ``file`` an open file that already has content (an append to an earlier run's feed)?"""
+    try:
+        return os.fstat(file.fileno()).st_size > 0
+    except (AttributeError, OSError, ValueError):
+        return False

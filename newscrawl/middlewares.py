@@ -23,6 +23,11 @@ robots.txt that fails (5xx, timeout, too large) as "allow all"; the RFC says "di
   with a warning.  Nothing is lost: listing pages are re-read on every run and the
   seen-URL store knows what was exported.  After a clean stop (one Ctrl-C) the queue is
   resumed as usual.
+- **An unreadable queue is discarded too**, with the same warning (a clean stop that could
+  not write its queue, a disk that filled up).  Another run never shares the queue:
+  :class:`newscrawl.extensions.RunGuard` locks ``JOBDIR`` for one run at a time.
+- **A queue write that fails mid-run stops the crawl** (``finish_reason``
+  ``state_write_failed``, one error line; the request is kept in memory meanwhile).
 - **Resumed detail requests join the in-run dedup.**  A detail request restored from the
   queue was claimed by the previous run, not this one; when it is popped, it claims its
   URL now (:meth:`newscrawl.extensions.SeenUrls.claim`) and is skipped if this run
@@ -49,7 +54,7 @@ from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 from twisted.internet.error import TimeoutError as TwistedTimeoutError
 
-from .extensions import SeenUrls, record_drop
+from .extensions import SeenUrls, record_drop, state_write_failed
 from .sites import AllowList
 
 logger = logging.getLogger(__name__)
@@ -64,16 +69,34 @@ class CrashSafeScheduler(Scheduler):
         if self.dqdir:
             marker = Path(self.dqdir, MARKER)
             if marker.exists():
-                logger.warning("The previous run with JOBDIR %s did not stop cleanly; discarding its "
-                               "request queue (listing pages are re-read, nothing is lost)",
-                               Path(self.dqdir).parent)
-                shutil.rmtree(self.dqdir)
-                Path(self.dqdir).mkdir(parents=True)
+                self._discard_queue("did not stop cleanly")
             marker.touch()
+            try:
+                return super().open(spider)
+            except Exception as exc:  # noqa: BLE001 - queuelib/pickle/json errors of a damaged queue
+                self._discard_queue(f"left a request queue that cannot be read ({type(exc).__name__}: {exc})")
+                marker.touch()
         return super().open(spider)
 
+    def _discard_queue(self, why: str) -> None:
+        logger.warning("The previous run with JOBDIR %s %s; discarding its request queue (listing pages "
+                       "are re-read, nothing is lost)", Path(self.dqdir).parent, why)
+        shutil.rmtree(self.dqdir)
+        Path(self.dqdir).mkdir(parents=True)
+
+    def _dqpush(self, request) -> bool:
+        try:
+            return super()._dqpush(request)
+        except OSError as exc:
+            state_write_failed(self.crawler, f"request queue in {self.dqdir}", exc)
+            return False  # Scheduler.enqueue_request keeps it in memory
+
     def close(self, reason: str):
-        result = super().close(reason)
+        try:
+            result = super().close(reason)
+        except OSError as exc:  # the marker stays: the next run discards the half-written queue
+            logger.error("Cannot write the request queue in %s: %s", self.dqdir, exc.strerror or exc)
+            return self.df.close(reason)
         if self.dqdir:
             Path(self.dqdir, MARKER).unlink(missing_ok=True)
         return result

@@ -66,7 +66,7 @@ RETRY_TIMES = 2
 # --- pipelines, extensions, feeds --------------------------------------------------
 ITEM_PIPELINES = dict(STAGES)
 EXTENSIONS = {
-    "newscrawl.extensions.ExportCheck": 0,  # an unwritable FEEDS/-o path stops the crawl at start
+    "newscrawl.extensions.RunGuard": -10,  # locks, state and export checks: before any extension uses JOBDIR
     "newscrawl.extensions.SeenUrls": 900,  # after FeedExporter (0): marks URLs once written
     "newscrawl.extensions.CrawlReport": 910,
 }

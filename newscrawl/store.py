@@ -8,10 +8,18 @@ exported.  Keys are canonical URLs (:func:`canonical_url`), per site.
 the default implementation (one SQLite file in WAL mode, so a reader such as a report
 script never blocks the crawl).  A Redis or database implementation for distributed
 crawls only needs the same four methods.  No Scrapy imports here.
+
+Also here, for the start checks of :class:`newscrawl.extensions.RunGuard`:
+:class:`RunLock` (one run per lock file, an ``flock(2)`` the kernel releases when the
+holder dies, even by ``kill -9``), :func:`check_sqlite` (readable, writable and passing
+``PRAGMA quick_check``) and :func:`move_aside` (a corrupt store is kept for inspection,
+not deleted).
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
 import sqlite3
 from collections.abc import Iterable
@@ -89,3 +97,105 @@ class SqliteSeenStore:
 
     def close(self) -> None:
         self._db.close()
+
+
+class CorruptStore(Exception):
+    """A SQLite state file that fails ``PRAGMA quick_check`` or is not a database at all."""
+
+
+def check_sqlite(path: str | os.PathLike) -> None:
+    """Check the SQLite file at ``path`` before a crawl relies on it; an absent file passes.
+
+    Raises :class:`CorruptStore` when it is not a database or ``PRAGMA quick_check``
+    (https://sqlite.org/pragma.html#pragma_quick_check) reports damage, and
+    ``sqlite3.OperationalError`` when it cannot be read or written (read-only file
+    system, full disk, no permission).  The write check commits a transaction that
+    rewrites ``user_version`` with its own value, so nothing changes.
+    """
+    path = Path(path)
+    if not path.exists():
+        return
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True, isolation_level=None)
+    try:
+        rows = db.execute("PRAGMA quick_check").fetchall()
+        if rows != [("ok",)]:
+            raise CorruptStore("; ".join(str(r[0]) for r in rows[:3]))
+        db.execute("BEGIN IMMEDIATE")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        db.execute(f"PRAGMA user_version = {int(version)}")
+        db.execute("COMMIT")
+    except sqlite3.OperationalError:
+        raise
+    except sqlite3.DatabaseError as exc:  # SQLITE_CORRUPT, SQLITE_NOTADB
+        raise CorruptStore(str(exc)) from None
+    finally:
+        db.close()
+
+
+def move_aside(path: str | os.PathLike) -> Path:
+    """Rename a damaged SQLite file (and its WAL) to ``<name>.corrupt-<UTC time>``; returns the new path."""
+    path = Path(path)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    path.replace(target)
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists():
+        wal.replace(target.with_name(target.name + "-wal"))
+    path.with_name(path.name + "-shm").unlink(missing_ok=True)  # rebuilt from the WAL by SQLite
+    return target
+
+
+class RunLock:
+    """An exclusive, non-blocking ``flock(2)`` on ``path`` (created if absent).
+
+    ``flock`` locks belong to the open file: the kernel drops them when the holder
+    exits, however it exits, so a killed run never leaves a stale lock.  With
+    ``note_pid`` the holder writes its pid into the file, for the message of the run
+    that finds it locked (lock files only: an export file is locked without writing).
+    """
+
+    def __init__(self, path: str | os.PathLike, *, note_pid: bool = True):
+        self.path = Path(path)
+        self.note_pid = note_pid
+        self._fd: int | None = None
+
+    def acquire(self) -> bool:
+        """Take the lock; False when another open file holds it.  OSError when the file cannot be opened."""
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                return False
+            raise
+        self._fd = fd
+        if self.note_pid:
+            try:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            except OSError:
+                self.release()
+                raise
+        return True
+
+    @property
+    def fd(self) -> int | None:
+        """The locked file's descriptor while held."""
+        return self._fd
+
+    def holder(self) -> str | None:
+        """The pid noted by the holder, if it wrote one."""
+        try:
+            text = self.path.read_text(encoding="ascii", errors="replace").strip()
+        except OSError:
+            return None
+        return text if text.isdigit() else None
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the only descriptor releases the flock
+            self._fd = None
+
+    def __del__(self) -> None:
+        self.release()
