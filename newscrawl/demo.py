@@ -18,10 +18,12 @@ Without an override, the type comes from the file extension (HTML as UTF-8);
 **The port is stable**: :func:`serve_port` derives it from the site's name (the demo serves
 on 127.0.0.1:26848), so the exported URLs are the same in every run and on every machine,
 and distributed workers (``NEWSCRAWL_DISTRIBUTED``) queue, claim and fetch the same URLs.
-Crawls in one process that serve the same directory share one server; a worker in another
-process that finds the port taken by a server of the same directory (the
-``X-Newscrawl-Serve`` header names it) uses that server.  A port taken by anything else
-falls back to a random one, with a warning.  ``NEWSCRAWL_SERVE_PORT`` sets the port
+Crawls in one process that serve the same directory share one server.  A distributed
+worker that finds the port taken by another process's server of the same directory (the
+``X-Newscrawl-Serve`` header names it) uses that server: the workers of a job stay open
+while any of them has work (:class:`newscrawl.distributed.IdleWorker`), so it outlives the
+crawl.  Any other taken port (an unrelated program, or an independent crawl that may stop
+first) gives a random port, with a log line.  ``NEWSCRAWL_SERVE_PORT`` sets the port
 (``0``: a random port each run).
 """
 
@@ -151,13 +153,16 @@ class DemoServer:
         self.netloc: str | None = None
         self._listener: _Listener | None = None
 
-    def start(self, port: int = 0) -> str:
-        """Serve on ``port`` (0: a random one), or share the server already there; returns ``host:port``."""
+    def start(self, port: int = 0, *, share_across_processes: bool = False) -> str:
+        """Serve on ``port`` (0: a random one), or share the server already there; returns ``host:port``.
+
+        ``share_across_processes``: use another process's server of the same directory on
+        ``port`` (distributed workers) instead of a random port."""
         listener = _LISTENING.get(self.fingerprint)
         if listener is not None:  # another crawl in this process serves the same directory
             listener.users += 1
         else:
-            listener = self._listen(port)
+            listener = self._listen(port, share_across_processes)
             if listener is None:  # another process serves the same directory there
                 self.netloc = f"{HOST}:{port}"
                 return self.netloc
@@ -166,19 +171,19 @@ class DemoServer:
         self.netloc = listener.netloc
         return self.netloc
 
-    def _listen(self, port: int) -> _Listener | None:
-        """Listen on ``port``; None when a server of the same directory holds it, a random port when
-        anything else does."""
+    def _listen(self, port: int, share: bool) -> _Listener | None:
+        """Listen on ``port``; None when ``share`` and a server of the same directory holds it,
+        else a random port when the port is taken."""
         from twisted.internet import reactor
 
         try:
             listening = reactor.listenTCP(port, self.site, interface=HOST)
         except CannotListenError:
-            if serving(port) == self.fingerprint:
-                logger.info("%s is served on port %d by another process: using that server", self.root, port)
+            if share and serving(port) == self.fingerprint:
+                logger.info("%s is served on port %d by another worker: using that server", self.root, port)
                 return None
-            logger.warning("Port %d is taken by another program: serving %s on a random port, so its URLs "
-                           "differ from other runs' (NEWSCRAWL_SERVE_PORT sets the port)", port, self.root)
+            logger.info("Port %d is taken: serving %s on a random port, so its URLs differ from other "
+                        "runs' (NEWSCRAWL_SERVE_PORT sets the port)", port, self.root)
             listening = reactor.listenTCP(0, self.site, interface=HOST)
         return _Listener(listening, f"{HOST}:{listening.getHost().port}")
 

@@ -8,19 +8,20 @@ iterative (``iterwalk``/``iter``), so deeply nested pages cannot exhaust the sta
 
 from __future__ import annotations
 
-import codecs
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 from urllib.parse import urljoin
 
-import cchardet
-import charset_normalizer
 import numpy as np
 from lxml import etree, html
-from w3lib.encoding import html_to_unicode
 
+from .encoding import decode_html as decode_html  # decoding lives in .encoding; its names stay here
+from .encoding import detect_encoding, known_codec
 from .errors import ExtractionError
+
+_sniff_encoding = detect_encoding
+_known_codec = known_codec
 
 # Seed 001 §2.1 (2): subtrees dropped before any analysis, plus elements that never
 # hold visible article text in today's HTML (noscript, template, svg, ...).
@@ -37,102 +38,14 @@ BLOCK_TAGS = frozenset(
 )
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
-_XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+# XML declarations and other "<?...>" before the markup, closed, unclosed or lying about the
+# encoding: the HTML tokenizer reads each as a bogus comment up to the next ">", and lxml
+# refuses a str that starts with "<?xml ... encoding=" (its check is also quadratic).
+_XML_DECL_RE = re.compile(r"\A[\s\ufeff]*+(?:<\?[^>]*+>?[\s\ufeff]*+)*+")
 _END_HTML_BODY_RE = re.compile(r"</(?:html|body)\s*>", re.IGNORECASE)
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_WESTERN_DEFAULTS = frozenset({"cp1252", "latin-1", "latin1", "iso-8859-1", "ascii", "us-ascii"})
-_CJK_MULTIBYTE = ("gb", "big5", "euc-", "shift_jis", "cp932", "cp936", "cp949", "cp950")
-_BINARY_SIGNATURES = (b"\x89PNG", b"%PDF", b"\x1f\x8b", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04")
-
-
-def _sniff_encoding(data: bytes) -> str | None:
-    """Guess an undeclared encoding: strict UTF-8 first, then uchardet (Mozilla's detector).
-
-    uchardet recognises undeclared GBK/GB18030 pages that charset-normalizer
-    mistakes for Cyrillic code pages (measured on zh-news); charset-normalizer
-    remains the fallback when uchardet has no answer.
-    """
-    sample = data[:400_000]
-    try:
-        sample.decode("utf-8")
-        return "utf-8"
-    except UnicodeDecodeError as exc:
-        if exc.start >= len(sample) - 4:  # a multi-byte character cut by the sample's end
-            return "utf-8"
-    guess = cchardet.detect(sample).get("encoding")
-    if guess and _known_codec(guess):  # uchardet also names codecs Python lacks (VISCII)
-        return guess.lower()
-    best = charset_normalizer.from_bytes(sample[:200_000]).best()
-    return best.encoding if best else None
-
-
-def _known_codec(name: str) -> bool:
-    try:
-        codecs.lookup(name)
-    except LookupError:
-        return False
-    return True
-
-
-def decode_html(data: bytes | str, content_type: str | None = None) -> str:
-    """Decode page bytes the way a crawler does: BOM, HTTP charset, ``<meta>`` charset, sniffing.
-
-    w3lib does the BOM/header/meta precedence; when nothing is declared the bytes
-    are sniffed with charset-normalizer.  A declared charset that yields many
-    replacement characters (a wrong header over a GBK page) is overridden by sniffing.
-    """
-    if isinstance(data, str):
-        return data
-    head = data[:16].lstrip()
-    if any(head.startswith(sig) for sig in _BINARY_SIGNATURES):
-        raise ExtractionError("binary", "body starts with a binary file signature")
-    content_type = content_type or ""
-    encoding, text = html_to_unicode(content_type, data, auto_detect_fun=_sniff_encoding)
-    if encoding.lower().replace("-", "").replace("_", "") not in ("utf8", "utf8sig") and _is_utf8(data):
-        # Multi-byte UTF-8 that decodes strictly is no accident of a legacy encoding:
-        # the declaration is wrong (a UTF-8 page still saying gb2312).
-        return data.decode("utf-8-sig")
-    if encoding.lower() in _WESTERN_DEFAULTS:
-        cjk = _strict_cjk(data)
-        if cjk:  # a GBK/Big5/... page under a Latin-1 header: the header is the template's default
-            return cjk
-    if text.count("\ufffd") > max(8, len(text) // 200):
-        sniffed = _sniff_encoding(data)
-        if sniffed and sniffed.lower() != encoding.lower():
-            candidate = data.decode(sniffed, errors="replace")
-            if candidate.count("\ufffd") < text.count("\ufffd"):
-                text = candidate
-    return text
-
-
-def _strict_cjk(data: bytes) -> str | None:
-    """``data`` decoded as the multi-byte CJK encoding uchardet names, if it decodes without error.
-
-    Latin-1 text almost never decodes strictly as GBK/Big5/Shift_JIS (an accented letter
-    followed by a space or punctuation is an invalid pair), so a strict decode of enough
-    non-ASCII bytes is strong evidence.
-    """
-    sample = data[:400_000]
-    if sum(1 for b in sample[:20_000] if b > 0x7F) < 20:
-        return None
-    guess = (cchardet.detect(sample).get("encoding") or "").lower()
-    if not guess.startswith(_CJK_MULTIBYTE):
-        return None
-    try:
-        return data.decode(guess)
-    except (UnicodeDecodeError, LookupError):
-        return None
-
-
-def _is_utf8(data: bytes) -> bool:
-    """Strictly valid UTF-8 with at least some multi-byte characters."""
-    if data.isascii():
-        return False
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_CONTROL_OR_SURROGATE_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
 # Every element an HtmlElement, chosen in C: lxml.html's own lookup calls Python once per
@@ -144,11 +57,13 @@ _ELEMENT_CLASSES = etree.ElementDefaultClassLookup(
 
 
 def parse_html(text: str) -> html.HtmlElement:
-    """Parse decoded HTML into an lxml tree (comments and PIs dropped; see :func:`remove_noise`)."""
-    if "\x00" in text or _CONTROL_RE.search(text[:4096]):
-        text = _CONTROL_RE.sub("", text.replace("\x00", ""))
-        if len(text) and text.count("\ufffd") > len(text) // 3:
-            raise ExtractionError("binary", "mostly undecodable bytes")
+    """Parse decoded HTML into an lxml tree (comments and PIs dropped; see :func:`remove_noise`).
+
+    Any ``str`` parses: leading XML declarations are dropped (see ``_XML_DECL_RE``), and
+    control characters and lone surrogates are cleaned first (:func:`_clean_characters`).
+    """
+    if _CONTROL_OR_SURROGATE_RE.search(text):
+        text = _clean_characters(text)
     text = _XML_DECL_RE.sub("", text, count=1)
     # libxml2 drops everything after a stray </html> and puts what follows </body> outside
     # <body>; HTML5 parsers (browsers) ignore both end tags, and so does newscrawl.
@@ -169,6 +84,21 @@ def parse_html(text: str) -> html.HtmlElement:
         if error.type_name == "ERR_RESOURCE_LIMIT":
             raise ExtractionError("too-deep", error.message)
     return root
+
+
+def _clean_characters(text: str) -> str:
+    """``text`` without C0 controls (tab, newline and CR stay) and with lone surrogates as U+FFFD.
+
+    libxml2 keeps controls as text, and ends the document at a lone surrogate (lxml hands
+    it on as invalid UTF-8), silently dropping the rest; a surrogate pair is joined.
+    Raises ``binary`` when what is left is mostly U+FFFD.
+    """
+    text = _CONTROL_RE.sub("", text)
+    if _SURROGATE_RE.search(text):
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if text.count("\ufffd") > len(text) // 3:
+        raise ExtractionError("binary", "mostly undecodable bytes")
+    return text
 
 
 def remove_noise(root: html.HtmlElement) -> None:

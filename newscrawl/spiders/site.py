@@ -126,7 +126,8 @@ class SiteSpider(scrapy.Spider):
             port = crawler.settings.get("NEWSCRAWL_SERVE_PORT")
             port = serve_port(spider.name) if port is None else int(port)
             spider.demo_server = DemoServer(spider.site.serve, spider.site.headers)
-            spider.served_netloc = spider.demo_server.start(port)
+            distributed = bool(crawler.settings.get("NEWSCRAWL_DISTRIBUTED"))
+            spider.served_netloc = spider.demo_server.start(port, share_across_processes=distributed)
             spider.site = spider.site.with_host(spider.served_netloc)
             crawler.signals.connect(spider._stop_demo_server, signal=signals.spider_closed)
         # start_url/feed_url allow their own origin only; allowed_domains (hosts) is the
