@@ -3,6 +3,7 @@ truncated and non-feed documents are handled, and only http(s) links are followe
 
 from __future__ import annotations
 
+import pytest
 import pytest_twisted
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 from test_crawl_local import article_html
@@ -118,3 +119,43 @@ async def test_crawl_of_hostile_feeds_follows_only_http_links_on_the_site(http_s
     assert stats["newscrawl/listing_error/feed"] == 4  # bomb, two XXE, the HTML page
     assert stats["newscrawl/dropped/offsite"] == 5  # every non-http(s) link
     assert stats["newscrawl/dropped/http_error"] == 6  # the six stories read are 404s here
+
+
+# --- invalid character references ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("reference", "title"), [
+    ("&#55357;&#56832;", "Launch day \ufffd\ufffd"),  # a surrogate pair as two references: U+FFFD each
+    ("&#xD83D;", "Launch day \ufffd"),  # a lone surrogate
+    ("&#0;", "Launch day \ufffd"),
+    ("&#1;", "Launch day \ufffd"),  # a control character XML does not allow
+    ("&#x110000;", "Launch day \ufffd"),  # past U+10FFFF
+    ("&#99999999999999999999999999;", "Launch day \ufffd"),
+    ("&#x1F600;", "Launch day \U0001F600"),  # valid references are kept
+    ("&#0000233;", "Launch day é"),
+    ("<![CDATA[&#55357;]]>", "Launch day &#55357;"),  # CDATA is text, not a reference
+])
+def test_an_invalid_character_reference_costs_that_character_only(reference, title):
+    titles = [f"Story number {i}" for i in range(5)]
+    titles[2] = f"Launch day {reference}"
+    body = rss("".join(item(f"http://example.com/s/{i}.html", t) for i, t in enumerate(titles)))
+    feed = parse_feed(body, FEED_URL)
+    assert feed.error is None
+    assert [e.title for e in feed.entries] == [*titles[:2], title, *titles[3:]]
+
+
+@pytest_twisted.ensureDeferred
+async def test_crawl_lists_every_entry_of_a_feed_with_a_surrogate_reference(http_server, tmp_path):
+    s = http_server
+    titles = [f"A harbour story about the new ferry line part {i}" for i in range(5)]
+    urls = [s.add(f"/a/{i}.html", article_html(t)) for i, t in enumerate(titles)]
+    titles[3] += " &#55357;&#56832;"
+    s.add("/feed.xml", rss("".join(item(u, t) for u, t in zip(urls, titles, strict=True))),
+          headers={"Content-Type": "application/rss+xml"})
+    out = tmp_path / "out.jsonl"
+    crawler = await run_crawl(site_spider(feeds=[s.url("/feed.xml")]), crawl_settings(tmp_path, out))
+
+    exported = {i["url"]: i for i in read_jsonl(out)}
+    assert sorted(exported) == sorted(urls)
+    assert exported[urls[3]]["feed_title"].endswith("part 3 \ufffd\ufffd")
+    assert crawler.stats.get_value("newscrawl/listing_error/feed") is None

@@ -7,7 +7,7 @@ import warnings
 from scrapy.spiderloader import SpiderLoader
 
 from ..sites import SiteConfig, SiteConfigError, load_sites
-from .site import SiteSpider
+from .site import SiteSpider, check_politeness_settings
 
 
 def spider_class(site: SiteConfig) -> type[SiteSpider]:
@@ -19,16 +19,18 @@ def spider_class(site: SiteConfig) -> type[SiteSpider]:
 class SiteSpiderLoader(SpiderLoader):
     """Spider classes from ``SPIDER_MODULES`` plus one per site in ``NEWSCRAWL_SITES``.
 
-    The sites file is validated here, so a bad key stops ``scrapy list``/``crawl`` with
-    one line naming the file, the site and the key (the :class:`~newscrawl.sites.SiteConfigError`'s
-    message, as :class:`SystemExit`: no traceback).  A coded spider with the same name as a
-    configured site wins (with a warning).
+    The sites file and the politeness settings given with ``-s`` are validated here, so a
+    bad key or value stops ``scrapy list``/``crawl`` with one line naming the file, site and
+    key or the setting (the :class:`~newscrawl.sites.SiteConfigError`'s message, as
+    :class:`SystemExit`: no traceback).  A coded spider with the same name as a configured
+    site wins (with a warning).
     """
 
     def __init__(self, settings):
         super().__init__(settings)
         try:
             self.sites = load_sites(settings.get("NEWSCRAWL_SITES"))
+            check_politeness_settings(settings)  # -s values, in the sites file's ranges
         except SiteConfigError as exc:
             raise SystemExit(f"error: {exc}") from None
         for name, site in self.sites.items():
