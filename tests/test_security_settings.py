@@ -153,3 +153,66 @@ async def test_crawl_obeys_robots_txt_stays_on_the_allowed_domain_and_says_who_i
     # does not follow, so the 302 itself fails
     assert drops == {"robots": 1, "offsite": 1, "http_error": 1}
     assert crawler.get_extension(RemoteControl) is None and crawler.get_extension(TelnetConsole) is None
+
+
+def test_request_limits_are_set(project):
+    assert project.getint("URLLENGTH_LIMIT") == default_settings.URLLENGTH_LIMIT
+    assert 1 <= project.getint("NEWSCRAWL_MAX_LIST_APIS") <= 100
+    assert project.getint("NEWSCRAWL_ROBOTSTXT_MAXSIZE") >= 500 * 1024  # RFC 9309 2.5
+    middlewares = project.getwithbase("DOWNLOADER_MIDDLEWARES")
+    assert middlewares["scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware"] is None
+    assert middlewares["newscrawl.middlewares.RobotsTxtMiddleware"] == 100
+
+
+@pytest_twisted.ensureDeferred
+async def test_every_request_is_held_to_the_url_length_limit(http_server, tmp_path):
+    # Long enough for URLLENGTH_LIMIT (2083), short enough for Twisted's request line limit:
+    # sent, it would reach the server and count a hit.
+    s = http_server
+    good = s.add("/a/good.html", article_html("A good article about the harbour bridge"))
+    long_path = "/a/" + "x" * 3000 + ".html"
+    s.add(long_path, article_html("An article behind a very long address"))
+    moved = s.add("/a/moved.html", "", status=301, headers={"Location": s.url(long_path + "?moved")})
+    entries = [(good, "A good article about the harbour bridge"), (s.url(long_path), "A very long address"),
+               (moved, "An article that moved to a very long address")]
+    s.add("/feed.xml", feed_xml(entries), headers={"Content-Type": "application/rss+xml"})
+    out = tmp_path / "out.jsonl"
+    crawler = await run_crawl(site_spider(feeds=[s.url("/feed.xml")]), crawl_settings(tmp_path, out))
+
+    assert [i["url"] for i in read_jsonl(out)] == [good]
+    assert not any(len(path) > 2083 for path in s.hits)  # neither the listed URL nor the redirect's target
+    assert crawler.stats.get_value("newscrawl/dropped/url_too_long") == 2
+
+
+@pytest_twisted.ensureDeferred
+async def test_list_endpoints_per_catalogue_page_are_capped(http_server, tmp_path):
+    s = http_server
+    apis = "".join(f'<div data-list-api="/api/{n}.json"></div>' for n in range(30))
+    s.add("/tech/", f"<html><body>{apis}</body></html>")
+    for n in range(30):
+        s.add(f"/api/{n}.json", '{"list": []}', headers={"Content-Type": "application/json"})
+    out = tmp_path / "out.jsonl"
+    crawler = await run_crawl(site_spider(catalogues=[s.url("/tech/")]),
+                              crawl_settings(tmp_path, out, NEWSCRAWL_MAX_LIST_APIS=5))
+
+    assert sorted(p for p in s.hits if p.startswith("/api/")) == sorted(f"/api/{n}.json" for n in range(5))
+    assert crawler.stats.get_value("newscrawl/dropped/list_api_capped") == 25
+
+
+@pytest.mark.parametrize("content_length", [True, False])
+@pytest_twisted.ensureDeferred
+async def test_a_body_over_download_maxsize_is_too_large(http_server, tmp_path, content_length):
+    s = http_server
+    body = article_html("A very long article about everything").encode() + b" " * 200_000
+    headers = {"Content-Type": "text/html; charset=utf-8"}
+    if content_length:
+        headers["Content-Length"] = str(len(body))  # without it, Twisted sends the body chunked
+    big = s.add("/a/big.html", body, headers=headers)
+    s.add("/feed.xml", feed_xml([(big, "A very long article")]), headers={"Content-Type": "application/rss+xml"})
+    out = tmp_path / "out.jsonl"
+    crawler = await run_crawl(site_spider(feeds=[s.url("/feed.xml")]),
+                              crawl_settings(tmp_path, out, DOWNLOAD_MAXSIZE=100_000, DOWNLOAD_WARNSIZE=50_000))
+
+    assert read_jsonl(out) == []
+    drops = {k: v for k, v in crawler.stats.get_stats().items() if k.startswith("newscrawl/dropped/")}
+    assert drops == {"newscrawl/dropped/too_large": 1}
