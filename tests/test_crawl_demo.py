@@ -66,3 +66,44 @@ async def test_demo_titles_and_publication_dates(tmp_path):
     same_instant = [i for i in items if datetime.fromisoformat(i["published"])
                     == datetime.fromisoformat(truth[urlsplit(i["url"]).path]["published"])]
     assert len(same_instant) >= 30
+
+
+def test_store_keys_of_a_served_site_hold_no_port():
+    """Earlier runs' feed URLs and other workers' requests (other ports) key as this run's."""
+    spider = spider_class(load_sites()["demo"])()
+    spider.served_netloc = "127.0.0.1:26848"
+    for port in ("26848", "41234"):
+        assert spider.store_url(f"http://127.0.0.1:{port}/en/a.html?x=1") == "http://demo.invalid/en/a.html?x=1"
+    assert spider.store_url("http://other.example/en/a.html") == "http://other.example/en/a.html"
+    spider.served_netloc = None  # a live site: its URLs are its keys
+    assert spider.store_url("http://127.0.0.1:41234/a.html") == "http://127.0.0.1:41234/a.html"
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_demo_port_is_stable_and_shared_within_a_process():
+    from twisted.internet.threads import deferToThread
+
+    from newscrawl.demo import DemoServer, serve_port
+
+    root = MANIFEST.parent / "site"
+    assert serve_port("demo") == serve_port("demo") != serve_port("other")
+    first, second = DemoServer(root), DemoServer(root)
+    netloc = first.start(0)
+    try:
+        assert second.start(0) == netloc  # the same directory: the same server
+        assert first.stop() is None  # the second crawl still uses it
+        assert await deferToThread(serve_header, f"http://{netloc}/robots.txt") == second.fingerprint
+    finally:
+        first.stop()
+        last = second.stop()
+        if last is not None:
+            await last
+
+
+def serve_header(url: str) -> str | None:
+    import urllib.request
+
+    from newscrawl.demo import SERVE_HEADER
+
+    with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(url, timeout=5) as answer:
+        return answer.headers.get(SERVE_HEADER)

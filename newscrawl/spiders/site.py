@@ -29,6 +29,7 @@ import scrapy
 from scrapy import signals
 from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.utils.defer import maybe_deferred_to_future
 
 from .. import catalogue
 from ..extensions import record_drop
@@ -150,11 +151,11 @@ class SiteSpider(scrapy.Spider):
             return url
         return urlunsplit(parts._replace(netloc=PLACEHOLDER_HOST))
 
-    def _stop_demo_server(self, spider, reason: str):
-        """Stop serving; Scrapy waits for the returned Deferred, so the port is free when the crawl ends."""
-        if self.demo_server is not None:
-            return self.demo_server.stop()
-        return None
+    async def _stop_demo_server(self, spider, reason: str) -> None:
+        """Stop serving; Scrapy awaits this, so the port is free when the crawl ends."""
+        stopping = self.demo_server.stop() if self.demo_server is not None else None
+        if stopping is not None:
+            await maybe_deferred_to_future(stopping)
 
     # -- start -----------------------------------------------------------------------
 
