@@ -8,7 +8,8 @@ detail page back to :meth:`SiteSpider.parse_article` through a scheduled request
 Arguments (``-a``):
 
 - ``start_url`` — crawl this catalogue page (comma-separated for several) instead of the
-  configured ones; its host is allowed for the run;
+  configured ones; its origin (scheme, host and port, not other ports or subdomains) is
+  allowed for the run, besides the site's own;
 - ``feed_url`` — read this feed instead of the configured ones (same rules);
 - ``max_pages`` — catalogue pages followed per start page (pagination limit).
 
