@@ -28,6 +28,7 @@ import io
 import json
 import logging
 import os
+import pickle
 import sqlite3
 import stat
 import tempfile
@@ -42,6 +43,7 @@ from scrapy import signals
 from scrapy.exceptions import CloseSpider, DropItem
 from scrapy.exporters import CsvItemExporter, JsonLinesItemExporter
 from scrapy.extensions.feedexport import FileFeedStorage
+from scrapy.extensions.spiderstate import SpiderState as ScrapySpiderState
 from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
@@ -610,6 +612,29 @@ def rebuild_seen_store(crawler, path: Path) -> int:
     finally:
         store.close()
     return added
+
+
+class SpiderState(ScrapySpiderState):
+    """Scrapy's ``JOBDIR`` spider state (``spider.state``), tolerant of a damaged file.
+
+    A run that stopped on a full disk leaves ``spider.state`` empty or cut: the next run
+    starts with an empty state and a warning instead of a traceback, and a state that
+    cannot be saved costs a warning (the crawl's outcome was decided already).
+    """
+
+    def spider_opened(self, spider) -> None:
+        try:
+            super().spider_opened(spider)
+        except (OSError, EOFError, pickle.UnpicklingError, ValueError) as exc:
+            logger.warning("Cannot read the spider state %s (%s): starting with an empty one",
+                           self.statefn, exc)
+            spider.state = {}
+
+    def spider_closed(self, spider) -> None:
+        try:
+            super().spider_closed(spider)
+        except OSError as exc:
+            logger.warning("Cannot save the spider state %s: %s", self.statefn, exc.strerror or exc)
 
 
 def state_write_failed(crawler, what: str, exc: BaseException) -> None:

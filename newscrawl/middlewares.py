@@ -95,7 +95,8 @@ class CrashSafeScheduler(Scheduler):
         try:
             result = super().close(reason)
         except OSError as exc:  # the marker stays: the next run discards the half-written queue
-            logger.error("Cannot write the request queue in %s: %s", self.dqdir, exc.strerror or exc)
+            logger.warning("Cannot write the request queue in %s: %s; the next run discards it",
+                           self.dqdir, exc.strerror or exc)
             return self.df.close(reason)
         if self.dqdir:
             Path(self.dqdir, MARKER).unlink(missing_ok=True)

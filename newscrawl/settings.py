@@ -67,6 +67,8 @@ RETRY_TIMES = 2
 ITEM_PIPELINES = dict(STAGES)
 EXTENSIONS = {
     "newscrawl.extensions.RunGuard": -10,  # locks, state and export checks: before any extension uses JOBDIR
+    "scrapy.extensions.spiderstate.SpiderState": None,  # replaced by the one below
+    "newscrawl.extensions.SpiderState": 0,  # JOBDIR's spider.state; a damaged or unwritable one is a warning
     "newscrawl.extensions.SeenUrls": 900,  # after FeedExporter (0): marks URLs once written
     "newscrawl.extensions.CrawlReport": 910,
 }

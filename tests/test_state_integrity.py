@@ -494,3 +494,35 @@ async def test_an_export_file_that_ends_mid_record_is_cut_back_before_appending(
     assert out.read_bytes().startswith(good)
     assert sorted(exported_urls(out, fmt)) == sorted(["https://old.example/1", *urls])
     assert any("ended inside a record" in r.getMessage() for r in caplog.records)
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_full_jobdir_disk_stops_the_run_and_the_next_run_discards_the_queue(http_server, tmp_path,
+                                                                                    caplog):
+    from scrapy import signals
+    from scrapy.crawler import CrawlerRunner
+
+    urls = build_site(http_server, pages=1, per_page=3)
+    spider = site_spider(catalogues=[http_server.url("/list/1.html")])
+    job = tmp_path / "job"
+    with small_fs(job, size="256k"):
+        settings = crawl_settings(tmp_path, tmp_path / "run1.jsonl", JOBDIR=str(job))
+        runner = CrawlerRunner(settings)
+        crawler = runner.create_crawler(spider)
+        # The disk fills up once the run has started: every queue write fails from then on.
+        crawler.signals.connect(lambda **kwargs: fill(job), signal=signals.spider_opened, weak=False)
+        with caplog.at_level(logging.INFO):
+            await runner.crawl(crawler)
+        stats = crawler.stats.get_stats()
+        assert stats["finish_reason"] == "state_write_failed"
+        assert "request queue" in stats["newscrawl/state_write_failed"]
+        assert len(errors(caplog)) == 1 and "Traceback" not in caplog.text
+        assert read_jsonl(tmp_path / "run1.jsonl") == []
+
+        (job / "filler").unlink()
+        caplog.clear()
+        with caplog.at_level(logging.INFO):
+            again = await run_crawl(spider, crawl_settings(tmp_path, tmp_path / "run2.jsonl", JOBDIR=str(job)))
+    assert again.stats.get_value("finish_reason") == "finished"
+    assert sorted(i["url"] for i in read_jsonl(tmp_path / "run2.jsonl")) == sorted(urls)
+    assert "discarding its request queue" in caplog.text
