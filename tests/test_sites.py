@@ -192,6 +192,7 @@ def test_an_unreadable_sites_file_stops_scrapy_with_one_line(tmp_path, kind):
 
 @pytest.mark.parametrize(("setting", "message"), [
     ("CONCURRENT_REQUESTS_PER_DOMAIN=0", "must be at least 1"),
+    ("CONCURRENT_REQUESTS=0", "must be at least 1"),
     ("DOWNLOAD_DELAY=nan", "must be a finite number"),
     ("DOWNLOAD_TIMEOUT=inf", "must be a finite number"),
     ("DOWNLOAD_DELAY=slow", "expected int or float"),

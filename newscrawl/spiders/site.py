@@ -78,7 +78,9 @@ def check_politeness_settings(settings) -> None:
     """The politeness settings in force (sites file, ``-s`` or project) in the sites file's ranges:
     a concurrency of 0 or a delay of inf or nan would hang or silently break the crawl."""
     read = {bool: settings.getbool, int: settings.getint}
-    for key, (name, expected) in POLITENESS_SETTINGS.items():
+    checked = [(key, name, expected) for key, (name, expected) in POLITENESS_SETTINGS.items()]
+    checked.append(("concurrency", "CONCURRENT_REQUESTS", int))  # the global cap: 0 would hang too
+    for key, name, expected in checked:
         raw = settings.get(name)
         try:
             value = read.get(expected, settings.getfloat)(name)
