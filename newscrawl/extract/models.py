@@ -11,12 +11,15 @@ cross-validation scores (written by :mod:`.training`).
 from __future__ import annotations
 
 import json
+import os
 import zipfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-MODEL_DIR = Path(__file__).resolve().parents[2] / "data" / "models"
+SHIPPED_MODEL_DIR = Path(__file__).resolve().parents[2] / "data" / "models"
+# NEWSCRAWL_MODEL_DIR points the library at models `scrapy train` wrote elsewhere.
+MODEL_DIR = Path(os.environ.get("NEWSCRAWL_MODEL_DIR") or SHIPPED_MODEL_DIR)
 CLASSIFIER_FILE = "classifier.skops"
 BLOCK_SVM_FILE = "block-svm.skops"
 LINEAR_FILE = "classifier-linear.npz"

@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -61,8 +62,40 @@ SEED = 20240531
 BODY_SHARE = 0.7
 TITLE_F1 = 0.8
 ALPHA = 1e-4
-BODY_SETS = ("aeb", "fundus", "zh-news", "newspaper4k", "gne-zh")
-TITLE_SETS = ("fundus", "newspaper4k", "gne-zh", "goose3")
+# Only permissively licensed sets train the shipped models (../shared/datasets/README.md):
+# gne-zh, dragnet-train and daniel-* are GPL/AGPL and serve evaluation only.
+BODY_SETS = ("aeb", "fundus", "zh-news", "newspaper4k")
+TITLE_SETS = ("fundus", "newspaper4k", "goose3")
+_LICENCE_LINE = re.compile(r"\blicen[cs]e\b[^:\n]{0,40}:(?P<text>[^\n]*+)", re.IGNORECASE)
+_PERMISSIVE = re.compile(r"\b(?:MIT|Apache|BSD)\b")
+_COPYLEFT = re.compile(r"GPL", re.IGNORECASE)
+
+
+def dataset_licence(path: str | Path) -> str | None:
+    """The licence line of a dataset's ``SOURCE.md`` (``- License: MIT (...)``), if it has one."""
+    try:
+        text = (Path(path) / "SOURCE.md").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    found = _LICENCE_LINE.search(text)
+    return found.group("text").strip() if found else None
+
+
+def trainable(path: str | Path) -> bool:
+    """Whether a dataset may train models that newscrawl ships: its licence is permissive
+    (MIT, Apache, BSD) and not copyleft.  A set without a licence line is not trainable."""
+    licence = dataset_licence(path)
+    return bool(licence and _PERMISSIVE.search(licence) and not _COPYLEFT.search(licence))
+
+
+def check_licences(root: str | Path, names: Iterable[str]) -> None:
+    """Refuse (``ValueError``) sets whose licence does not allow training shipped models."""
+    refused = [name for name in names if (Path(root) / name).is_dir() and not trainable(Path(root) / name)]
+    if refused:
+        raise ValueError(
+            f"{', '.join(refused)}: licence not permissive (see their SOURCE.md); these sets may only "
+            "evaluate. Pass --allow-copyleft to train a private model on them (never to ship)."
+        )
 
 
 def gold_tokens_per_element(page: Page, gold: str) -> tuple[dict, dict]:
@@ -108,10 +141,21 @@ class PageData:
         once per page and feature-group set (CV folds and the final fit reuse them)."""
         key = (which, tuple(groups))
         found = self._matrices.get(key)
+        if found is None and self.nodes and self.nodes[0].features is None:
+            raise ValueError("this page was compacted: only the full feature set is available")
         if found is None:
             found = design_matrix([self.nodes if which == "body" else self.title_nodes], groups)
             self._matrices[key] = found
         return found
+
+    def compact(self) -> None:
+        """Hash the full feature set now and free the feature strings; other feature-group
+        sets (the ablations) are then unavailable for this page."""
+        self.matrix("body")
+        self.matrix("title")
+        for node in self.nodes:
+            node.features = None
+        self.record = replace(self.record, html=b"")  # parsed already: the bytes are not read again
 
     @property
     def group(self) -> str:
@@ -148,7 +192,11 @@ def _node_text(node: Node) -> str:
     return node_text(node.element)
 
 
-def load_pages(root: str | Path, names: Iterable[str], limit: int | None = None) -> list[PageData]:
+def load_pages(root: str | Path, names: Iterable[str], limit: int | None = None,
+               compact: bool = False) -> list[PageData]:
+    """Parse and label every page of the named sets.  ``compact``: hash each page's feature
+    strings at once and drop them (they are most of training's memory), for callers that
+    only use the full feature set (:func:`run_training`)."""
     pages = []
     for name in names:
         path = Path(root) / name
@@ -157,8 +205,11 @@ def load_pages(root: str | Path, names: Iterable[str], limit: int | None = None)
             continue
         for record in load_dataset(path, limit):
             data = prepare_page(record, name)
-            if data is not None:
-                pages.append(data)
+            if data is None:
+                continue
+            if compact:
+                data.compact()
+            pages.append(data)
     return pages
 
 
@@ -456,13 +507,20 @@ def run_training(
     title_sets: Sequence[str] = TITLE_SETS,
     limit: int | None = None,
     echo: Callable[[str], None] = print,
+    allow_copyleft: bool = False,
 ) -> dict[str, Any]:
-    """Fit and save both shipped models with their manifest; print the CV scores."""
+    """Fit and save both models with their manifest; print the CV scores.
+
+    Sets whose licence is not permissive are refused unless ``allow_copyleft``; the
+    manifest records the choice so such a model is never mistaken for a shippable one.
+    """
     from . import models
 
     started = time.perf_counter()
     names = list(dict.fromkeys([*body_sets, *title_sets]))
-    pages = load_pages(root, names, limit)
+    if not allow_copyleft:
+        check_licences(root, names)
+    pages = load_pages(root, names, limit, compact=True)
     if not pages:
         raise ValueError(f"{root}: none of the datasets {', '.join(names)} is there")
     body_pages = [p for p in pages if p.dataset in body_sets and p.body_labels is not None]
@@ -488,6 +546,8 @@ def run_training(
         "datasets_root": "../shared/datasets",
         "body_sets": list(body_sets),
         "title_sets": list(title_sets),
+        "licences": {name: dataset_licence(Path(root) / name) for name in names},
+        "shippable": all(trainable(Path(root) / name) for name in names),
         "labels": {"body_share": BODY_SHARE, "title_char_f1": TITLE_F1,
                    "alignment": "token trigrams of the page matched against the truth text (training.py)"},
         "versions": _versions(),
