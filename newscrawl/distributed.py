@@ -36,14 +36,22 @@ reading its maintainers call fragile (rmax/scrapy-redis#317).
 (:class:`~newscrawl.redis_store.RedisWorkers`), refreshed every :attr:`IdleWorker.BEAT`
 seconds while it runs; each claim names its owner.  A listing or detail claim whose owner's
 heartbeat has expired (``kill -9``, a crashed machine, a worker cut off from Redis) is taken
-over by the next worker that claims the URL (``newscrawl/distributed/claims_taken_over``); a
-listing page claimed by a *live* worker is parked and offered again every beat, so a run
-started right after a killed one reads the catalogue once the dead worker's heartbeat is
-gone (``NEWSCRAWL_REDIS_HEARTBEAT_TTL``) instead of listing nothing.  Export claims are never
-taken over: a worker cut off from Redis may have exported the article already.  A worker
-that finishes cleanly is ``done`` and its claims stand until the job ends; the job's claims
-are cleared by its last live worker when it finishes, and by a worker that starts when no
-worker is live and the shared queue is empty (a new job).
+over by the next worker that claims the URL (``newscrawl/distributed/claims_taken_over``);
+so is an export claim, after the seen-store check found the article unexported (the dead
+worker claimed it and was killed before writing it; one it wrote but had not recorded is
+recorded by the next run from the same state directory first, see
+:meth:`~newscrawl.extensions.SeenUrls.reconcile`).  For ``NEWSCRAWL_REDIS_HEARTBEAT_TTL``
+seconds after an outage a worker takes nothing over: every worker lost its heartbeat with
+Redis and needs a beat to show it is alive.
+A listing or detail page claimed by a worker whose last beat said *busy* is parked and
+claimed again every beat, so a run started right after a killed one reads the catalogue
+and fetches the pages the dead worker had in flight once its heartbeat is gone
+(``NEWSCRAWL_REDIS_HEARTBEAT_TTL``), instead of listing nothing; a page claimed by an
+*idle* or *done* worker is left to it (it has processed what it took, or the request
+waits in the shared queue).  A worker that finishes cleanly is ``done`` and its claims
+stand until the job ends; the job's claims are cleared by its last live worker when it
+finishes, and by a worker that starts when no worker is live and the shared queue is
+empty (a new job).
 
 **Redis outages** (:class:`RedisLink`).  Each Redis command is retried by redis-py itself
 (``Retry`` with ``ExponentialBackoff`` on connection errors and timeouts, passed to
@@ -219,7 +227,9 @@ class RedisLink:
         self.crawler = crawler
         self.client = client
         self.timeout = crawler.settings.getfloat("NEWSCRAWL_REDIS_OUTAGE_TIMEOUT", OUTAGE_TIMEOUT)
+        self.heartbeat_ttl = crawler.settings.getfloat("NEWSCRAWL_REDIS_HEARTBEAT_TTL", HEARTBEAT_TTL)
         self.down_since: float | None = None
+        self.recovered_at: float | None = None
         self.gave_up = False
         self._waiters: list[defer.Deferred] = []
         self._hooks: list[Callable[[], Any]] = []
@@ -228,6 +238,11 @@ class RedisLink:
     @property
     def up(self) -> bool:
         return self.down_since is None and not self.gave_up
+
+    def may_take_over(self) -> bool:
+        """May claims of workers without a heartbeat be taken over?  Not for a heartbeat TTL after an
+        outage: the other workers were cut off too, and have not beaten again yet."""
+        return self.recovered_at is None or time.monotonic() - self.recovered_at >= self.heartbeat_ttl
 
     def on_recovery(self, hook: Callable[[], Any]) -> None:
         """Run ``hook`` when Redis is back (it may raise an unreachable error: Redis is down again)."""
@@ -264,6 +279,7 @@ class RedisLink:
             return
         seconds = time.monotonic() - self.down_since
         self.down_since = None
+        self.recovered_at = time.monotonic()
         self.crawler.stats.inc_value(STATS + "outage_seconds", round(seconds, 1))
         logger.warning("Redis is back after %.1f s: resuming %d held item(s)", seconds, len(self._waiters))
         for hook in self._hooks:
@@ -333,8 +349,8 @@ class DistributedScheduler(RedisScheduler):
     """scrapy-redis's scheduler plus newscrawl's listing claims and Redis outages (module docstring).
 
     While Redis is down, requests are held in memory (:attr:`held`) and queued when it is
-    back; ``next_request`` gives nothing.  Listing pages claimed by a live worker wait in
-    :attr:`parked` (see :meth:`retry_parked`).
+    back; ``next_request`` gives nothing.  Listing and detail pages claimed by a busy worker
+    wait in :attr:`parked` (see :meth:`retry_parked`).
     """
 
     @classmethod
@@ -347,16 +363,17 @@ class DistributedScheduler(RedisScheduler):
 
     def attach(self, seen: RedisSeenUrls, settings) -> None:
         """Claim as the worker of ``seen`` and follow its view of Redis (its ``worker`` and ``link``)."""
+        self.seen = seen
         self.link = seen.link
         self.claims = RedisClaims(self.server, _prefix(settings), owner=seen.worker)
         self.claim_ttl = settings.getint("NEWSCRAWL_CLAIM_TTL", CLAIM_TTL)
         self.held = []
-        self.parked = {}
+        self.parked: dict[tuple[str, str], Any] = {}  # (kind, claimed key) -> request
         self.listed = set()  # listing pages this worker claimed (its own duplicates are refused)
         self.link.on_recovery(self.queue_held)
 
-    def _scope(self) -> str:
-        return f"{self.spider.name}:listing"
+    def _scope(self, kind: str = "listing") -> str:
+        return f"{self.spider.name}:{kind}"
 
     def enqueue_request(self, request) -> bool:
         claimed = request.meta.pop(REQUEUED, False)
@@ -373,6 +390,11 @@ class DistributedScheduler(RedisScheduler):
                 if verdict is not None:
                     return verdict
                 claimed = True
+            elif DETAIL_META in request.meta:
+                key = getattr(self.seen, "take_park", lambda url: None)(request.url)
+                if key is not None:  # its claim is a busy worker's: see retry_parked
+                    self._park("detail", key, request)
+                    return True
             return super().enqueue_request(request)
         except UNREACHABLE as exc:
             self.link.failed(exc)
@@ -390,32 +412,43 @@ class DistributedScheduler(RedisScheduler):
         key = canonical_url(request.url)
         claim = None
         if key not in self.listed:
-            claim = self.claims.claim(self._scope(), key, self.claim_ttl, takeover=True)
+            claim = self.claims.claim(self._scope(), key, self.claim_ttl, takeover=self.link.may_take_over())
         if claim:
             self.listed.add(key)
             if claim.taken_over:
                 self.stats.inc_value("newscrawl/distributed/claims_taken_over", claim.taken_over)
             return None
-        if claim is not None and claim.holder_state == "live":
-            self.parked[key] = request
-            self.stats.inc_value("newscrawl/distributed/listing_parked")
+        if claim is not None and claim.holder_state == "busy":
+            self._park("listing", key, request)
             return True
         self.stats.inc_value("newscrawl/distributed/listing_claimed_elsewhere")
         return False
 
+    def _park(self, kind: str, key: str, request) -> None:
+        self.parked[(kind, key)] = request
+        self.stats.inc_value(f"newscrawl/distributed/{kind}_parked")
+
     def retry_parked(self) -> None:
-        """Offer the parked listing pages again: taken over once their holder is gone, dropped once done."""
-        for key, request in list(self.parked.items()):
-            claim = self.claims.claim(self._scope(), key, self.claim_ttl, takeover=True)
-            if claim or claim.holder_state != "live":
-                del self.parked[key]
+        """Claim the parked pages again (each beat).
+
+        Their holder was busy: it may be reading them, or it may have died with them in
+        flight.  Taken over once its heartbeat is gone; dropped once it is idle or done
+        (it processed what it took, or the request waits in the shared queue).
+        """
+        for (kind, key), request in list(self.parked.items()):
+            claim = self.claims.claim(self._scope(kind), key, self.claim_ttl,
+                                      takeover=self.link.may_take_over())
+            if not claim and claim.holder_state == "busy":
+                continue
+            del self.parked[(kind, key)]
             if claim:
-                self.listed.add(key)
+                if kind == "listing":
+                    self.listed.add(key)
                 self.stats.inc_value("newscrawl/distributed/claims_taken_over", claim.taken_over)
                 request.meta[REQUEUED] = True
                 self.enqueue_request(request)
-            elif claim.holder_state != "live":
-                self.stats.inc_value("newscrawl/distributed/listing_claimed_elsewhere")
+            else:
+                self.stats.inc_value(f"newscrawl/distributed/{kind}_claimed_elsewhere")
 
     def queue_held(self) -> None:
         """Queue the requests held during an outage (a recovery hook; Redis failing again re-holds them)."""
@@ -445,8 +478,8 @@ class DistributedScheduler(RedisScheduler):
             self.stats.inc_value(STATS + "requests_not_queued", len(self.held))
             logger.warning("%d request(s) scheduled while Redis was unreachable were never queued; a later "
                            "run reads their listing pages again", len(self.held))
-        if self.parked:
-            self.stats.inc_value("newscrawl/distributed/listing_claimed_elsewhere", len(self.parked))
+        for kind, _ in self.parked:
+            self.stats.inc_value(f"newscrawl/distributed/{kind}_claimed_elsewhere")
         return super().close(reason)
 
 
@@ -472,8 +505,11 @@ class RedisSeenUrls(SeenUrls):
         self.claim_ttl = settings.getint("NEWSCRAWL_CLAIM_TTL", CLAIM_TTL)
         self._exported_answers: dict[str, bool] = {}  # canonical URL -> in the store? (resolved ahead)
         self._detail_claims: dict[str, bool] = {}  # canonical URL -> detail claim won? (resolved ahead)
+        self._to_park: set[str] = set()  # detail claims a busy worker holds: the scheduler parks them
         self._export_claims: dict[tuple[str, ...], bool] = {}  # an article's URLs -> export claim won?
         self._unrecorded: dict[str, list[str]] = {}  # site -> exported URLs Redis has not recorded yet
+        self.heartbeat_ttl = settings.getfloat("NEWSCRAWL_REDIS_HEARTBEAT_TTL", HEARTBEAT_TTL)
+        self.link.on_recovery(lambda: self.workers.beat(self.heartbeat_ttl, busy=True))  # alive: first
         self.link.on_recovery(self.record_unrecorded)
         crawler.signals.connect(self._close_client, signal=signals.engine_stopped)
 
@@ -499,10 +535,13 @@ class RedisSeenUrls(SeenUrls):
             if exported:
                 return
         if key not in self._claimed and key not in self._detail_claims:
-            claim = self.claims.claim(self._scope("detail"), key, self.claim_ttl, takeover=True)
+            claim = self.claims.claim(self._scope("detail"), key, self.claim_ttl,
+                                      takeover=self.link.may_take_over())
             if claim.taken_over:
                 self.crawler.stats.inc_value("newscrawl/distributed/claims_taken_over", claim.taken_over)
-            self._detail_claims[key] = claim.won
+            if not claim and claim.holder_state == "busy":
+                self._to_park.add(key)  # scheduled, then parked until its holder is idle, done or gone
+            self._detail_claims[key] = claim.won or key in self._to_park
 
     def resolve_export(self, site: str, urls: list[str]) -> None:
         """Was the article exported?  If not, claim its URLs for export (ExportGate; may raise)."""
@@ -513,7 +552,7 @@ class RedisSeenUrls(SeenUrls):
             if any(answers):
                 return
         if keys:
-            self._export_claims[keys] = self.claims.claim_all(self._scope("export"), keys, self.claim_ttl).won
+            self._export_claims[keys] = self._claim_export(keys)
 
     def exported(self, site: str, url: str) -> bool:
         if self.fresh:
@@ -538,12 +577,28 @@ class RedisSeenUrls(SeenUrls):
             won = True
             if self.link.up:
                 try:
-                    won = self.claims.claim(self._scope("detail"), key, self.claim_ttl, takeover=True).won
+                    won = self.claims.claim(self._scope("detail"), key, self.claim_ttl,
+                                            takeover=self.link.may_take_over()).won
                 except UNREACHABLE as exc:
                     self.link.failed(exc)
         if won:
             self._claimed.add(key)
         return won
+
+    def _claim_export(self, keys: tuple[str, ...]) -> bool:
+        claim = self.claims.claim_all(self._scope("export"), keys, self.claim_ttl,
+                                      takeover=self.link.may_take_over())
+        if claim.taken_over:
+            self.crawler.stats.inc_value("newscrawl/distributed/claims_taken_over", claim.taken_over)
+        return claim.won
+
+    def take_park(self, url: str) -> str | None:
+        """The claim key of a detail request to park (its claim is a busy worker's), else None."""
+        key = self._canonical(url)
+        if key in self._to_park:
+            self._to_park.discard(key)
+            return key
+        return None
 
     def claim_export(self, urls: list[str]) -> bool:
         """Reserve an article's URLs for export across all workers (the export gate's check)."""
@@ -552,7 +607,7 @@ class RedisSeenUrls(SeenUrls):
         if won is not None:
             return won
         try:
-            return self.claims.claim_all(self._scope("export"), keys, self.claim_ttl).won
+            return self._claim_export(keys)
         except UNREACHABLE as exc:
             self.link.failed(exc)
             logger.warning("Export claim of %s not resolved and Redis unreachable: not exported", urls[0])
@@ -595,7 +650,7 @@ class RedisSeenUrls(SeenUrls):
         for site, urls in self._unrecorded.items():
             key = f"{self.prefix}:{site}"
             pending[key] = list(dict.fromkeys([*pending.get(key, []), *urls]))
-            count += len(urls)
+            count += len(set(urls))
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(pending, indent=1), encoding="utf-8")
@@ -758,9 +813,10 @@ class IdleWorker:
             link.check()
             return
         try:
-            self.seen.workers.beat(self.heartbeat_ttl)
             in_flight = len(engine.downloader.active)
             scraping = not engine.scraper.slot.is_idle()
+            busy = bool(in_flight or scraping or self.scheduler.held)
+            self.seen.workers.beat(self.heartbeat_ttl, busy=busy)
             if in_flight or scraping:
                 self.scheduler.server.zadd(self._busy_key(), {self.worker: time.time()})
                 self.idle_since = None

@@ -8,9 +8,9 @@
   a claim of a dead worker (see :class:`RedisWorkers`) can be taken over.  Claims last
   for one crawl job (cleared when its last worker finishes; a TTL covers killed jobs),
   so a page claimed but never exported is tried again by the next job.
-- :class:`RedisWorkers` — the workers of a crawl job and their heartbeats: ``live`` while
-  a worker beats, ``done`` after it finished cleanly, absent once its heartbeat expired
-  (killed, or cut off from Redis).
+- :class:`RedisWorkers` — the workers of a crawl job and their heartbeats: ``busy`` or
+  ``idle`` while a worker beats, ``done`` after it finished cleanly, absent once its
+  heartbeat expired (killed, or cut off from Redis).
 - :class:`RedisTemplateStore` — seed 004's per-site template library
   (:class:`~newscrawl.extract.template.TemplateStore`'s interface), one library per site
   shared by all workers: each learns into it and cleans with it (merge rules in the class).
@@ -22,7 +22,7 @@ Keys all start with a prefix (``newscrawl`` by default) so several crawls can sh
     <prefix>:seen:<site>             hash   canonical URL -> ISO time exported
     <prefix>:seen-sites              set    sites with a seen hash (for count())
     <prefix>:claims:<scope>          hash   SHA-1 of a claimed URL -> owner (scope = spider:kind), TTL
-    <prefix>:worker:<id>             string ``live`` (expires unless refreshed) or ``done``
+    <prefix>:worker:<id>             string ``busy``/``idle`` (expires unless refreshed) or ``done``
     <prefix>:workers:<spider>        set    worker ids of the spider's crawl job
     <prefix>:template:<site>         hash   template entry (JSON ``[tag, text]``) -> count
     <prefix>:template-hits:<site>    zset   template entry -> last hit (the bound drops the lowest)
@@ -147,7 +147,7 @@ class Claim:
 
     won: bool
     holder: str | None = None
-    holder_state: str | None = None  # "live", "done", or "gone" (export claims are never taken over)
+    holder_state: str | None = None  # "busy", "idle", "done", or "gone" (when not taken over)
     taken_over: int = 0  # how many of the values were taken from dead workers
 
     def __bool__(self) -> bool:
@@ -214,13 +214,13 @@ local live = 0
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   local state = redis.call('GET', ARGV[1] .. id)
   if not state then redis.call('SREM', KEYS[1], id)
-  elseif state == 'live' and id ~= ARGV[2] then live = live + 1 end
+  elseif state ~= 'done' and id ~= ARGV[2] then live = live + 1 end
 end
 """
 # KEYS: the job's worker set, the worker's key, the shared queue, then the job's claim keys.
 # ARGV: worker key prefix, worker id, then (join) heartbeat TTL in ms or (leave) done flag and TTL.
 _JOIN = _LIVE_OTHERS + """
-redis.call('SET', KEYS[2], 'live', 'PX', ARGV[3])
+redis.call('SET', KEYS[2], 'idle', 'PX', ARGV[3])
 redis.call('SADD', KEYS[1], ARGV[2])
 if live == 0 and redis.call('EXISTS', KEYS[3]) == 0 and #KEYS > 3 then
   redis.call('DEL', unpack(KEYS, 4))
@@ -247,11 +247,12 @@ return 0
 class RedisWorkers:
     """The workers of one crawl job (a spider) and their heartbeats.
 
-    ``<prefix>:worker:<id>`` is ``live`` with a TTL of ``heartbeat_ttl`` seconds, refreshed
-    by :meth:`beat`; a worker killed or cut off from Redis for that long is gone, and the
-    listing and detail claims it holds are taken over (:class:`RedisClaims`).  A worker
-    that finished cleanly is ``done`` (its claims stand: its pages were all read) for
-    ``done_ttl`` seconds.
+    ``<prefix>:worker:<id>`` is ``busy`` (requests in flight) or ``idle``, with a TTL of
+    ``heartbeat_ttl`` seconds refreshed by :meth:`beat`; a worker killed or cut off from
+    Redis for that long is gone, and the listing and detail claims it holds are taken over
+    (:class:`RedisClaims`).  A worker that finished cleanly is ``done`` (its claims stand:
+    it processed every request it took) for ``done_ttl`` seconds.  An idle worker has
+    processed what it took, too: what it claimed is done or still in the shared queue.
     """
 
     def __init__(self, client: redis.Redis, prefix: str, spider: str, worker: str):
@@ -269,9 +270,9 @@ class RedisWorkers:
     def key(self, worker: str | None = None) -> str:
         return self.key_prefix(self.prefix) + (worker or self.worker)
 
-    def beat(self, heartbeat_ttl: float) -> None:
+    def beat(self, heartbeat_ttl: float, *, busy: bool = False) -> None:
         with self.client.pipeline(transaction=True) as pipe:
-            pipe.set(self.key(), "live", px=max(1, int(heartbeat_ttl * 1000)))
+            pipe.set(self.key(), "busy" if busy else "idle", px=max(1, int(heartbeat_ttl * 1000)))
             pipe.sadd(self.set_key, self.worker)
             pipe.execute()
 

@@ -103,13 +103,13 @@ def test_claims_of_a_worker_whose_heartbeat_expired_are_taken_over(client):
     from newscrawl.redis_store import RedisWorkers
 
     dead, live = RedisWorkers(client, "t", "s", "w1"), RedisWorkers(client, "t", "s", "w2")
-    dead.beat(heartbeat_ttl=60)
+    dead.beat(heartbeat_ttl=60, busy=True)
     live.beat(heartbeat_ttl=60)
     one, two = RedisClaims(client, prefix="t", owner="w1"), RedisClaims(client, prefix="t", owner="w2")
     assert one.claim_all("s:detail", ["a", "b"], ttl=60)
     assert one.claim("s:export", "a", ttl=60)
     refused = two.claim("s:detail", "a", ttl=60, takeover=True)
-    assert not refused and refused.holder_state == "live"  # its owner still beats
+    assert not refused and refused.holder_state == "busy"  # its owner still beats
     client.delete(dead.key())  # the heartbeat expired: killed, or cut off from Redis
     taken = two.claim_all("s:detail", ["a", "b", "c"], ttl=60, takeover=True)
     assert taken and taken.taken_over == 2 and two.owner_of("s:detail", "b") == "w2"
@@ -259,13 +259,13 @@ def test_scheduler_claims_listing_pages_once_but_not_retries_or_details(redis_ur
         scheduler = DistributedScheduler.from_settings(crawler.settings)
         scheduler.stats = crawler.stats
         scheduler.attach(SimpleNamespace(worker=worker, link=RedisLink(crawler, client)), crawler.settings)
-        RedisWorkers(client, "newscrawl", spider.name, worker).beat(heartbeat_ttl=60)
+        RedisWorkers(client, "newscrawl", spider.name, worker).beat(heartbeat_ttl=60, busy=True)
         scheduler.open(spider)
         schedulers.append(scheduler)
     one, two = schedulers
     listing = Request("http://127.0.0.1:1/list/1.html", dont_filter=True)
     assert one.enqueue_request(listing)
-    assert two.enqueue_request(listing.replace()) and list(two.parked) == [listing.url]  # w1 reads it: parked
+    assert two.enqueue_request(listing.replace()) and list(two.parked) == [("listing", listing.url)]  # parked
     retry = listing.replace(meta={"retry_times": 1})
     assert two.enqueue_request(retry)  # a retry is the same claim, not a new one
     detail = Request("http://127.0.0.1:1/news/1.html", dont_filter=True, priority=10, meta={DETAIL_META: "r"})
@@ -280,8 +280,8 @@ def test_scheduler_claims_listing_pages_once_but_not_retries_or_details(redis_ur
     assert one.enqueue_request(Request("http://127.0.0.1:1/list/2.html", dont_filter=True))
     assert two.enqueue_request(Request("http://127.0.0.1:1/list/2.html", dont_filter=True))
     two.retry_parked()
-    assert len(two.parked) == 2  # their holder w1 still beats
-    client.set("newscrawl:worker:w1", "done")  # w1 finished cleanly: it read /list/2
+    assert len(two.parked) == 2  # their holder w1 is busy
+    client.set("newscrawl:worker:w1", "idle")  # w1 has processed what it took: it read /list/2
     client.hset(one.claims.key("testsite:listing"), one.claims.member(listing.url), "w0")  # w0 was killed
     two.retry_parked()
     assert not two.parked
