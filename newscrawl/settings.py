@@ -22,6 +22,9 @@ NEWSCRAWL_EXTRACT_PROCESSES = 1  # extraction worker processes; 0 = in the crawl
 NEWSCRAWL_EXTRACT_TIMEOUT = 20  # seconds per page's extraction, then its worker is replaced; 0 = no limit
 NEWSCRAWL_EXTRACT_BACKLOG = 32  # pages waiting per worker before the engine stops taking requests
 NEWSCRAWL_DISTRIBUTED = None  # redis://host:port/db: workers share one frontier (newscrawl/distributed.py)
+NEWSCRAWL_REDIS_OUTAGE_TIMEOUT = 60  # seconds without Redis before a worker stops (redis_unavailable)
+NEWSCRAWL_REDIS_RETRIES = 3  # redis-py's retries of one command, with exponential backoff
+NEWSCRAWL_REDIS_HEARTBEAT_TTL = 15  # seconds without a heartbeat: a worker is gone, its claims taken over
 NEWSCRAWL_STATE_DIR = None  # seen-URL store directory; None = $NEWSCRAWL_STATE_DIR or ./.newscrawl
 NEWSCRAWL_FRESH = False  # True: ignore what earlier runs exported
 NEWSCRAWL_MIN_TEXT_CHARS = 1
