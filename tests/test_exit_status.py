@@ -130,6 +130,14 @@ def test_an_extraction_error_rate_above_the_threshold_exits_1(tmp_path):
     assert "flaky: ok; listed 4, exported 1" in summary(tolerant, "flaky")
 
 
+def test_a_max_error_rate_outside_0_to_1_is_a_usage_error_before_the_crawl(tmp_path):
+    for command in (["crawl", "demo"], ["crawlall", "--sites", "demo"]):
+        done = scrapy(tmp_path, *command, "-s", "NEWSCRAWL_MAX_ERROR_RATE=1.5")
+        assert done.returncode == 2, done.stderr[-3000:]
+        assert "NEWSCRAWL_MAX_ERROR_RATE must be a number from 0 to 1, got '1.5'" in done.stderr
+        assert "Spider opened" not in done.stderr
+
+
 # -- the verdict itself, on stats -------------------------------------------------------
 
 def verdict(stats: dict, max_rate: float = 0.5) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from scrapy.commands.crawl import Command as ScrapyCrawl
 
-from .outcome import outcome_of, overwritten_feeds, report
+from .outcome import max_error_rate, outcome_of, overwritten_feeds, report
 
 
 class Command(ScrapyCrawl):
@@ -22,6 +22,7 @@ class Command(ScrapyCrawl):
         if len(args) != 1:
             super().run(args, opts)  # raises Scrapy's usage error
             return
+        max_error_rate(self.settings)  # a bad value is a usage error now, not after the crawl
         crawler = self._create_crawler(args[0])
         held = overwritten_feeds(self.settings, crawler.spidercls.name)
         self.crawler_process.crawl(crawler, **opts.spargs)

@@ -21,7 +21,7 @@ from scrapy.exceptions import UsageError
 
 from newscrawl.items import ArticleItem
 
-from .outcome import outcome_of, overwritten_feeds, report
+from .outcome import max_error_rate, outcome_of, overwritten_feeds, report
 
 logger = logging.getLogger("newscrawl.crawl")
 
@@ -74,6 +74,7 @@ class Command(BaseRunSpiderCommand):
     def run(self, args, opts) -> None:
         if args:
             raise UsageError("crawlall takes no positional arguments; use --sites")
+        max_error_rate(self.settings)  # a bad value is a usage error now, not after the crawl
         crawlers, held = [], {}
         for name in self.selected_sites(opts):
             crawler = self._create_crawler(name)

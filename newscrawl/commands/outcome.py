@@ -27,9 +27,11 @@ in the stats, so a Spidermon suite can watch the same values.
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scrapy.exceptions import UsageError
 from w3lib.url import file_uri_to_path
 
 from ..extensions import DROP_PREFIX
@@ -58,6 +60,7 @@ class Outcome:
     listing_failed: int = 0
     dropped: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    store_empty: bool = False  # FEED_STORE_EMPTY: a run that exported nothing still writes its feeds
 
     @property
     def ok(self) -> bool:
@@ -84,9 +87,14 @@ def error_rate(exported: int, dropped: dict[str, int]) -> tuple[float, int, int]
 
 
 def max_error_rate(settings) -> float:
-    value = settings.getfloat("NEWSCRAWL_MAX_ERROR_RATE", DEFAULT_MAX_ERROR_RATE)
+    """``NEWSCRAWL_MAX_ERROR_RATE``; a usage error unless it is a number from 0 to 1."""
+    try:
+        value = settings.getfloat("NEWSCRAWL_MAX_ERROR_RATE", DEFAULT_MAX_ERROR_RATE)
+    except ValueError:
+        value = math.nan
     if not 0.0 <= value <= 1.0:
-        raise ValueError(f"NEWSCRAWL_MAX_ERROR_RATE must be between 0 and 1, got {value}")
+        raise UsageError(f"NEWSCRAWL_MAX_ERROR_RATE must be a number from 0 to 1, got "
+                         f"{settings.get('NEWSCRAWL_MAX_ERROR_RATE')!r}", print_help=False)
     return value
 
 
@@ -103,6 +111,7 @@ def outcome_of(crawler) -> Outcome:
         listing_requests=stats.get(LISTING_REQUESTS, 0),
         listing_failed=listing_failed,
         dropped=dropped,
+        store_empty=crawler.settings.getbool("FEED_STORE_EMPTY"),
     )
     outcome.problems = problems(stats, outcome, max_error_rate(crawler.settings))
     return outcome
@@ -157,9 +166,11 @@ def report(outcome: Outcome, replaced: dict[str, int] | None = None) -> None:
     else:
         logger.error("Crawl %s", outcome.line())
     if outcome.nothing_new:
-        logger.info("%s: nothing new: %d listed link(s) were exported by earlier runs; the feed file "
-                    "was left as it was (NEWSCRAWL_FRESH=1 exports them again)",
-                    outcome.site, outcome.dropped["already_exported"])
+        feed = ("the feed file holds no article (FEED_STORE_EMPTY)" if outcome.store_empty
+                else "the feed file was left as it was")
+        logger.info("%s: nothing new: %d listed link(s) were exported by earlier runs; %s "
+                    "(NEWSCRAWL_FRESH=1 exports them again)",
+                    outcome.site, outcome.dropped["already_exported"], feed)
     elif outcome.exported:
         for path, size in (replaced or {}).items():
             logger.warning("-O replaced the %d bytes an earlier run had written to %s with this run's %d "
