@@ -405,6 +405,7 @@ class RunGuard:
         self.state = state_dir(crawler.settings.get("NEWSCRAWL_STATE_DIR"))
         self.distributed = bool(crawler.settings.get("NEWSCRAWL_DISTRIBUTED"))
         self.locks: list[RunLock] = []
+        self.created: list[Path] = []  # export files created here to lock them: removed if left empty
         try:
             self._lock_run()
             if not self.distributed:
@@ -426,7 +427,14 @@ class RunGuard:
         return cls(crawler)
 
     def release(self, *args, **kwargs) -> None:
-        """Drop every lock this run holds."""
+        """Drop every lock this run holds, and the export files it created but never wrote."""
+        for path in self.created:
+            try:
+                if path.stat().st_size == 0:
+                    path.unlink()
+            except OSError:
+                pass
+        self.created = []
         for lock in self.locks:
             lock.release()
         self.locks = []
@@ -521,6 +529,7 @@ class RunGuard:
 
     def _lock_export(self, path: Path) -> None:
         lock = RunLock(path, note_pid=False)
+        existed = path.exists()
         try:
             taken = lock.acquire()
         except OSError as exc:
@@ -530,6 +539,8 @@ class RunGuard:
             raise RunLocked(f"another run is writing the export file {path}; not starting (wait for it to "
                             "finish, or export to another file)")
         self.locks.append(lock)
+        if not existed:
+            self.created.append(path)
         if not stat.S_ISREG(os.fstat(lock.fd).st_mode):  # replaced since the check above
             raise ExportPathError(f"the export file {path} is not a regular file")
 
