@@ -487,7 +487,7 @@ class RunGuard:
                 logger.warning("The %s %s is corrupt (%s): moved it to %s and starting a new one", what, path,
                                exc, moved.name)
                 if rebuild:
-                    added = rebuild_seen_store(self.crawler, path)
+                    added = rebuild_seen_store(self.crawler, path, self.site)
                     logger.warning("Rebuilt the seen-URL store from the export files: %d URL(s) recorded "
                                    "as exported", added)
             except (OSError, sqlite3.Error) as again:
@@ -572,7 +572,9 @@ def _record_end(exporter: Any) -> bytes | None:
 def cut_partial_record(path: Path, end: bytes, chunk: int = 2**16) -> int:
     """Cut a file that does not end with ``end`` back to just after its last ``end``; returns bytes cut.
 
-    Only the last, incomplete record is read (backwards, ``chunk`` bytes at a time).
+    Only the last, incomplete record is read (backwards, ``chunk`` bytes at a time).  A
+    JSON-lines file whose last line is a whole JSON object without its newline (as other
+    tools may write it) gets the newline instead.
     """
     with path.open("r+b") as fh:
         size = fh.seek(0, io.SEEK_END)
@@ -591,34 +593,44 @@ def cut_partial_record(path: Path, end: bytes, chunk: int = 2**16) -> int:
                 keep = start + found + len(end)
                 break
             pos = start
+        if end == b"\n" and _is_json_object(fh, keep, size):
+            fh.seek(size)
+            fh.write(end)
+            return 0
         fh.truncate(keep)
     logger.warning("The export file %s ended inside a record (an interrupted write): cut %d byte(s) back to "
                    "its last complete record", path, size - keep)
     return size - keep
 
 
-def rebuild_seen_store(crawler, path: Path) -> int:
+def _is_json_object(fh: IO[bytes], start: int, stop: int) -> bool:
+    fh.seek(start)
+    try:
+        return isinstance(json.loads(fh.read(stop - start)), dict)
+    except ValueError:
+        return False
+
+
+def rebuild_seen_store(crawler, path: Path, site: str) -> int:
     """Record as exported every URL in the export files of each site's last run (``recent-feeds.json``)
-    and in this run's own JSON/JSON-lines feed files; returns how many URLs were read."""
-    settings = crawler.settings
-    spider = crawler.spider
+    and in ``site``'s JSON/JSON-lines feed files of this run; returns how many URLs were read."""
     try:
         recent = json.loads((path.parent / RECENT_FEEDS).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         recent = {}
     feeds = {site: list(files) for site, files in recent.items() if isinstance(files, list)} \
         if isinstance(recent, dict) else {}
-    feeds.setdefault(spider.name, []).extend(local_line_feeds(settings, spider.name))
-    store_url = getattr(spider, "store_url", None)
+    feeds.setdefault(site, []).extend(local_line_feeds(crawler.settings, site))
+    store_url = getattr(crawler.spider, "store_url", None)  # the key of a locally served site's URLs
     store = SqliteSeenStore(path)
     added = 0
     try:
-        for site, files in feeds.items():
+        for name, files in feeds.items():
             for file in dict.fromkeys(files):
                 urls = [r["url"] for r in iter_records(Path(file)) if isinstance(r.get("url"), str)]
-                if site == spider.name and store_url is not None:
+                if name == site and store_url is not None:
                     urls = [store_url(u) for u in urls]
-                store.add(site, urls)
+                store.add(name, urls)
                 added += len(urls)
     finally:
         store.close()

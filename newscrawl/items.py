@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import os
-import unicodedata
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -46,17 +46,16 @@ EXPORT_FIELDS = (
 )
 
 
-# Control characters (Unicode category Cc: C0, DEL, C1) except tab and newline; a carriage
-# return becomes a newline ("\r\n" -> "\n"), so that CSV records end in the only "\r\n".
-_CONTROLS = {c: None for c in range(0x110000) if c < 0x100 and unicodedata.category(chr(c)) == "Cc"}
-_CONTROLS.pop(ord("\t"))
-_CONTROLS.pop(ord("\n"))
-_CONTROLS[ord("\r")] = "\n"
+# Control characters (Unicode category Cc: C0, DEL, C1) other than tab and newline.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def clean_text(text: str) -> str:
-    """``text`` without control characters other than newline and tab; CR and CRLF become LF."""
-    return text.replace("\r\n", "\n").translate(_CONTROLS)
+    """``text`` without control characters other than newline and tab; CR and CRLF become LF,
+    so that in CSV the only ``\\r\\n`` is the one that ends a record."""
+    if _CONTROLS.search(text) is None:
+        return text
+    return _CONTROLS.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def clean_export_value(value: Any) -> Any:

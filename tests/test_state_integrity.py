@@ -526,3 +526,20 @@ async def test_a_full_jobdir_disk_stops_the_run_and_the_next_run_discards_the_qu
     assert again.stats.get_value("finish_reason") == "finished"
     assert sorted(i["url"] for i in read_jsonl(tmp_path / "run2.jsonl")) == sorted(urls)
     assert "discarding its request queue" in caplog.text
+
+
+@pytest.mark.parametrize("content, end, chunk, expected", [
+    (b'{"a": 1}\n{"a": 2}\n', b"\n", 4, b'{"a": 1}\n{"a": 2}\n'),  # complete: untouched
+    (b'{"a": 1}\n{"a": 2', b"\n", 4, b'{"a": 1}\n'),  # cut inside the last record
+    (b'{"a": 1}\n{"a": 2}', b"\n", 4, b'{"a": 1}\n{"a": 2}\n'),  # whole record, newline missing
+    (b'{"a": ', b"\n", 2, b""),  # nothing complete at all
+    (b"h\r\nx,1\r\ny,\"two\nlines", b"\r\n", 3, b"h\r\nx,1\r\n"),  # CSV: a newline inside a cell is no end
+    (b"h\r\nx,1\r", b"\r\n", 2, b"h\r\n"),  # a record end cut in half
+])
+def test_cut_partial_record(tmp_path, content, end, chunk, expected):
+    from newscrawl.extensions import cut_partial_record
+
+    path = tmp_path / "feed"
+    path.write_bytes(content)
+    cut_partial_record(path, end, chunk=chunk)
+    assert path.read_bytes() == expected
