@@ -110,12 +110,14 @@ from .middlewares import DETAIL_META
 from .store import canonical_url, state_dir
 
 try:  # the distributed mode needs scrapy-redis and redis; the single-process crawl does not
+    from scrapy_redis.queue import PriorityQueue
     from scrapy_redis.scheduler import Scheduler as RedisScheduler
 
     from .redis_store import (
         DEFAULT_PREFIX,
         RETRIES,
         UNREACHABLE,
+        QueuePop,
         RedisClaims,
         RedisSeenStore,
         RedisTemplateStore,
@@ -456,14 +458,29 @@ class DistributedScheduler(RedisScheduler):
         for request in held:
             self.enqueue_request(request)
 
+    def open(self, spider):
+        result = super().open(spider)
+        self.pops = None
+        if isinstance(self.queue, PriorityQueue):  # the queue the add-on configures
+            worker = getattr(self.seen, "worker", "-")
+            self.pops = QueuePop(self.server, self.queue.key, f"{self.queue.key}:last-pop:{worker}")
+        return result
+
     def next_request(self):
         if not self.link.up:
             return None
         try:
-            return super().next_request()
+            if self.pops is None:
+                return super().next_request()
+            data = self.pops.pop()
         except UNREACHABLE as exc:
             self.link.failed(exc)
             return None
+        if data is None:
+            return None
+        if self.stats:
+            self.stats.inc_value("scheduler/dequeued/redis")
+        return self.queue._decode_request(data)  # noqa: SLF001 - scrapy-redis's own decoding
 
     def __len__(self) -> int:
         if self.link.up:

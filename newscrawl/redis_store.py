@@ -24,6 +24,7 @@ Keys all start with a prefix (``newscrawl`` by default) so several crawls can sh
     <prefix>:claims:<scope>          hash   SHA-1 of a claimed URL -> owner (scope = spider:kind), TTL
     <prefix>:worker:<id>             string ``busy``/``idle`` (expires unless refreshed) or ``done``
     <prefix>:workers:<spider>        set    worker ids of the spider's crawl job
+    <prefix>:<spider>:requests:last-pop:<id>  string  a worker's last pop (:class:`QueuePop`)
     <prefix>:template:<site>         hash   template entry (JSON ``[tag, text]``) -> count
     <prefix>:template-hits:<site>    zset   template entry -> last hit (the bound drops the lowest)
     <prefix>:template-batches:<site> list   unfinished batches (``SiteTemplates.to_json()``) of closed workers
@@ -292,6 +293,44 @@ class RedisWorkers:
     def state(self, worker: str) -> str | None:
         value = self.client.get(self.key(worker))
         return _text(value) if value is not None else None
+
+
+_POP = """
+-- KEYS[1]: the queue (a sorted set), KEYS[2]: the popping worker's last pop.  ARGV: pop number, TTL.
+local seq = ARGV[1] .. '|'
+local last = redis.call('GET', KEYS[2])
+if last and string.sub(last, 1, #seq) == seq then return string.sub(last, #seq + 1) end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0)
+if #first == 0 then return false end
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, 0)
+redis.call('SET', KEYS[2], seq .. first[1], 'EX', ARGV[2])
+return first[1]
+"""
+
+
+class QueuePop:
+    """Pops of scrapy-redis's priority queue (a sorted set) that a retry cannot lose.
+
+    scrapy-redis pops with ``ZRANGE`` + ``ZREMRANGEBYRANK``: if the connection drops after
+    Redis ran them but before the reply arrived, redis-py's retry pops the *next* request
+    and the first is gone.  Here every pop has a number; Redis keeps the worker's last pop
+    under that number, and a pop repeated with the same number (a retry, now or after an
+    outage) returns the same request.  The caller moves to the next number only once it
+    has the reply.
+    """
+
+    def __init__(self, client: redis.Redis, queue_key: str, last_key: str, ttl: int = 3600):
+        self.queue_key = queue_key
+        self.last_key = last_key
+        self.ttl = ttl
+        self.number = 0
+        self._pop = client.register_script(_POP)
+
+    def pop(self) -> bytes | None:
+        data = self._pop(keys=[self.queue_key, self.last_key], args=[self.number, self.ttl])
+        if data is not None:
+            self.number += 1
+        return data
 
 
 _MERGE_TEMPLATE = """

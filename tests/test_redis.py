@@ -142,6 +142,19 @@ def test_a_worker_joining_an_idle_job_starts_a_new_one(client):
     assert third.state("w3") is None
 
 
+def test_a_pop_repeated_after_a_lost_reply_returns_the_same_request(client):
+    from newscrawl.redis_store import QueuePop
+
+    client.zadd("t:q", {b"first": -10, b"second": 0})
+    pops = QueuePop(client, "t:q", "t:q:last-pop:w1")
+    assert pops.pop() == b"first"
+    pops.number -= 1  # the reply was lost: the same pop is sent again
+    assert pops.pop() == b"first"
+    assert pops.pop() == b"second"
+    assert pops.pop() is None and pops.number == 2
+    assert QueuePop(client, "t:q", "t:q:last-pop:w2").pop() is None  # another worker's numbers are its own
+
+
 def test_template_library_round_trip(client):
     library = RedisTemplateLibrary(client, prefix="t")
     assert library.get("site", "article") is None
