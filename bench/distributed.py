@@ -11,8 +11,14 @@ CPU time the site server and Redis used (to show they were not the bottleneck)::
 
     python bench/distributed.py                  # 2000 articles, 1 then 2 workers
     python bench/distributed.py --pages 500 --workers 1,2,3 --json out.json
+    python bench/distributed.py --pages 500 --workers 2 --outage 5   # Redis kill -9'd, back 5 s later
 
 Target (issue 5): every article exported exactly once; two workers >= 1.5x one worker.
+
+``--outage SECONDS`` (issue 12): Redis runs with an append-only file (``appendfsync always``),
+is killed with SIGKILL once the workers have exported a tenth of the articles and started
+again on the same port SECONDS later; the figures then include each worker's outage stats, and the
+exactly-once check covers the outage.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -41,28 +48,44 @@ def _cpu_seconds(pid: int) -> float:
 
 
 class RedisServer:
-    """A throw-away redis-server on 127.0.0.1 (no persistence)."""
+    """A throw-away redis-server on 127.0.0.1; ``persistent``: with an append-only file, so it can be
+    killed and started again on the same port with its data (:meth:`kill`, :meth:`start`)."""
 
-    def __init__(self, workdir: Path):
-        binary = shutil.which("redis-server")
-        if binary is None:
+    def __init__(self, workdir: Path, persistent: bool = False):
+        self.binary = shutil.which("redis-server")
+        if self.binary is None:
             raise SystemExit("redis-server not found: apt-get install -y redis-server")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        self.proc = subprocess.Popen([binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                                      "--appendonly", "no", "--dir", str(workdir)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.workdir = workdir
+        aof = ["--appendonly", "yes", "--appendfsync", "always"]  # every acknowledged write survives a kill
+        self.persistence = aof if persistent else ["--appendonly", "no"]
         import redis
 
         self.client = redis.Redis(port=self.port)
-        for _ in range(100):
+        self.cpu_before_restarts = 0.0
+        self.start()
+
+    def start(self) -> None:
+        import redis
+
+        self.proc = subprocess.Popen([self.binary, "--port", str(self.port), "--bind", "127.0.0.1",
+                                      "--save", "", *self.persistence, "--dir", str(self.workdir)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
             try:
                 self.client.ping()
                 return
             except redis.ConnectionError:
                 time.sleep(0.05)
         raise RuntimeError("redis-server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: what the append-only file holds survives, nothing else."""
+        self.cpu_before_restarts += self.cpu_seconds()
+        self.proc.kill()
+        self.proc.wait(timeout=10)
 
     @property
     def url(self) -> str:
@@ -71,17 +94,38 @@ class RedisServer:
     def cpu_seconds(self) -> float:
         return _cpu_seconds(self.proc.pid)
 
+    def total_cpu_seconds(self) -> float:
+        return self.cpu_before_restarts + self.cpu_seconds()
+
     def stop(self) -> None:
         self.client.close()
         self.proc.terminate()
         self.proc.wait(timeout=10)
 
 
-def run_job(site: SiteProcess, redis: RedisServer, workers: int, pages: int, workdir: Path) -> dict:
+def outage(redis: RedisServer, feeds: list[Path], after_items: int, seconds: float) -> threading.Thread:
+    """Kill Redis once ``feeds`` hold ``after_items`` items, start it again ``seconds`` later (a thread)."""
+    def exported() -> int:
+        return sum(f.read_bytes().count(b"\n") for f in feeds if f.exists())
+
+    def run() -> None:
+        while exported() < after_items:
+            time.sleep(0.05)
+        redis.kill()
+        time.sleep(seconds)
+        redis.start()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def run_job(site: SiteProcess, redis: RedisServer, workers: int, pages: int, workdir: Path,
+            outage_seconds: float = 0.0) -> dict:
     """``workers`` crawl processes started together against one Redis; the job's figures."""
     redis.client.flushdb()
     settings = json.dumps({"NEWSCRAWL_DISTRIBUTED": redis.url, "NEWSCRAWL_IDLE_CLOSE": 2})
-    cpu_site, cpu_redis = site.cpu_seconds(), redis.cpu_seconds()
+    cpu_site, cpu_redis = site.cpu_seconds(), redis.total_cpu_seconds()
     procs = []
     for w in range(workers):
         out = workdir / f"{workers}w-{w}"
@@ -89,12 +133,16 @@ def run_job(site: SiteProcess, redis: RedisServer, workers: int, pages: int, wor
         cmd = [sys.executable, str(ROOT / "bench" / "crawl_throughput.py"), "_crawl", "--base", site.base,
                "--out", str(out), "--max-pages", str(catalogue_pages(pages)), "--settings", settings]
         procs.append((out, subprocess.Popen(cmd, cwd=ROOT)))
+    feeds = [out / "items.jsonl" for out, _ in procs]
+    killer = outage(redis, feeds, max(1, pages // 10), outage_seconds) if outage_seconds else None
     usages = []
     for _, proc in procs:
         _, status, usage = os.wait4(proc.pid, 0)
         if os.waitstatus_to_exitcode(status):
             raise RuntimeError(f"worker exited with {os.waitstatus_to_exitcode(status)}")
         usages.append(usage)
+    if killer is not None:
+        killer.join()
     per_worker, urls = [], Counter()
     for (out, _), usage in zip(procs, usages, strict=True):
         stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
@@ -104,7 +152,10 @@ def run_job(site: SiteProcess, redis: RedisServer, workers: int, pages: int, wor
                            "last_item_at": stats.get("last_item_at"),
                            "responses": stats.get("downloader/response_count"),
                            "cpu_seconds": usage.ru_utime + usage.ru_stime,
-                           "peak_rss_mb": usage.ru_maxrss / 1024})
+                           "peak_rss_mb": usage.ru_maxrss / 1024,
+                           "finish_reason": stats.get("finish_reason"),
+                           "redis": {k.removeprefix("newscrawl/redis/"): v for k, v in stats.items()
+                                     if k.startswith("newscrawl/redis/")}})
     expected = {f"{site.base}{article_path(i)}" for i in range(pages)}
     start = min(w["opened_at"] for w in per_worker)
     end = max(w["last_item_at"] or start for w in per_worker)
@@ -115,16 +166,21 @@ def run_job(site: SiteProcess, redis: RedisServer, workers: int, pages: int, wor
         "span_seconds": end - start, "items_per_second": exported / (end - start),
         "per_worker": per_worker,
         "site_cpu_seconds": site.cpu_seconds() - cpu_site,
-        "redis_cpu_seconds": redis.cpu_seconds() - cpu_redis,
+        "redis_cpu_seconds": redis.total_cpu_seconds() - cpu_redis,
+        "outage_seconds": outage_seconds,
     }
 
 
 def report(job: dict) -> str:
     shares = ", ".join(str(w["exported"]) for w in job["per_worker"])
-    return (f"{job['workers']} worker(s): exported {job['exported']} ({job['distinct']} distinct, "
+    line = (f"{job['workers']} worker(s): exported {job['exported']} ({job['distinct']} distinct, "
             f"{job['duplicates']} duplicates, {job['missing']} missing; per worker {shares})  "
             f"{job['items_per_second']:.1f} items/s over {job['span_seconds']:.1f} s  "
             f"server CPU {job['site_cpu_seconds']:.1f} s, redis CPU {job['redis_cpu_seconds']:.1f} s")
+    if job["outage_seconds"]:
+        line += f"\n  Redis down {job['outage_seconds']:.0f} s: " + "; ".join(
+            f"worker {i}: {w['finish_reason']}, {w['redis']}" for i, w in enumerate(job["per_worker"]))
+    return line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,15 +188,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=2000)
     parser.add_argument("--workers", default="1,2", help="comma-separated worker counts, run in turn")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--outage", type=float, default=0.0,
+                        help="kill -9 Redis in each job and start it again this many seconds later")
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.workers.split(",")]
     jobs = []
     with tempfile.TemporaryDirectory(prefix="newscrawl-dist-") as tmp:
-        redis = RedisServer(Path(tmp))
+        redis = RedisServer(Path(tmp), persistent=bool(args.outage))
         try:
             with SiteProcess(args.pages) as site:
                 for n in counts:
-                    job = run_job(site, redis, n, args.pages, Path(tmp))
+                    job = run_job(site, redis, n, args.pages, Path(tmp), args.outage)
                     jobs.append(job)
                     print(report(job), flush=True)
         finally:
