@@ -40,23 +40,29 @@ META_NAMES = (
     "citation_author", "twitter:data1:author", "creator", "authors",
 )
 
+# These patterns scan in linear time on any text (tests/test_regex_linear.py):
+# - a white-space run is possessive (``\s*+``) where what follows cannot start with white space;
+# - a pattern that may start with a run (``\s*X``, ``\S*X``) enters it only where the run starts
+#   (``(?<!\s)``): a failed attempt is not repeated from each later character of the run;
+# - ``.*`` to the end is DOTALL: the text is one normalised line, so it always reaches the end
+#   (a ``.*$`` that stops at a line break would be tried again from every later separator).
 _PREFIX = re.compile(
-    r"^\s*(?:(?:written|reported|text|posted|story|words|photos?)\s+)?(?:by|von|par|por|di|door|av|af|"
+    r"^\s*+(?:(?:written|reported|text|posted|story|words|photos?)\s++)?(?:by|von|par|por|di|door|av|af|"
     r"от|автор(?:ы)?|text|texte|texto|testo|author|autor|autora|auteur|autore|redaktion|作者|记者|文)"
-    r"\b\s*[:：]?\s*|^\s*(?:作者|记者|文|撰文|执笔人?|责任编辑|编辑|责编|Автор(?:ы)?|Текст)\s*[:：/／]\s*",
+    r"\b\s*+[:：]?\s*+|^\s*+(?:作者|记者|文|撰文|执笔人?|责任编辑|编辑|责编|Автор(?:ы)?|Текст)\s*+[:：/／]\s*+",
     re.IGNORECASE,
 )
 _SPLIT = re.compile(
-    r"\s*(?:,|;|\||、|，|/|／|&|\+|\b(?:and|und|et|y|e|и|og|en|och)\b)\s*",
+    r"(?:(?<!\s)\s*+)?(?:,|;|\||、|，|/|／|&|\+|\b(?:and|und|et|y|e|и|og|en|och)\b)\s*",
     re.IGNORECASE,
 )
-_URL = re.compile(r"\S*(?:https?:/|www\.)\S*", re.IGNORECASE)
+_URL = re.compile(r"(?<!\S)\S*(?:https?:/|www\.)\S*", re.IGNORECASE)
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _HAN_NAMES = re.compile(r"^[\u3400-\u9fff·]{2,5}(?:[\s\u3000]+[\u3400-\u9fff·]{2,5})+$")
 _JUNK = re.compile(r"https?:|www\.|@|\.(?:com|html?)\b|\d{3,}|^\W+$", re.IGNORECASE)
 _TRAILING = re.compile(
-    r"\s*(?:\||–|—|-{1,2}\s|\(|（|\[|【|\bupdated\b|\bpublished\b|\bam\b\s+\d|\bon\b\s+\d|"
-    r"\bveröffentlicht\b|\baktualisiert\b|\d{1,2}[.:/]\d{1,2}).*$",
+    r"(?:(?<!\s)\s*+)?(?:\||–|—|-{1,2}\s|\(|（|\[|【|\bupdated\b|\bpublished\b|\bam\b\s++\d|\bon\b\s++\d|"
+    r"\bveröffentlicht\b|\baktualisiert\b|\d{1,2}[.:/]\d{1,2})(?s:.*)",
     re.IGNORECASE,
 )
 _NOT_NAMES = frozenset(
@@ -74,15 +80,21 @@ _EDITOR_LABEL = re.compile(r"(?:责任编辑|责编|编辑)\s*[:：]")
 _POSTED_BY = re.compile(r"^\s*([\w&.\-\u3400-\u9fff]{2,30})\s*(?:发表于|发布于|posted)")
 _PAREN_BYLINE = re.compile(r"(?:^|[。！？!?”」])\s*[（(]\s*([^()（）\n]{2,30}?)\s*[)）]\s*$")
 LABEL_MAX_OFFSET = 16  # a byline label starts its line, after at most an outlet's name ("新京报记者")
-_RU_AUTHOR = re.compile(r"(?:Автор(?:ы)?|Текст)\s*:\s*([А-ЯЁA-Z][^\n|,;]{2,60})")
+_RU_AUTHOR = re.compile(r"(?:Автор(?:ы)?|Текст)\s*+:\s*+([А-ЯЁA-Z][^\n|,;]{2,60})")
+# Up to four names a group, groups joined by "," / "and" / "&".  Names in a group are apart by
+# white space: two names written together are one name to the pattern (same match, fewer names),
+# and the regex engine does not try every way of cutting "AAAA...A" into names.
+_BY_NAMES = r"[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’.\-]+(?:\s++[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’.\-]+){0,3}\s*+"
 _BY_LINE = re.compile(
-    r"^\s*(?:By|Von|Par|Por|Door|Av|Af|Di)\s+((?:[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’.\-]+\s*){1,4}"
-    r"(?:(?:,|\band\b|\bund\b|\bet\b|\by\b|&)\s*(?:[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’.\-]+\s*){1,4}){0,5})$",
+    rf"^\s*+(?:By|Von|Par|Por|Door|Av|Af|Di)\s++({_BY_NAMES}"
+    rf"(?:(?:,|\band\b|\bund\b|\bet\b|\by\b|&)\s*+{_BY_NAMES}){{0,5}})$",
 )
 _REPORTER_PREFIX = re.compile(r"^[^\s]{0,10}?(?:记者|通讯员)\s*")
 _HAN_TOKEN = re.compile(r"^[\u3400-\u9fff·]{2,4}$")
 _HANDLE_TOKEN = re.compile(r"^[A-Za-z][\w&.\-]{1,29}$")
-_NAME_END = re.compile(r"(发自|报道|摄影?|/|／|_|\||【|\[|[(（)）\]】]).*$")
+_NAME_END = re.compile(r"(发自|报道|摄影?|/|／|_|\||【|\[|[(（)）\]】])(?s:.*)")  # on one token
+_NAME_SEPARATORS = re.compile(r"[\s、，,]+")
+_TITLE_PARTS = re.compile(r"(?<!\s)\s++[|\-–—:]\s+|[|_]")  # "Headline - Site": see _SPLIT
 _NOT_HAN_NAME = re.compile(  # function words anywhere, or an institution's last character
     r"[的了是们这那么吗呢吧着过]|[说网报社台局委院所部厅处站刊号]$"
 )
@@ -182,7 +194,7 @@ def _site_names(page: Page) -> set[str]:
         if key in ("og:site_name", "application-name", "publisher", "copyright", "twitter:site"):
             names.add(normalize_space(meta.get("content")).casefold().lstrip("@"))
     title = page.title_tag
-    for part in re.split(r"\s+[|\-–—:]\s+|[|_]", title)[1:]:
+    for part in _TITLE_PARTS.split(title)[1:]:
         names.add(part.strip().casefold())
     host = (page.url or "").split("//")[-1].split("/")[0].lower()
     if host:
@@ -362,7 +374,7 @@ def _name_tokens(rest: str, glued: bool = False) -> list[str]:
     """
     names: list[str] = []
     rest = _REPORTER_PREFIX.sub("", rest.strip())
-    for token in re.split(r"[\s、，,]+", rest):
+    for token in _NAME_SEPARATORS.split(rest):
         if token.endswith("报道") and names:  # "姚峰 上海报道": a place, not a name
             break
         cut = _NAME_END.sub("", token)

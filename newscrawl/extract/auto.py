@@ -362,23 +362,94 @@ def extract_body(
     return body
 
 
-# <p> elements inside script data, raw or JSON-escaped (``\u003cp class=\"x\"\u003e``).
-_SCRIPT_P = re.compile(
-    r"(?:<|\\u003c)p(?:\s[^<>]*?)?(?:>|\\u003e)(.*?)(?:<|\\u003c)\\?/p(?:>|\\u003e)",
-    re.IGNORECASE | re.DOTALL,
-)
-_SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script>", re.IGNORECASE | re.DOTALL)
-_SCRIPT_TAG = re.compile(r"(?:<|\\u003c)[^<>]*?(?:>|\\u003e)")
+# Script elements, the <p> elements inside script data, raw or JSON-escaped
+# (``\u003cp class=\"x\"\u003e``), and the tags inside those.  Each is "an opening, then
+# everything up to the first closing".  As lazy regexes (``<script\b[^>]*>(.*?)</script>``)
+# they would look for the closing again from every opening when there is none: quadratic
+# time on "<script>" * n.  The scans below find the same spans in linear time; the openings,
+# closings and tag ends they look for are these patterns.
+_SCRIPT_OPEN = re.compile(r"<script\b", re.IGNORECASE)
+_SCRIPT_CLOSE = re.compile(r"</script>", re.IGNORECASE)
+_P_OPEN = re.compile(r"(?:<|\\u003c)p", re.IGNORECASE)
+_P_CLOSE = re.compile(r"(?:<|\\u003c)\\?/p(?:>|\\u003e)", re.IGNORECASE)
+_P_TAG_END = re.compile(r">|\\u003e", re.IGNORECASE)
+_P_TAG_STOP = re.compile(r"[<>]|\\u003e", re.IGNORECASE)  # ends an attribute list, or spoils it
+_SPACE = re.compile(r"\s")
+_TAG_OPEN = re.compile(r"<|\\u003c")
+_TAG_STOP = re.compile(r"[<>]|\\u003e")
 _JSON_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))")
+
+
+def script_bodies(source: str) -> list[str]:
+    r"""The contents of the page's ``<script>`` elements, in linear time: what
+    ``re.findall(r"<script\b[^>]*>(.*?)</script>", source, re.I | re.S)`` gives."""
+    bodies = []
+    pos = 0
+    while (opening := _SCRIPT_OPEN.search(source, pos)) is not None:
+        tag_end = source.find(">", opening.end())
+        closing = _SCRIPT_CLOSE.search(source, tag_end + 1) if tag_end >= 0 else None
+        if closing is None:  # no later opening can be closed either
+            break
+        bodies.append(source[tag_end + 1:closing.start()])
+        pos = closing.end()
+    return bodies
+
+
+def script_p_contents(data: str) -> list[str]:
+    r"""The contents of ``<p>`` elements in script data, raw or JSON-escaped, in linear time:
+    group 1 of each match of ``(?:<|\\u003c)p(?:\s[^<>]*?)?(?:>|\\u003e)(.*?)(?:<|\\u003c)\\?/p(?:>|\\u003e)``
+    (``re.I | re.S``) in ``data``."""
+    contents = []
+    pos = 0
+    while (opening := _P_OPEN.search(data, pos)) is not None:
+        after = opening.end()
+        if _SPACE.match(data, after):  # attributes, up to the first tag end
+            stop = _P_TAG_STOP.search(data, after + 1)
+            if stop is None:  # no tag end anywhere after: no later opening can end either
+                break
+            if stop.group() == "<":  # every opening before the "<" fails the same way
+                pos = stop.start()
+                continue
+            tag_end = stop.end()
+        elif (bare := _P_TAG_END.match(data, after)) is not None:
+            tag_end = bare.end()
+        else:  # "<pre", "<param": not a paragraph
+            pos = opening.start() + 1
+            continue
+        closing = _P_CLOSE.search(data, tag_end)
+        if closing is None:  # no later opening can be closed either
+            break
+        contents.append(data[tag_end:closing.start()])
+        pos = closing.end()
+    return contents
+
+
+def strip_script_tags(text: str) -> str:
+    r"""``text`` without its tags, raw or JSON-escaped, in linear time: what
+    ``re.sub(r"(?:<|\\u003c)[^<>]*?(?:>|\\u003e)", "", text)`` gives."""
+    kept = []
+    pos = 0
+    while (opening := _TAG_OPEN.search(text, pos)) is not None:
+        stop = _TAG_STOP.search(text, opening.end())
+        if stop is None:  # no tag end anywhere after: nothing more to remove
+            break
+        if stop.group() == "<":  # every opening before the "<" is no tag
+            kept.append(text[pos:stop.start()])
+            pos = stop.start()
+            continue
+        kept.append(text[pos:opening.start()])
+        pos = stop.end()
+    kept.append(text[pos:])
+    return "".join(kept)
 
 
 def script_paragraphs(source: str) -> list[str]:
     """The paragraphs of article HTML that a page ships as script data (a Next.js payload,
     a JSON state blob) and renders with JavaScript, in order, each once."""
     seen: dict[str, None] = {}
-    data = "\n".join(_SCRIPT.findall(source))
-    for match in _SCRIPT_P.finditer(data):
-        inner = _SCRIPT_TAG.sub("", match.group(1))
+    data = "\n".join(script_bodies(source))
+    for content in script_p_contents(data):
+        inner = strip_script_tags(content)
         inner = _JSON_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)) if m.group(1) else m.group(2), inner)
         line = dom.normalize_space(html_entities.unescape(inner))
         if line and line not in seen:

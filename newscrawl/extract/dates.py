@@ -96,25 +96,30 @@ _URL_DATE = re.compile(
 )
 
 # --- visible date lines ----------------------------------------------------------------------
-_TIME = r"(?:[T\s,]*(?:\d{1,2}\s*[:：时]\s*\d{2}(?:\s*[:：分]\s*\d{2})?))?"
+# Linear time on any text (tests/test_regex_linear.py): a white-space run is matched possessively
+# (``\s*+``) wherever what follows it cannot start with white space, so giving characters back
+# could never help; two greedy runs around an optional item would otherwise try every split of
+# a long run, at every date.
+_TIME = r"(?:[T\s,]*+(?:\d{1,2}\s*+[:：时]\s*+\d{2}(?:\s*+[:：分]\s*+\d{2})?))?"
 _NUMERIC = re.compile(
-    r"(?<![\d.])((?:19|20)\d\d)\s*[年/.-]\s*(\d{1,2})\s*[月/.-]\s*(\d{1,2})(?!\d)\s*[日号]?" + _TIME
+    r"(?<![\d.])((?:19|20)\d\d)\s*+[年/.-]\s*+(\d{1,2})\s*+[月/.-]\s*+(\d{1,2})(?!\d)\s*+[日号]?" + _TIME
 )
-_DMY = re.compile(r"(?<![\d.])(\d{1,2})\s*[./]\s*(\d{1,2})\s*[./]\s*((?:19|20)\d\d)(?!\d)" + _TIME)
+_DMY = re.compile(r"(?<![\d.])(\d{1,2})\s*+[./]\s*+(\d{1,2})\s*+[./]\s*+((?:19|20)\d\d)(?!\d)" + _TIME)
 # "1 июля 2020", "3. Mai 2024", "12 de março de 2021", "1er janvier 2020": day, word, year.
 _DAY_WORD_YEAR = re.compile(
-    r"(?<![\w.])(\d{1,2})(?:\.|er|st|nd|rd|th)?\s+(?:de\s+)?([^\W\d_]{3,11})\.?,?\s+(?:de\s+)?"
-    r"((?:19|20)\d\d)(?!\d)(?:\s*(?:г\.|года|г)?\s*,?\s*(?:в|um|à|at|a las|alle|-|,)?\s*\d{1,2}[:.h]\d{2})?"
+    r"(?<![\w.])(\d{1,2})(?:\.|er|st|nd|rd|th)?\s++(?:de\s++)?([^\W\d_]{3,11})\.?,?\s++(?:de\s++)?"
+    r"((?:19|20)\d\d)(?!\d)"
+    r"(?:\s*+(?:г\.|года|г)?\s*+,?\s*+(?:в|um|à|at|a las|alle|-|,)?\s*+\d{1,2}[:.h]\d{2})?"
 )
 # "May 3, 2024", "Jan. 3 2024, 10:30 a.m."
 _WORD_DAY_YEAR = re.compile(
-    r"(?<![\w])([^\W\d_]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)(?!\d)"
-    r"(?:\s*,?\s*(?:at\s+)?\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?)?",
+    r"(?<![\w])([^\W\d_]{3,9})\.?\s++(\d{1,2})(?:st|nd|rd|th)?,?\s++((?:19|20)\d\d)(?!\d)"
+    r"(?:\s*+,?\s*+(?:at\s++)?\d{1,2}:\d{2}(?:\s*+[ap]\.?m\.?)?)?",
     re.IGNORECASE,
 )
 _PUBLISH_LABEL = re.compile(
     r"(发布|發布|发表|發表|时间|時間|日期|出版|刊登|posted|published|publié|publicado|pubblicato|"
-    r"veröffentlicht|erschienen|stand|опубликовано|дата|datum|date|fecha|data)\s*[:：]?\s*$",
+    r"veröffentlicht|erschienen|stand|опубликовано|дата|datum|date|fecha|data)\s*+[:：]?\s*+$",
     re.IGNORECASE,
 )
 # Publication keys in inline scripts and data attributes ("firstPublicationDate": "20230428").
@@ -123,11 +128,20 @@ _PUBLISH_LABEL = re.compile(
 _SCRIPT_KEY = re.compile(
     r"(datePublished|publishDate|publishedDate|published_at|publishedAt|firstPublicationDate|"
     r"firstPublishedDate|first_published_at|publish_date|publishTime|publish_time|pubDate|pubdate)"
-    r"[\"']?\s*[:=]\s*[\"']?([0-9][0-9 :T.+\-/Z]{7,34})"
+    r"[\"']?\s*+[:=]\s*+[\"']?([0-9][0-9 :T.+\-/Z]{7,34})"
 )
 SCRIPT_PREFIX = 1_000_000  # characters of raw HTML searched for script keys
 # "1998年3月号": the issue of a periodical, a month-precision date.
-_ISSUE = re.compile(r"((?:19|20)\d\d)\s*年\s*(\d{1,2})\s*月\s*[号號期刊]")
+_ISSUE = re.compile(r"((?:19|20)\d\d)\s*+年\s*+(\d{1,2})\s*+月\s*+[号號期刊]")
+_HAS_TIME = re.compile(r"\d[:：时]\d")
+# A title's parts: "Headline - Site", "Site | Headline".  A white-space run opens a separator only
+# where it starts (the look-behind), so a long run is not scanned again from each of its characters.
+_TITLE_SEPARATORS = re.compile(r"(?<!\s)\s++[|\-–—_:]\s+|[|_–—]")
+# What _rfc822 and _dateutil accept.
+_RFC822_START = re.compile(r"^[A-Za-z]{3},?\s++\d")
+_YEAR = re.compile(r"(19|20)\d\d")
+_YEAR_FIRST = re.compile(r"^\d{4}")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _MODIFIED_LABEL = re.compile(
     r"(更新|修改|updated|modified|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|"
     r"copyright|©|\(c\))[^\n]{0,20}$",
@@ -241,7 +255,7 @@ def _iso(text: str) -> datetime | None:
 
 
 def _rfc822(text: str) -> datetime | None:
-    if not re.match(r"^[A-Za-z]{3},?\s+\d", text):
+    if not _RFC822_START.match(text):
         return None
     try:
         return parsedate_to_datetime(text)
@@ -251,14 +265,14 @@ def _rfc822(text: str) -> datetime | None:
 
 def _dateutil(text: str) -> datetime | None:
     """dateutil for unambiguous Latin-script strings ("2024-05-03 10:00 +0200", "May 3, 2024")."""
-    if not re.search(r"(19|20)\d\d", text) or re.search(r"[^\x00-\x7f]", text):
+    if not _YEAR.search(text) or _NON_ASCII.search(text):
         return None
     from dateutil.parser import ParserError, parse
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return parse(text, default=datetime(2000, 1, 1), dayfirst=not re.match(r"^\d{4}", text))
+            return parse(text, default=datetime(2000, 1, 1), dayfirst=not _YEAR_FIRST.match(text))
     except (ParserError, ValueError, OverflowError, TypeError):
         return None
 
@@ -479,7 +493,7 @@ def _visible_text(page: Page) -> tuple[str, int]:
 
 def _title_position(text: str, title: str) -> int:
     """End of the first place the ``<title>`` (or its longest part between separators) is written."""
-    parts = sorted(re.split(r"\s+[|\-–—_:]\s+|[|_–—]", title), key=len, reverse=True)
+    parts = sorted(_TITLE_SEPARATORS.split(title), key=len, reverse=True)
     for part in parts[:3]:
         part = part.strip()
         if len(part) >= 4:
@@ -537,7 +551,7 @@ def visible_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
         if _MODIFIED_LABEL.search(before):
             continue
         labelled = bool(_PUBLISH_LABEL.search(before))
-        has_time = bool(re.search(r"\d[:：时]\d", text[start:end]))
+        has_time = bool(_HAS_TIME.search(text[start:end]))
         after_headline = start >= headline_end
         distance = abs(start - headline_end)
         key = (after_headline and distance < 1500, labelled, has_time, -distance)

@@ -173,16 +173,22 @@ _BYLINE = re.compile(
 )
 _EDITOR_NOTE = re.compile(r"^[(（\[【]\s*(?:责任编辑|责编|编辑|来源|作者)[：:]")
 # "光明日报记者 王建宏 张文攀", "新华网黑龙江频道 记者 伊琳": an outlet, then the reporter label.
-_ZH_REPORTER = re.compile(
-    r"(?:记者|通讯员|特约撰稿|实习生)\s*[:：]?\s*[\u3400-\u9fff]{2,4}(?:[\s、，,][\u3400-\u9fff]{2,4})*\s*$"
+# The label, then nothing but names to the end of the line; matched on the reversed line,
+# anchored at its start, which is the forward pattern
+# ``(?:记者|通讯员|特约撰稿|实习生)\s*[:：]?\s*H{2,4}(?:[\s、，,]H{2,4})*\s*$`` read backwards.
+# (Forwards, a search would scan the rest of the line again from every label: "记者 记者 记者 ...".)
+_ZH_REPORTER_REVERSED = re.compile(
+    r"^\s*+(?:[\u3400-\u9fff]{2,4}[\s、，,])*[\u3400-\u9fff]{2,4}\s*+[:：]?\s*+(?:者记|员讯通|稿撰约特|生习实)"
 )
 ZH_BYLINE_MAX_CHARS = 40
 # "本报记者罗科苏盈发自北京", "新京报记者 彭冲 山东冠县报道": the reporter, then where from.
 _ZH_DISPATCH = re.compile(r"记者.{2,16}(?:发自|报道)\S{0,8}$")
 # Page counters and pagers: "已被阅读178次", "您是本文第 154 个阅览者", "阅读 ()", "第1页/共1页 << 上一页".
+# (White-space and digit runs are possessive: what follows them cannot start with the same
+# characters, and greedy runs side by side would try every split of a long run.)
 _COUNTER = re.compile(
-    r"阅读\s*(?:[(（]\s*\d*\s*[)）]|[:：]?\s*\d+)\s*$|已被阅读\s*\d+|阅览者|浏览次数|点击数[:：]|"
-    r"第\s*\d+\s*页|上一页|下一页|^\d[\d,.]*\s+(?:views|reads)$",
+    r"阅读\s*+(?:[(（]\s*+\d*+\s*+[)）]|[:：]?\s*+\d++)\s*+$|已被阅读\s*+\d+|阅览者|浏览次数|点击数[:：]|"
+    r"第\s*+\d++\s*+页|上一页|下一页|^\d[\d,.]*+\s++(?:views|reads)$",
     re.IGNORECASE,
 )
 AD_LABELS = frozenset(
@@ -202,8 +208,8 @@ TOOLBAR_LABELS = frozenset(
     "feedback 分享 打印 转发 收藏".split()
 )
 _READING_TIME = re.compile(
-    r"^\d+\s*min(?:\.|s|utes?)?(?:\s+(?:read|lesezeit|lectura|leitura|lettura|läsning))?$|"
-    r"^(?:reading time|lesezeit|lecture|temps de lecture|tiempo de lectura)\s*:?\s*\d+\s*min",
+    r"^\d++\s*+min(?:\.|s|utes?)?(?:\s++(?:read|lesezeit|lectura|leitura|lettura|läsning))?$|"
+    r"^(?:reading time|lesezeit|lecture|temps de lecture|tiempo de lectura)\s*+:?\s*+\d++\s*+min",
     re.IGNORECASE,
 )
 METADATA_MAX_CHARS = 80
@@ -286,7 +292,9 @@ def is_furniture_line(line: str) -> bool:
         return False
     if _EDITOR_NOTE.match(text) or _BYLINE.match(text):
         return True
-    if len(text) <= ZH_BYLINE_MAX_CHARS and (_ZH_REPORTER.search(text) or _ZH_DISPATCH.search(text)):
+    if len(text) <= ZH_BYLINE_MAX_CHARS and (
+        _ZH_REPORTER_REVERSED.match(text[::-1]) or _ZH_DISPATCH.search(text)
+    ):
         return True
     if _COUNTER.search(text):
         return True

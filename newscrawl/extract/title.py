@@ -26,7 +26,12 @@ from rapidfuzz.distance import LCSseq
 from . import dom
 from .page import Page
 
-_SEPARATORS = re.compile(r"\s+[|\-–—_·:»«/]\s+|\s*[|｜_]\s*|\s+-\s*|\s*——\s*|\s*－\s*")
+# " | ", "_", " - ", "——", ...  White space opens a separator only where its run starts (the
+# look-behind; then the alternatives in their original order), so a long run is scanned once,
+# not again from each of its characters (tests/test_regex_linear.py).
+_SEPARATORS = re.compile(
+    r"(?<!\s)\s++(?:[|\-–—_·:»«/]\s+|[|｜_]\s*|-\s*|——\s*|－\s*)|[|｜_]\s*|——\s*|－\s*"
+)
 MAX_CANDIDATE_CHARS = 600
 # Typographic variants of one character, folded before sources are compared: metadata
 # often carries ASCII quotes and hyphens where the visible headline has typographic ones.
