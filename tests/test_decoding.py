@@ -179,7 +179,7 @@ def test_a_page_with_a_broken_lying_or_unterminated_xml_declaration_is_extracted
 
 def test_a_lying_header_loses_to_the_bytes_when_its_decode_is_riddled_with_errors():
     # Browsers trust the header and show mojibake; the declared decode is replaced when
-    # detection's has fewer U+FFFD (measured on the evaluation sets: docs/performance.md).
+    # detection's has fewer U+FFFD (README "Reliability": a GBK page under a wrong charset header).
     zh = page_html(ZH_TITLE, ZH_BODY).encode("gbk")
     assert decoded(zh, "text/html; charset=utf-8") == (ZH_TITLE, ZH_BODY)
     zh_meta = page_html(ZH_TITLE, ZH_BODY, head='<meta charset="utf-8">').encode("gbk")

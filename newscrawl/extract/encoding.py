@@ -6,24 +6,26 @@ HTML Living Standard §13.2.3.2 "Determining the character encoding", in order:
 2. the transport layer's charset (the ``Content-Type`` header);
 3. the prescan of the first 1,024 bytes (:func:`prescan`): ``<meta charset>`` and
    ``<meta http-equiv=content-type content="...charset=...">``, comments and other tags
-   skipped as the spec walks them; then the XML declaration as a hint (the spec's "get an
-   XML encoding"), UTF-16 bytes recognised by their ``<?x`` pattern alone;
-4. a ``<meta>`` further in: the tree builder's "change the encoding" (§13.2.6.4.4, the
-   "in head" rules for ``meta``) honours it while the encoding is still tentative;
-5. detection (step 8 of the algorithm, "frequency analysis or other algorithms"):
-   strict UTF-8, then uchardet, then charset-normalizer.
+   skipped as the spec walks them; UTF-16 bytes are recognised by their ``<?x`` pattern;
+4. a ``<meta>`` further into the head (:func:`late_meta_encoding`): the tree builder's
+   "in head" rules (§13.2.6.4.4) change a still tentative encoding to the one it declares
+   (§13.2.3.4 "Changing the encoding while parsing");
+5. the XML declaration, as a hint (the prescan's "get an XML encoding");
+6. detection (the algorithm's "frequency analysis or other algorithms"): strict UTF-8,
+   then uchardet, then charset-normalizer (:func:`detect_encoding`).
 
 Labels resolve as the WHATWG Encoding Standard's "get an encoding" says (``latin1`` and
 ``ascii`` are windows-1252, ``gb2312`` is GBK, a ``<meta>`` or XML declaration naming
-UTF-16 means UTF-8), through ``webencodings`` plus the labels the standard added since;
-each encoding is decoded with the Python codec that matches the standard's decoder
-(GBK as GB18030, Shift_JIS as cp932, EUC-KR as cp949, Big5 with HKSCS).
+UTF-16 means UTF-8, x-user-defined windows-1252), through ``webencodings`` plus the labels
+the standard added since; each encoding is decoded with the Python codec that matches the
+standard's decoder (GBK as GB18030, Shift_JIS as cp932, EUC-KR as cp949, Big5 with HKSCS).
 
 Where newscrawl departs from a browser, it is to keep an article a browser would show as
-mojibake (each rule measured on the evaluation sets, docs/performance.md): a declared
-encoding loses to strict multi-byte UTF-8, a Western default loses to a strict CJK decode,
-a declaration whose decode is riddled with U+FFFD loses to detection, a UTF-16 charset on
-bytes without NULs is ignored, and labels of the "replacement" encoding (ISO-2022-KR,
+mojibake (README "Reliability"): a declared encoding loses to strict multi-byte UTF-8 (18 of
+the 2,988 evaluation pages declare GBK, windows-1252 or ISO-8859-15 over UTF-8 bytes); a
+windows-1252 declaration loses to a strict CJK decode; a declaration whose decode is riddled
+with U+FFFD loses to detection when detection's has fewer; a UTF-16 charset on bytes
+without NULs is ignored; and labels of the "replacement" encoding (ISO-2022-KR,
 HZ-GB-2312, ...) count as no declaration instead of decoding the page to one U+FFFD.
 """
 
@@ -114,7 +116,7 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> str:
 
 
 def declared_encoding(data: bytes, content_type: str | None = None) -> str | None:
-    """The encoding the header, a ``<meta>`` or the XML declaration declares: steps 2-4 of the module doc.
+    """The encoding the header, a ``<meta>`` or the XML declaration declares: steps 2-5 of the module doc.
 
     A WHATWG encoding name (``"windows-1252"``, ``"gbk"``).  A ``<meta>`` past the first
     1,024 bytes beats the XML declaration: both are tentative, and the tree builder's
