@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from scrapy.commands.crawl import Command as ScrapyCrawl
 
-from .outcome import max_error_rate, outcome_of, overwritten_feeds, report
+from .outcome import max_error_rate, outcome_of, overwritten_feeds, quiet_refusal, report
 
 
 class Command(ScrapyCrawl):
@@ -25,7 +25,7 @@ class Command(ScrapyCrawl):
         max_error_rate(self.settings)  # a bad value is a usage error now, not after the crawl
         crawler = self._create_crawler(args[0])
         held = overwritten_feeds(self.settings, crawler.spidercls.name)
-        self.crawler_process.crawl(crawler, **opts.spargs)
+        self.crawler_process.crawl(crawler, **opts.spargs).add_done_callback(quiet_refusal)
         self.crawler_process.start()
         if self.crawler_process.bootstrap_failed:
             self.exitcode = 1

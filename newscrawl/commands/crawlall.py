@@ -21,7 +21,7 @@ from scrapy.exceptions import UsageError
 
 from newscrawl.items import ArticleItem
 
-from .outcome import max_error_rate, outcome_of, overwritten_feeds, report
+from .outcome import max_error_rate, outcome_of, overwritten_feeds, quiet_refusal, report
 
 logger = logging.getLogger("newscrawl.crawl")
 
@@ -79,7 +79,7 @@ class Command(BaseRunSpiderCommand):
         for name in self.selected_sites(opts):
             crawler = self._create_crawler(name)
             held[name] = overwritten_feeds(self.settings, name)
-            self.crawler_process.crawl(crawler, **opts.spargs)
+            self.crawler_process.crawl(crawler, **opts.spargs).add_done_callback(quiet_refusal)
             crawlers.append(crawler)
         self.crawler_process.start()
         outcomes = [outcome_of(crawler) for crawler in crawlers]

@@ -34,7 +34,7 @@ from pathlib import Path
 from scrapy.exceptions import UsageError
 from w3lib.url import file_uri_to_path
 
-from ..extensions import DROP_PREFIX
+from ..extensions import DROP_PREFIX, StartRefused
 from ..spiders.site import LISTING_ERROR_PREFIX, LISTING_REQUESTS
 
 logger = logging.getLogger("newscrawl.crawl")
@@ -43,8 +43,8 @@ logger = logging.getLogger("newscrawl.crawl")
 OK_FINISH_REASONS = frozenset({"finished", "closespider_itemcount", "closespider_pagecount",
                                "closespider_timeout"})
 #: Drop reasons of an article page that was fetched but gave no article.
-EXTRACTION_FAILURES = ("extraction_error", "unparseable", "too_deep", "empty_body", "binary",
-                       "no_text", "no_title")
+EXTRACTION_FAILURES = ("extraction_error", "extraction_timeout", "unparseable", "too_deep", "empty_body",
+                       "binary", "no_text", "no_title")
 DEFAULT_MAX_ERROR_RATE = 0.5
 
 
@@ -77,6 +77,18 @@ class Outcome:
         verdict = "ok" if self.ok else "FAILED (" + "; ".join(self.problems) + ")"
         return (f"{self.site}: {verdict}; listed {self.listed}, exported {self.exported}, "
                 f"failed listing pages {self.listing_failed}/{self.listing_requests}; dropped: {drops}")
+
+
+def quiet_refusal(task) -> None:
+    """Done-callback for a crawl's task: a run refused at start (:class:`StartRefused`: locked,
+    unwritable state, bad export path) has logged its one line already, so its exception is
+    taken here instead of asyncio printing it again with a traceback; any other start failure
+    is logged with its traceback."""
+    if task.cancelled():
+        return
+    exc = task.exception()  # taking it marks it retrieved
+    if exc is not None and not isinstance(exc, StartRefused):
+        logger.error("The crawl could not start", exc_info=exc)
 
 
 def error_rate(exported: int, dropped: dict[str, int]) -> tuple[float, int, int]:
