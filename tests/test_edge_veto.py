@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from newscrawl.extract import Page, auto_learned, extract, models
+from newscrawl.extract import Page, auto, auto_learned, classifier, extract, models
 from newscrawl.extract.auto_learned import EDGE_LINES, edge_cut, edge_elements, peel_edges
 from newscrawl.extract.body import Body
 from newscrawl.extract.classifier import (
@@ -207,3 +207,22 @@ def test_auto_without_weights_is_the_rules_body_and_says_so(monkeypatch, caplog)
         auto_learned._shipped_body_model.cache_clear()
     assert article.text == extract(_FILED_BY, "https://example.org/a", method="auto-rules").text
     assert "no classifier weights" in caplog.text
+
+
+def test_remembered_columns_score_as_the_hash_does_and_stay_bounded(monkeypatch):
+    field_model, nodes = _fitted_field_model()
+    linear = LinearFieldModel.from_field_model(field_model)
+    hashed = [linear.weights.take([feature_column(f) for f in n.features]).sum() + linear.intercept for n in nodes]
+    assert linear.scores(nodes).tolist() == hashed  # first pass fills the cache
+    assert linear.scores(nodes).tolist() == hashed  # second pass reads it
+    monkeypatch.setattr(classifier, "MAX_CACHED_COLUMNS", 5)
+    linear.scores(nodes)
+    assert len(linear._columns) <= 5 + max(len(n.features) for n in nodes)
+
+
+def test_the_veto_s_page_length_is_the_count_the_rules_leave_and_the_body_s_text():
+    page = _page(f"<article><p>{PARAGRAPH}</p><p> Two\u00a0words </p></article><footer>Contact us</footer>")
+    expected = len("".join(page.body.xpath("string()").split()))
+    assert classifier.body_text_length(_page("<p>Three short words</p>")) == len("HomeThreeshortwords")
+    auto.Gain(page)
+    assert page.derived[classifier.BODY_CHARS] == expected == classifier.body_text_length(page)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 from lxml import html
 
+from newscrawl.extract import language
 from newscrawl.extract.language import detect_language, identify
 
 ZH = "国务院常务会议今天在北京召开，会议研究部署了进一步稳定经济增长的若干措施，并听取了有关部门的工作汇报。"
@@ -34,3 +38,39 @@ def test_other_scripts_are_identified_by_py3langid():
 def test_a_page_with_too_little_text_keeps_its_declared_language():
     assert detect_language(_body("Hi"), declared="de") == "de"
     assert detect_language(_body("Hi")) is None
+
+
+def _visit_counts_of_py3langid(identifier, data: bytes):
+    from py3langid.langid import visit_counts
+
+    return visit_counts(identifier.tk_nextmove, identifier._rowbase, identifier.tk_output, data)
+
+
+def test_the_windowed_walk_counts_what_py3langid_s_byte_walk_counts():
+    identifier = language._identifier()
+    rng = random.Random(7)
+    texts = [EN, RU, JA, ZH, EN + " " + RU, "", "a", "ab cd", "¿Qué tal? ça va, 12:30 — ok"]
+    texts += ["".join(chr(rng.choice((rng.randrange(32, 127), rng.randrange(0x400, 0x500), rng.randrange(0x3040, 0x30ff))))
+                      for _ in range(rng.randrange(1, 300))) for _ in range(50)]
+    data = [identifier._encode(t) for t in texts] + [bytes(rng.randrange(256) for _ in range(200)) for _ in range(20)]
+    for sample in data:
+        expected = _visit_counts_of_py3langid(identifier, sample)
+        found = identifier.visits(sample)
+        assert (None if expected is None else list(expected.items())) == (None if found is None else list(found.items()))
+    assert identifier.classify(EN) == language.LanguageIdentifier.classify(identifier, EN)
+
+
+def test_the_model_s_automaton_is_no_deeper_than_the_window():
+    """Every state is reached from the root within WINDOW bytes (the trie's depth): a state
+    deeper than that would depend on bytes the window leaves out."""
+    identifier = language._identifier()
+    moves = np.frombuffer(identifier.tk_nextmove, dtype=np.dtype(identifier.tk_nextmove.typecode))
+    rows = np.asarray(identifier._rowbase, dtype=np.int64)
+    seen = np.zeros(len(rows), dtype=bool)
+    seen[0] = True
+    frontier = np.array([0])
+    for _ in range(language.WINDOW):
+        reached = np.unique(moves[(rows[frontier][:, None] + np.arange(256)[None, :]).ravel()])
+        frontier = reached[~seen[reached]]
+        seen[frontier] = True
+    assert seen.all()

@@ -25,6 +25,7 @@ from lxml import html
 
 from . import dom
 from .body import Body
+from .classifier import BODY_CHARS
 from .decay import DL_MAX, is_link_node
 from .hints import MARKUPS, STRONG, never_body, strip_furniture, weigh_markup
 from .page import Page
@@ -98,8 +99,10 @@ class Gain:
 
         own_valid, own_noise, own_links = [0] * size, [0] * size, [0] * size
         non_space_len = dom.non_space_len
+        chars = 0
         for i, text in texts:
             n = non_space_len(text)
+            chars += n
             if in_anchor[i]:
                 own_noise[i] += n
                 own_links[i] += n
@@ -107,6 +110,7 @@ class Gain:
                 own_valid[i] += n
             else:
                 own_noise[i] += mu * n
+        page.derived.setdefault(BODY_CHARS, chars)  # every text node under <body>: the veto's 1share
         own = np.array((own_valid, own_noise, own_links), dtype=np.float64)
         raw_valid, raw_noise, raw_links = tree.subtree_totals(own)
         total = float(raw_valid[0]) or 1

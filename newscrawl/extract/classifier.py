@@ -52,6 +52,7 @@ GROUPS = (1, 2, 3, 4, 5)
 GROUP_NAMES = {1: "text", 2: "position", 3: "node", 4: "extension", 5: "feed"}
 FIELDS = ("body", "title")
 N_FEATURES = 2**20
+MAX_CACHED_COLUMNS = 100_000
 TITLE_MAX_CHARS = 300
 STAGE_TWO_MARGIN = 1.0
 _DIGITS = re.compile(r"\d+")
@@ -235,6 +236,19 @@ def candidate_nodes(
     return nodes
 
 
+# page.derived key of the non-space length of the page's <body> text (1share's denominator).
+BODY_CHARS = "body_chars"
+
+
+def body_text_length(page: Page) -> int:
+    """Non-space characters of the text under the page's ``<body>``, once a page: :class:`.auto.Gain`,
+    which counts every text node anyway, leaves the figure in ``page.derived``."""
+    found = page.derived.get(BODY_CHARS)
+    if found is None:
+        found = page.derived[BODY_CHARS] = dom.non_space_len(page.body.xpath("string()"))  # joined in C
+    return found
+
+
 def nodes_for(
     page: Page,
     elements: Iterable[html.HtmlElement],
@@ -247,7 +261,7 @@ def nodes_for(
     few nodes of a large page costs a fraction of scoring them all)."""
     groups = tuple(groups)
     body = page.body
-    page_text = dom.non_space_len(body.xpath("string()"))  # the page's text, joined in C
+    page_text = body_text_length(page)
     words = feed_words(page, feed_entry) if 5 in set(groups) else set()
     descriptors = _Descriptors()
     body_depth = sum(1 for _ in body.iterancestors())
@@ -294,6 +308,9 @@ class LinearFieldModel:
     intercept: float
     groups: tuple[int, ...] = GROUPS
     n_features: int = N_FEATURES
+    # feature string -> column: most feature strings recur from page to page ("1len=7",
+    # the n-grams of common class names), and a dict look-up costs a quarter of a hash.
+    _columns: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_field_model(cls, model: FieldModel) -> LinearFieldModel:
@@ -305,12 +322,23 @@ class LinearFieldModel:
         )
 
     def scores(self, nodes: list[Node]) -> np.ndarray:
-        n = self.n_features
         return np.array(
-            [self.weights.take([feature_column(f, n) for f in node.features]).sum() + self.intercept
-             for node in nodes],
+            [self.weights.take(self.columns(node.features)).sum() + self.intercept for node in nodes],
             dtype=np.float64,
         )
+
+    def columns(self, features: list[str]) -> list[int]:
+        """:func:`feature_column` of each feature, remembered (at most :data:`MAX_CACHED_COLUMNS`)."""
+        known = self._columns
+        if len(known) > MAX_CACHED_COLUMNS:  # strings unique to a page must not pile up in a crawl
+            known.clear()
+        found = []
+        for feature in features:
+            column = known.get(feature)
+            if column is None:
+                column = known[feature] = feature_column(feature, self.n_features)
+            found.append(column)
+        return found
 
 
 def stage_one(nodes: list[Node], scores: np.ndarray) -> int:
