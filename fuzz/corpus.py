@@ -138,3 +138,78 @@ def gzip_bomb(megabytes: int = 64) -> bytes:
         for _ in range(megabytes):
             fh.write(block)
     return buf.getvalue()
+
+
+# --- pages built to stall a backtracking regex (issue 11) ---------------------------------------
+# A date followed by a long run of white space made the visible-date search try every split of
+# the run; so can runs of digits, separators and repeated words, also when the walk over the
+# elements joins them with line breaks.  These pages are made of such runs, in the body's text.
+
+STALL_DATES = {"en": "Nov 24, 2026", "zh": "2026年11月24日", "ru": "24 ноября 2026",
+               "de": "24. November 2026", "num": "24.11.2026", "iso": "2026-11-24", "none": ""}
+STALL_RUNS = {
+    "spaces": " ", "tabs": "\t", "newlines": "\n", "nbsp": "\xa0", "ideographic": "\u3000",
+    "mixed_white": " \t\n\xa0\u3000\r", "digits": "0", "separators": "-/.,:·|", "by": "By ", "years": "2026 ",
+    "digit_space_sep": "1 - 2 / 3 . 4 , ", "dates": "2026-11-24 ", "cyrillic": "Автор ", "cjk": "记者 ",
+    "label": "发布时间：", "names": "Aa ", "script_open": "<script>", "json_p_open": "\\u003cp ",
+}
+# How the run is cut into elements: "{}" is one chunk of the run.
+STALL_BOUNDARIES = {"none": "{}", "br": "{}<br>", "span": "<span>{}</span>", "p": "<p>{}</p>",
+                    "td": "<td>{}</td>", "li": "<li>{}</li>", "newline": "{}\n"}
+STALL_MAX_CHARS = 200_000
+
+
+def stall_page(run: str, size: int, date: str = "en", boundary: str = "none", chunk: int = 0) -> str:
+    """An article page: a headline, ``STALL_DATES[date]`` in a ``<span>``, then ``size``
+    characters of ``STALL_RUNS[run]`` (or of ``run`` itself when it is no name there) cut into
+    ``chunk``-character pieces wrapped as ``STALL_BOUNDARIES[boundary]`` (one piece when 0),
+    then a short paragraph of text."""
+    unit = STALL_RUNS.get(run, run) or " "
+    text = (unit * (size // len(unit) + 1))[:size]
+    chunk = chunk or max(size, 1)
+    wrap = STALL_BOUNDARIES[boundary]
+    pieces = "".join(wrap.format(text[i:i + chunk]) for i in range(0, len(text), chunk))
+    title = "市政府说新的大桥将在春天开放" if date == "zh" else "A bridge for the city"
+    body = f"<p><span>{STALL_DATES[date]}</span>{pieces}</p><p>{SENTENCE}</p>"
+    return article(body, title=title)
+
+
+def _pick(table: dict, byte: int) -> str:
+    return list(table)[byte % len(table)]
+
+
+def stall_page_from_bytes(data: bytes, max_chars: int = STALL_MAX_CHARS) -> str:
+    """The structure-aware fuzz input: bytes 0-4 pick the run, the date, the boundary, the size
+    (bytes 3-4, scaled to ``max_chars``) and the chunk length (byte 5); when byte 0 picks past
+    the named runs, the rest of the bytes (as UTF-8) is the run's unit."""
+    head = data[:6].ljust(6, b"\0")
+    runs = list(STALL_RUNS)
+    run = runs[head[0]] if head[0] < len(runs) else data[6:].decode("utf-8", "replace") or " "
+    size = int.from_bytes(head[3:5], "big") * max_chars // 0xFFFF
+    return stall_page(run, size, _pick(STALL_DATES, head[1]), _pick(STALL_BOUNDARIES, head[2]), head[5] * 4)
+
+
+def stall_seed(run: str, date: str, boundary: str, size: int, chunk: int = 0, unit: str = "") -> bytes:
+    """The bytes :func:`stall_page_from_bytes` reads as this page (``size`` rounded)."""
+    scaled = min(0xFFFF, size * 0xFFFF // STALL_MAX_CHARS)
+    return (bytes([list(STALL_RUNS).index(run) if run in STALL_RUNS else 255, list(STALL_DATES).index(date),
+                   list(STALL_BOUNDARIES).index(boundary)]) + scaled.to_bytes(2, "big")
+            + bytes([min(255, chunk // 4)]) + unit.encode())
+
+
+# The issue's pages and their neighbours, as fuzz seeds (name -> bytes for stall_page_from_bytes).
+STALL_SEEDS = {
+    "date_spaces_en": stall_seed("spaces", "en", "none", 200_000),
+    "date_ideographic_zh": stall_seed("ideographic", "zh", "none", 200_000),
+    "date_spaces_ru": stall_seed("spaces", "ru", "none", 200_000),
+    "date_br_de": stall_seed("spaces", "de", "br", 50_000, chunk=4),
+    "date_split_spaces_num": stall_seed("mixed_white", "num", "span", 100_000, chunk=64),
+    "digits": stall_seed("digits", "iso", "p", 100_000, chunk=512),
+    "separators": stall_seed("separators", "none", "newline", 100_000, chunk=8),
+    "by_by_by": stall_seed("by", "en", "none", 100_000),
+    "years": stall_seed("years", "en", "td", 100_000, chunk=40),
+    "cjk_labels": stall_seed("cjk", "zh", "li", 100_000, chunk=100),
+    "cyrillic": stall_seed("cyrillic", "ru", "none", 100_000),
+    "unclosed_scripts": stall_seed("script_open", "none", "none", 100_000),
+    "custom_unit": stall_seed("", "iso", "span", 20_000, chunk=16, unit="1 . 1 , "),
+}

@@ -1,15 +1,20 @@
 """Coverage-guided fuzzing of ``extract()`` and of the feed parser with atheris (libFuzzer).
 
-    python fuzz/run.py --seconds 60            # both targets, the time split between them
+    python fuzz/run.py --seconds 60            # all three targets, the time split between them
     python fuzz/run.py --target feed --seconds 30
 
+Targets (:mod:`fuzz.targets`): ``extract`` (arbitrary bytes as a page), ``feed`` (arbitrary
+bytes as a feed) and ``stall`` (structure-aware: pages of long runs of white space, digits,
+separators, repeated words and dates followed by white space, cut into elements, built from
+the input bytes by :func:`fuzz.corpus.stall_page_from_bytes`; issue 11).
 Each target runs in its own process (libFuzzer exits when done), seeded with the
 generated hostile corpus (:mod:`fuzz.corpus`) and a few valid pages and feeds, with
 the project's Python code instrumented for coverage.  An unhandled exception, an
-input slower than ``--input-timeout`` seconds or over ``--rss-mb`` of memory is a
-failure: libFuzzer writes the input to ``fuzz/crashes/`` and the exit status is non-zero.
-Without atheris installed, the same targets run under hypothesis for the same time
-(random, not coverage-guided).
+input slower than ``--input-timeout`` seconds (``--stall-timeout`` for ``stall``, whose
+pages of up to 200,000 characters must extract in well under a second) or over
+``--rss-mb`` of memory is a failure: libFuzzer writes the input to ``fuzz/crashes/`` and the
+exit status is non-zero.  Without atheris installed, the same targets run under hypothesis
+for the same time (random, not coverage-guided), with the same per-input limit in CPU time.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ def seeds(target: str) -> list[bytes]:
     from fuzz import corpus
 
     page = corpus.article(corpus.paragraphs(4), head='<meta charset="utf-8">').encode()
+    if target == "stall":
+        return list(corpus.STALL_SEEDS.values())
     if target == "feed":
         item = ("<item><title>Story {0}</title><link>http://fuzz.example/s/{0}</link>"
                 "<pubDate>Sun, 12 May 2024 08:30:00 +0200</pubDate>"
@@ -55,8 +62,9 @@ def run_atheris(target: str, seconds: int, args) -> int:
         (work / f"seed-{i}").write_bytes(seed)
     crashes = ROOT / "fuzz" / "crashes"
     crashes.mkdir(exist_ok=True)
+    timeout = args.stall_timeout if target == "stall" else args.input_timeout
     cmd = [sys.executable, str(Path(__file__)), "--child", target, str(work),
-           f"-max_total_time={seconds}", f"-timeout={args.input_timeout}", f"-rss_limit_mb={args.rss_mb}",
+           f"-max_total_time={seconds}", f"-timeout={timeout}", f"-rss_limit_mb={args.rss_mb}",
            f"-max_len={args.max_len}", f"-artifact_prefix={crashes}/{target}-", "-print_final_stats=1"]
     return subprocess.call(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
@@ -71,14 +79,19 @@ def child(target: str, libfuzzer_args: list[str]) -> None:
     atheris.Fuzz()
 
 
-def run_hypothesis(target: str, seconds: int) -> int:
-    """Fallback: the target under hypothesis until ``seconds`` have passed."""
+def run_hypothesis(target: str, seconds: int, input_timeout: float) -> int:
+    """Fallback: the target under hypothesis until ``seconds`` have passed; an input taking
+    over ``input_timeout`` seconds of CPU time fails (:class:`fuzz.timing.TooSlow`)."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
     from fuzz.targets import TARGETS
+    from fuzz.timing import cpu_guard
 
-    fn = TARGETS[target]
+    def fn(data: bytes) -> None:
+        with cpu_guard(input_timeout):
+            TARGETS[target](data)
+
     pool = seeds(target)
     inputs = st.one_of(st.binary(max_size=4096), st.sampled_from(pool),
                        st.tuples(st.sampled_from(pool), st.binary(max_size=64), st.integers(0, 4096)).map(
@@ -99,13 +112,15 @@ def main() -> int:
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=int, default=60, help="total fuzzing time, split between targets")
-    parser.add_argument("--target", choices=("extract", "feed", "all"), default="all")
+    parser.add_argument("--target", choices=("extract", "feed", "stall", "all"), default="all")
     parser.add_argument("--engine", choices=("auto", "atheris", "hypothesis"), default="auto")
     parser.add_argument("--input-timeout", type=int, default=30, help="seconds one input may take")
+    parser.add_argument("--stall-timeout", type=int, default=10,
+                        help="seconds one input of the stall target may take")
     parser.add_argument("--rss-mb", type=int, default=2048, help="memory limit of the fuzzing process")
     parser.add_argument("--max-len", type=int, default=262144, help="largest input libFuzzer generates")
     args = parser.parse_args()
-    targets = ["extract", "feed"] if args.target == "all" else [args.target]
+    targets = ["extract", "feed", "stall"] if args.target == "all" else [args.target]
     engine = args.engine
     if engine == "auto":
         try:
@@ -120,7 +135,8 @@ def main() -> int:
         if engine == "atheris":
             code = run_atheris(target, seconds, args)
         else:
-            code = run_hypothesis(target, seconds)
+            timeout = args.stall_timeout if target == "stall" else args.input_timeout
+            code = run_hypothesis(target, seconds, timeout)
         print(f"== {target}: {'ok' if code == 0 else f'FAILED (exit {code})'}", flush=True)
         status = status or code
     return status

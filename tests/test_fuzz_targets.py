@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz.corpus import article, paragraphs
-from fuzz.targets import extract_target, feed_target
+from fuzz.corpus import STALL_SEEDS, article, paragraphs
+from fuzz.targets import extract_target, feed_target, stall_target
 
 PAGE = article(paragraphs(3)).encode()
 
@@ -63,3 +63,14 @@ def test_extract_on_a_damaged_page(selector, at, junk):
 @given(st.one_of(st.binary(max_size=2048), HTMLISH.map(lambda t: t.encode("utf-8", errors="replace"))))
 def test_feed_parsing_on_arbitrary_input(data):
     feed_target(data)
+
+
+@pytest.mark.parametrize("name", sorted(STALL_SEEDS))
+def test_stall_seeds_extract(name):
+    stall_target(STALL_SEEDS[name])
+
+
+@FAST
+@given(st.binary(min_size=6, max_size=24))
+def test_extract_on_structured_stall_pages(data):
+    stall_target(data, max_chars=20_000)

@@ -8,6 +8,7 @@ No wall-clock assertions: bounded time comes from the limits in :mod:`newscrawl.
 from __future__ import annotations
 
 import sys
+from datetime import date
 from functools import cache
 from types import SimpleNamespace
 
@@ -15,6 +16,7 @@ import pytest
 from scrapy.settings import Settings
 
 from fuzz import corpus
+from fuzz.timing import cpu_ns
 from newscrawl.extensions import Dropped
 from newscrawl.extract import ExtractionError, Page, extract
 from newscrawl.extract.page import MAX_ELEMENTS, MAX_HTML_CHARS
@@ -163,3 +165,35 @@ def test_the_pipeline_turns_a_library_bug_into_one_dropped_item(monkeypatch):
     with pytest.raises(Dropped) as caught:
         ExtractStage(_Crawler()).process_item(item)
     assert caught.value.reason == "extraction_error" and "RecursionError" in caught.value.detail
+
+
+# --- issue 11: a date followed by a long run of white space ----------------------------------------
+# With the old patterns the visible-date search backtracked over the run (minutes for a page
+# like these).  No wall-clock budget: CPU times compared in the same test.  The date search
+# reads a bounded window of the text, so a stall shows less as growth than as cost against an
+# ordinary page of the same size; both are checked.
+STALL_CHARS = 200_000
+GROWTH_BOUND = 8.0  # time(page) / time(page a quarter the size): 4 linear, 16 quadratic
+ORDINARY_BOUND = 3.0  # time(page) / time(same-size page of sentences); 0.1-0.3 now, 26 with the old patterns
+GUARD_SECONDS = 60.0  # of CPU time: a regression fails here instead of hanging the suite
+NO_DATE_URL = "http://example.com/bridge.html"  # a date in the URL would win before the text is read
+
+
+def _extract_or_refuse(page: str):
+    try:
+        return extract(page, NO_DATE_URL)
+    except ExtractionError as exc:
+        return exc
+
+
+@pytest.mark.parametrize(("lang", "white"), [("en", " "), ("zh", "\u3000"), ("ru", " "), ("de", " \n")])
+def test_a_date_then_200k_of_white_space_extracts_in_linear_time(lang, white):
+    page = corpus.stall_page(white, STALL_CHARS, date=lang)
+    quarter = corpus.stall_page(white, STALL_CHARS // 4, date=lang)
+    ordinary = corpus.stall_page(corpus.SENTENCE, STALL_CHARS, date=lang)
+    outcome = _extract_or_refuse(page)
+    assert isinstance(outcome, ExtractionError) or outcome.published.date() == date(2026, 11, 24)
+    page_ns, quarter_ns, ordinary_ns = (
+        cpu_ns(lambda p=p: _extract_or_refuse(p), guard_seconds=GUARD_SECONDS) for p in (page, quarter, ordinary))
+    assert page_ns / quarter_ns <= GROWTH_BOUND
+    assert page_ns / ordinary_ns <= ORDINARY_BOUND

@@ -46,11 +46,7 @@ import ast
 import importlib
 import pkgutil
 import re
-import signal
-import threading
-import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -60,6 +56,7 @@ from re import _parser as sre_parse
 import pytest
 
 import newscrawl
+from fuzz.timing import TooSlow, cpu_ns
 from newscrawl.extract import auto, stopwords
 
 PACKAGE_DIR = Path(newscrawl.__file__).parent
@@ -231,10 +228,6 @@ TRIVIAL = {str: re.compile("x"), bytes: re.compile(b"x")}
 Scan = Callable[[str | bytes], object]
 
 
-class TooSlow(Exception):
-    """A scan outlived SCAN_GUARD_SECONDS."""
-
-
 def every_match(pattern: re.Pattern) -> Scan:
     """The pattern's scan: all its matches (``finditer``, as ``sub``/``split``/``findall`` do)."""
 
@@ -243,40 +236,6 @@ def every_match(pattern: re.Pattern) -> Scan:
             pass
 
     return scan
-
-
-def cpu_ns(scan: Scan, text: str | bytes, repeats: int = REPEATS) -> int:
-    """Best of ``repeats`` CPU times of ``scan(text)``, in nanoseconds.  CPU time of this thread,
-    not wall time: on a shared machine a long run is more often descheduled than a short one.
-    A run over SCAN_GUARD_SECONDS raises :class:`TooSlow`."""
-    best = None
-    for _ in range(repeats):
-        with cpu_guard():
-            start = time.thread_time_ns()
-            scan(text)
-            elapsed = time.thread_time_ns() - start
-        best = elapsed if best is None else min(best, elapsed)
-    return max(best, 1)
-
-
-@contextmanager
-def cpu_guard():
-    """Interrupt the block after SCAN_GUARD_SECONDS of CPU time (SIGVTALRM; ``re`` checks for
-    signals while it matches), with :class:`TooSlow`."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum, frame):
-        raise TooSlow
-
-    previous = signal.signal(signal.SIGVTALRM, stop)
-    signal.setitimer(signal.ITIMER_VIRTUAL, SCAN_GUARD_SECONDS)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
-        signal.signal(signal.SIGVTALRM, previous)
 
 
 @dataclass
@@ -296,9 +255,9 @@ class Verdict:
 def measure(scan: Scan, build: Callable[[int], str], sizes: tuple[int, int], label: str,
             repeats: int = REPEATS, as_bytes: bool = False) -> Verdict:
     small, large = (build(n).encode("utf-8") if as_bytes else build(n) for n in sizes)
-    small_ns = cpu_ns(scan, small, repeats)
-    large_ns = cpu_ns(scan, large, repeats)
-    trivial_ns = cpu_ns(every_match(TRIVIAL[type(large)]), large, repeats)
+    small_ns = cpu_ns(lambda: scan(small), repeats, SCAN_GUARD_SECONDS)
+    large_ns = cpu_ns(lambda: scan(large), repeats, SCAN_GUARD_SECONDS)
+    trivial_ns = cpu_ns(lambda: every_match(TRIVIAL[type(large)])(large), repeats)
     return Verdict(label, large_ns / small_ns, large_ns / trivial_ns)
 
 
