@@ -172,8 +172,8 @@ class RedisAddon:
         prefix = _prefix(settings)
         values = {
             "REDIS_URL": url,
-            # scrapy-redis's clients (scheduler queue, dupefilter) reconnect like newscrawl's;
-            # REDIS_PARAMS given by the user win.
+            # scrapy-redis's clients (scheduler queue, dupefilter) reconnect like newscrawl's; keys of
+            # REDIS_PARAMS in a settings file win (REDIS_PARAMS given with -s replaces all of these).
             "REDIS_PARAMS": {**client_params(_retries(settings)), **settings.getdict("REDIS_PARAMS")},
             "SCHEDULER": "newscrawl.distributed.DistributedScheduler",
             "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
@@ -192,8 +192,8 @@ class RedisAddon:
         settings.set("EXTENSIONS", extensions, priority="spider")
         pipelines = settings.getdict("ITEM_PIPELINES")
         # Gates just before the seen filter and the export gate (see ListingGate, ExportGate).
-        seen_filter = pipelines.get("newscrawl.pipelines.SeenFilterStage", 100)
-        export_gate = pipelines.get("newscrawl.pipelines.ExportGateStage", 700)
+        seen_filter = pipelines.get("newscrawl.pipelines.SeenFilterStage") or 100
+        export_gate = pipelines.get("newscrawl.pipelines.ExportGateStage") or 700
         pipelines["newscrawl.distributed.ListingGate"] = seen_filter - 1
         pipelines["newscrawl.distributed.ExportGate"] = export_gate - 1
         settings.set("ITEM_PIPELINES", pipelines, priority="spider")
@@ -695,8 +695,11 @@ class RedisSeenUrls(SeenUrls):
         return len(urls)
 
     def spider_opened(self, spider) -> None:
-        self.replay_journal(spider.name)
-        super().spider_opened(spider)
+        try:
+            self.replay_journal(spider.name)
+            super().spider_opened(spider)
+        except UNREACHABLE as exc:  # the journal waits for the next run; the feeds are reconciled then too
+            self.link.failed(exc)
 
     def spider_closed(self, spider, reason: str) -> None:
         if self._unrecorded and self.link.up:
@@ -815,11 +818,14 @@ class IdleWorker:
     def spider_opened(self, spider) -> None:
         """Join the job: a new one, clearing the last job's claims, when no worker is live and the
         queue is empty."""
-        if self.seen.workers.join(self.heartbeat_ttl, self._job_keys(spider), self.scheduler.queue.key):
-            logger.info("No other live worker and an empty queue: a new crawl job of %s (claims cleared)",
-                        spider.name)
         self.loop = task.LoopingCall(self._tick)
         self.loop.start(self.BEAT, now=False)
+        try:
+            if self.seen.workers.join(self.heartbeat_ttl, self._job_keys(spider), self.scheduler.queue.key):
+                logger.info("No other live worker and an empty queue: a new crawl job of %s (claims cleared)",
+                            spider.name)
+        except UNREACHABLE as exc:  # the next beats register this worker once Redis is back
+            self.seen.link.failed(exc)
 
     def _tick(self) -> None:
         engine = self.crawler.engine
