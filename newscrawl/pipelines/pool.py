@@ -142,6 +142,11 @@ def _start_worker(method: str, settings: dict, parent_pid: int) -> None:
                               extract_fields=extract_fields,
                               hang_marker=marker.encode("utf-8") if marker else None)
     warm_up(method)
+    if templates.enabled:  # open the store now (SQLite, or scrapy-redis's import), not on the first page
+        try:
+            templates._store()
+        except Exception:  # noqa: BLE001 - the first page reports it (and counts a template error)
+            logger.debug("Could not open the template store", exc_info=True)
 
 
 def _run(job: dict) -> dict:
@@ -198,6 +203,7 @@ class _Slot:
     head_since: float = 0.0  # when the head job started: when the one before it came back
     broken: bool = False
     failed_starts: int = 0
+    down: bool = False  # no worker started START_TRIES times in a row: try again on the next page
 
 
 class ExtractionPool:
@@ -229,7 +235,11 @@ class ExtractionPool:
         """The page's outcome (see :func:`_run`), or :class:`ExtractionTimeout` / :class:`WorkerCrashed`."""
         task = _Job("page", dict(job, site=site))
         with self._lock:
-            self._send(self.slots[self.slot(site)], task)
+            slot = self.slots[self.slot(site)]
+            if slot.down:
+                slot.down = False
+                self._start(slot)
+            self._send(slot, task)
         return task.outer
 
     # --- sending, and what comes back (callbacks run in the executors' threads) ---
@@ -246,10 +256,14 @@ class ExtractionPool:
         args = (job.page,) if job.kind == "page" else ()
         try:
             job.attempt = slot.executor.submit(_TASKS[job.kind], *args)
-        except (BrokenProcessPool, RuntimeError):  # the worker died already: it is replaced with its jobs
+        except BrokenProcessPool:  # the worker died already: it is replaced with its jobs
             job.attempt = None
             slot.broken = True
             self._wake.set()
+            return
+        except RuntimeError as exc:  # the interpreter is shutting down: no new worker either
+            slot.jobs.remove(job)
+            job.outer.set_exception(WorkerCrashed(f"no extraction worker: {exc}"))
             return
         job.attempt.add_done_callback(partial(self._finished, slot, job))
 
@@ -297,6 +311,9 @@ class ExtractionPool:
         for job in jobs:
             job.attempt = None  # what the old executor still reports about them is ignored
         failed = self._blame(slot, jobs, timed_out)
+        if slot.down:
+            logger.error("Extraction worker %d does not start; %d pages dropped", slot.number, len(failed))
+            return failed
         self.restarts += 1
         self._start(slot)
         for job in jobs:
@@ -318,7 +335,7 @@ class ExtractionPool:
             slot.failed_starts += 1
             if slot.failed_starts < START_TRIES:
                 return []
-            slot.failed_starts = 0
+            slot.failed_starts, slot.down = 0, True
             failed = [(job, WorkerCrashed("the extraction worker does not start")) for job in jobs]
             jobs.clear()
             return failed

@@ -64,7 +64,11 @@ class FetchStage(Stage):
         raise Scheduled(item.url)
 
 
-_WARM_UP_PAGE = "<html><head><title>Warm-up</title></head><body><p>The warm-up page text.</p></body></html>"
+# Long enough for every lazy load (py3langid's model needs a paragraph of text: ~1 s).
+_WARM_UP_PAGE = ("<html><head><title>Warm-up</title></head><body><article><h1>The warm-up page</h1>"
+                 + "<p>This page is extracted once when extraction starts, so that the library loads its "
+                   "models and word lists before the first article arrives from the crawl.</p>" * 3
+                 + "</article></body></html>")
 
 
 def warm_up(method: str) -> None:
