@@ -50,7 +50,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import tldextract
 
-DEFAULT_SITES_FILE = Path(__file__).resolve().parent.parent / "data" / "sites.toml"
+from newscrawl.resources import data_path
+
+DEFAULT_SITES_FILE = data_path("sites.toml")  # data/sites.toml; package data when installed
 PLACEHOLDER_HOST = "demo.invalid"
 
 # politeness key -> (Scrapy setting, expected type)

@@ -17,7 +17,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-SHIPPED_MODEL_DIR = Path(__file__).resolve().parents[2] / "data" / "models"
+from newscrawl.resources import data_path
+
+SHIPPED_MODEL_DIR = data_path("models")  # data/models; package data when installed
 # NEWSCRAWL_MODEL_DIR points the library at models `scrapy train` wrote elsewhere.
 MODEL_DIR = Path(os.environ.get("NEWSCRAWL_MODEL_DIR") or SHIPPED_MODEL_DIR)
 CLASSIFIER_FILE = "classifier.skops"
