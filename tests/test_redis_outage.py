@@ -27,6 +27,7 @@ import threading
 import time
 from http.server import ThreadingHTTPServer
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import pytest_twisted
@@ -155,6 +156,58 @@ async def test_redis_restarted_mid_crawl_every_article_is_exported_once(http_ser
     assert len(outage_lines) == 1  # one line per outage, no traceback per item
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records
                                                                           if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_two_workers_ride_out_a_restart_longer_than_their_heartbeats(http_server, tmp_path, redis_server):
+    from twisted.internet import defer, reactor
+
+    urls = _site(http_server, articles=40, per_page=10, delay=0.05)
+    spider = site_spider(catalogues=[http_server.url("/list/1.html")], max_pages=10)
+
+    def on_item(count: int, url: str) -> None:
+        if count == 4:  # down for 4 s: longer than the workers' 2-second heartbeats
+            redis_server.kill()
+            reactor.callLater(4.0, redis_server.start)
+
+    results = await defer.DeferredList([
+        defer.ensureDeferred(_crawl(spider, _settings(tmp_path, "w1", redis_server.url), on_item)),
+        defer.ensureDeferred(_crawl(spider, _settings(tmp_path, "w2", redis_server.url))),
+    ], fireOnOneErrback=True, consumeErrors=True)
+    crawlers = [crawler for _, crawler in results]
+    exported = [i["url"] for name in ("w1", "w2") for i in read_jsonl(tmp_path / f"{name}.jsonl")]
+    _assert_exactly_once(exported, urls)
+    for crawler in crawlers:
+        stats = crawler.stats.get_stats()
+        assert stats["finish_reason"] == "finished"
+        assert stats["newscrawl/redis/outages"] == 1
+        assert f"newscrawl/dropped/{REASON}" not in stats
+
+
+def test_after_an_outage_a_worker_takes_no_claims_over_for_a_heartbeat_ttl(monkeypatch):
+    from scrapy.settings import Settings
+    from scrapy.statscollectors import MemoryStatsCollector
+
+    import newscrawl.distributed as distributed
+
+    now = [100.0]
+    monkeypatch.setattr(distributed.time, "monotonic", lambda: now[0])
+    crawler = SimpleNamespace(settings=Settings({"NEWSCRAWL_REDIS_HEARTBEAT_TTL": 15}), engine=None)
+    crawler.stats = MemoryStatsCollector(crawler)
+    link = distributed.RedisLink(crawler, client=None)
+    recovered = []
+    link.on_recovery(lambda: recovered.append(True))
+    assert link.up and link.may_take_over()  # a worker that just started may: see the kill -9 test
+    link.failed(redis.ConnectionError("refused"))
+    link.failed(redis.ConnectionError("refused"))  # one outage, however many calls fail
+    assert not link.up and crawler.stats.get_value("newscrawl/redis/outages") == 1
+    now[0] += 4
+    link._back("PONG")  # noqa: SLF001 - what the threaded PING's success calls
+    assert link.up and recovered == [True] and crawler.stats.get_value("newscrawl/redis/outage_seconds") == 4
+    assert not link.may_take_over()  # the other workers lost their heartbeats too: wait for them to beat
+    now[0] += 15
+    assert link.may_take_over()
 
 
 @pytest.mark.timeout(120)
