@@ -33,6 +33,9 @@ NEWSCRAWL_TEMPLATE_MAX_SHARE = 0.5  # a page whose text is mostly template is ex
 NEWSCRAWL_MAX_FEED_ENTRIES = 1000  # entries read per feed document; the rest are ignored
 NEWSCRAWL_MAX_LISTING_LINKS = 10_000  # a catalogue page with more links is skipped
 NEWSCRAWL_MAX_LIST_APIS = 20  # list endpoints (data-list-api) read per catalogue page; the rest are dropped
+NEWSCRAWL_SITEMAP_MAX_AGE_DAYS = 7  # older sitemap entries skipped when no since/max_age_days; 0 = none
+NEWSCRAWL_SITEMAP_MAX_DEPTH = 3  # sitemap index levels followed below a configured or robots.txt sitemap
+NEWSCRAWL_SITEMAP_MAX_FILES = 1000  # sitemap files read per run; the rest are dropped (sitemap_capped)
 NEWSCRAWL_SERVE_PORT = None  # port of a served (demo) site; None = stable per site name, 0 = random
 NEWSCRAWL_MAX_ERROR_RATE = 0.5  # exit status 1 when a larger share of fetched articles fails extraction
 

@@ -10,7 +10,7 @@ A site is a table under ``[sites.<name>]``; the name becomes the spider name::
     article_pattern = '/news/(articles/[a-z0-9]+|[a-z_-]+-\\d{6,})$'
     politeness = { download_delay = 2.0 }
 
-Keys (only ``domains`` and one of ``catalogues``/``feeds``/``list_apis`` are required):
+Keys (only ``domains`` and one of ``catalogues``/``feeds``/``list_apis``/``sitemaps`` are required):
 
 - ``domains``: allowed domains (subdomains included) on the default ports (80 for http,
   443 for https); ``"host:port"`` allows that port instead; each needs a label below the
@@ -18,6 +18,12 @@ Keys (only ``domains`` and one of ``catalogues``/``feeds``/``list_apis`` are req
 - ``catalogues``: listing pages whose article links the spider finds by itself;
 - ``feeds``: RSS/Atom feed URLs;
 - ``list_apis``: JSON endpoints a JavaScript-rendered list is built from;
+- ``sitemaps``: XML sitemaps or sitemap indexes (gzip and Google News sitemaps too);
+- ``robots_sitemaps``: read the ``Sitemap:`` lines of the site's robots.txt files too
+  (default ``true``);
+- ``since``: skip articles published before this date (``2026-11-01``, a TOML date or
+  date-time, or such a string);
+- ``max_age_days``: skip articles older than this many days (with ``since``: the later wins);
 - ``article_pattern``: a regular expression (``re.search``) an article URL matches;
   when present it decides which links are articles;
 - ``language``: ISO 639-1 code of the site's main language;
@@ -44,6 +50,7 @@ import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -91,6 +98,10 @@ class SiteConfig:
     catalogues: tuple[str, ...] = ()
     feeds: tuple[str, ...] = ()
     list_apis: tuple[str, ...] = ()
+    sitemaps: tuple[str, ...] = ()
+    robots_sitemaps: bool = True
+    since: datetime | None = None
+    max_age_days: int | None = None
     article_pattern: str | None = None
     language: str | None = None
     kind: str = "news"
@@ -102,7 +113,7 @@ class SiteConfig:
     @property
     def allow_list(self) -> AllowList:
         """The origins this site's crawl may request: its domains and configured URLs."""
-        return AllowList.of(self.domains, self.catalogues + self.feeds + self.list_apis)
+        return AllowList.of(self.domains, self.catalogues + self.feeds + self.list_apis + self.sitemaps)
 
     @property
     def scrapy_settings(self) -> dict[str, Any]:
@@ -125,6 +136,7 @@ class SiteConfig:
             catalogues=tuple(map(swap, self.catalogues)),
             feeds=tuple(map(swap, self.feeds)),
             list_apis=tuple(map(swap, self.list_apis)),
+            sitemaps=tuple(map(swap, self.sitemaps)),
         )
 
 
@@ -133,6 +145,10 @@ _KEYS: dict[str, type | tuple[type, ...]] = {
     "catalogues": list,
     "feeds": list,
     "list_apis": list,
+    "sitemaps": list,
+    "robots_sitemaps": bool,
+    "since": (str, date),  # a TOML date or date-time (datetime is a date) or an ISO 8601 string
+    "max_age_days": int,
     "article_pattern": str,
     "language": str,
     "kind": str,
@@ -194,12 +210,13 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
         if problem:
             raise SiteConfigError(f"{where}.domains: {domain!r} {problem}")
     urls = {}
-    for key in ("catalogues", "feeds", "list_apis"):
+    for key in ("catalogues", "feeds", "list_apis", "sitemaps"):
         urls[key] = tuple(_strings(table.get(key, []), f"{where}.{key}"))
         for url in urls[key]:
             _check_url(url, domains, f"{where}.{key}")
     if not any(urls.values()) and "serve" not in table:
-        raise SiteConfigError(f"{where}: needs at least one of 'catalogues', 'feeds' or 'list_apis'")
+        raise SiteConfigError(
+            f"{where}: needs at least one of 'catalogues', 'feeds', 'list_apis' or 'sitemaps'")
     pattern = table.get("article_pattern")
     if pattern is not None:
         try:
@@ -209,6 +226,7 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
     max_pages = table.get("max_pages", 3)
     if max_pages < 1:
         raise SiteConfigError(f"{where}.max_pages: must be at least 1")
+    since, max_age_days = _date_window(table, where)
     politeness = dict(table.get("politeness", {}))
     for key, value in politeness.items():
         if key not in POLITENESS_SETTINGS:
@@ -227,6 +245,10 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
         catalogues=urls["catalogues"],
         feeds=urls["feeds"],
         list_apis=urls["list_apis"],
+        sitemaps=urls["sitemaps"],
+        robots_sitemaps=table.get("robots_sitemaps", True),
+        since=since,
+        max_age_days=max_age_days,
         article_pattern=pattern,
         language=table.get("language"),
         kind=table.get("kind", "news"),
@@ -235,6 +257,38 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
         serve=serve,
         headers=headers,
     )
+
+
+def parse_cutoff(value: Any) -> datetime | None:
+    """A date window's start (``since``): an ISO 8601 date or date-time string, or a TOML date
+    or date-time, as an aware datetime (UTC when no offset is given; a date is its midnight UTC).
+
+    Raises ValueError for anything else.
+    """
+    if value is None:
+        return None
+    if isinstance(value, str) and re.fullmatch(r"\s*\d{4}-\d{2}-\d{2}[^\n]{0,40}", value):
+        try:
+            value = datetime.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    if isinstance(value, datetime):
+        return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    if isinstance(value, date):
+        return datetime.combine(value, time(), tzinfo=UTC)
+    raise ValueError(f"expected an ISO 8601 date such as 2026-11-01, got {value!r}")
+
+
+def _date_window(table: dict[str, Any], where: str) -> tuple[datetime | None, int | None]:
+    """The site's ``since`` (an aware datetime) and ``max_age_days`` (at least 1)."""
+    try:
+        since = parse_cutoff(table.get("since"))
+    except ValueError as exc:
+        raise SiteConfigError(f"{where}.since: {exc}") from None
+    max_age_days = table.get("max_age_days")
+    if max_age_days is not None and not 1 <= max_age_days <= 36_500:
+        raise SiteConfigError(f"{where}.max_age_days: must be from 1 to 36500, got {max_age_days!r}")
+    return since, max_age_days
 
 
 def _inside(base: Path, relative: str, where: str) -> Path:
@@ -398,6 +452,6 @@ def host_allowed(host: str | None, domains: tuple[str, ...] | list[str]) -> bool
 def _type_name(expected: type | tuple[type, ...]) -> str:
     if isinstance(expected, tuple):
         return " or ".join(t.__name__ for t in expected)
-    return {list: "array", dict: "table", str: "string", int: "integer", bool: "boolean"}.get(
+    return {list: "array", dict: "table", str: "string", int: "integer", bool: "boolean", date: "date"}.get(
         expected, expected.__name__
     )

@@ -11,6 +11,8 @@ Stages, in ``ITEM_PIPELINES`` order (see :data:`STAGES`):
    (``NEWSCRAWL_TEMPLATES``, default on; saved in the state directory, shown by
    ``scrapy templates SITE``); then title (seed 003, with the listing title), body
    (``NEWSCRAWL_METHOD``, default ``auto``), date, author, links, language.
+   :class:`SinceFilterStage` (400) — the date window (``-a since``, the site's ``since``/
+   ``max_age_days``) on the extracted date, for articles whose listing gave none.
 4. :class:`ClassifierStage` (500) — slot for the article/non-article classifier; no-op for now.
 5. :class:`ValidateStage` (600) — an article needs a title and text.
 6. :class:`ExportGateStage` (700) — last check against the seen-URL store, then export.
@@ -46,6 +48,7 @@ from .stages import (
     ExtractStage,
     FetchStage,
     SeenFilterStage,
+    SinceFilterStage,
     ValidateStage,
 )
 
@@ -53,6 +56,7 @@ STAGES = {
     "newscrawl.pipelines.SeenFilterStage": 100,
     "newscrawl.pipelines.FetchStage": 200,
     "newscrawl.pipelines.ExtractStage": 300,
+    "newscrawl.pipelines.SinceFilterStage": 400,
     "newscrawl.pipelines.ClassifierStage": 500,
     "newscrawl.pipelines.ValidateStage": 600,
     "newscrawl.pipelines.ExportGateStage": 700,
@@ -65,5 +69,6 @@ __all__ = [
     "ExtractStage",
     "FetchStage",
     "SeenFilterStage",
+    "SinceFilterStage",
     "ValidateStage",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from ..extensions import Dropped, Scheduled, SeenUrls
@@ -283,4 +284,25 @@ class ExportGateStage(Stage):
         if claim_export is not None and not claim_export(urls):
             raise Dropped("duplicate", "article exported by another worker", item.url)
         self._passed |= keys
+        return item
+
+
+class SinceFilterStage(Stage):
+    """The date window after extraction: an article whose listing gave no date (no feed or
+    news-sitemap date; listed dates were checked before fetching) and whose extracted
+    ``published`` date is before the spider's ``date_cutoff`` (``-a since``, the site's
+    ``since``/``max_age_days``) is dropped as ``too_old``.  An article with no date is kept."""
+
+    def process_item(self, item: Any) -> Any:
+        cutoff = getattr(self.crawler.spider, "date_cutoff", None)
+        if cutoff is None or not isinstance(item, ArticleItem) or item.feed_published or not item.published:
+            return item
+        try:
+            published = datetime.fromisoformat(item.published)
+        except ValueError:
+            return item
+        if published.tzinfo is None:
+            published = published.replace(tzinfo=UTC)
+        if published < cutoff:
+            raise Dropped("too_old", f"published {item.published}, before {cutoff.isoformat()}", item.url)
         return item

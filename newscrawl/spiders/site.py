@@ -1,4 +1,4 @@
-"""The generic site spider: catalogue pages, feeds and JSON list endpoints in, listing items out.
+"""The generic site spider: catalogue pages, feeds, sitemaps and JSON list endpoints in, listing items out.
 
 One class serves every configured site (:mod:`newscrawl.spiders.loader` makes a named
 subclass per site).  The spider only *lists* articles; fetching and extracting the
@@ -11,7 +11,31 @@ Arguments (``-a``):
   configured ones; its origin (scheme, host and port, not other ports or subdomains) is
   allowed for the run, besides the site's own;
 - ``feed_url`` — read this feed instead of the configured ones (same rules);
-- ``max_pages`` — catalogue pages followed per start page (pagination limit).
+- ``max_pages`` — catalogue pages followed per start page (pagination limit);
+- ``since`` — an ISO 8601 date (``2026-11-01``) or date-time: articles published before it
+  are dropped as ``too_old`` (replaces the site's ``since``/``max_age_days``).
+
+**Date window.**  A listed article whose listing gives a date (a feed entry's or list
+endpoint's published date, a sitemap entry's news publication date or ``lastmod``) older
+than the window is dropped before its page is fetched; otherwise the extracted
+``published`` date decides after extraction
+(:class:`newscrawl.pipelines.stages.SinceFilterStage`); an article with no date is kept.
+
+**Sitemaps** (:mod:`.sitemaps`): the site's ``sitemaps`` and, unless ``robots_sitemaps =
+false``, the ``Sitemap:`` lines of the robots.txt files that Scrapy's robots.txt
+middleware reads for the site's hosts (its ``robots_parsed`` signal).  Indexes are
+followed to ``NEWSCRAWL_SITEMAP_MAX_DEPTH`` levels, each sitemap URL once per run (a loop
+between indexes ends there), at most ``NEWSCRAWL_SITEMAP_MAX_FILES`` sitemaps per run.
+Sitemap entries get a recency window: ``since``/``max_age_days`` when given, else
+``NEWSCRAWL_SITEMAP_MAX_AGE_DAYS`` (default 7; 0: none).  An entry dated before it is
+dropped as ``too_old``, and so is a whole child sitemap of an index whose ``lastmod`` is
+before it (a sitemap not modified since cannot list anything newer; counted in
+``newscrawl/sitemap/skipped_old``).  Entries already exported by an earlier run are
+dropped by the seen filter before fetching, like any listing item.  Hostile sitemaps cost
+a ``newscrawl/dropped/sitemap_<reason>`` count: ``too_large`` (over the protocol's 50 MB
+uncompressed: a gzip bomb), ``too_many_urls`` (over 50,000 entries: the first 50,000 are
+read), ``loop``, ``too_deep``, ``capped``, ``offsite`` (entries or sitemaps off the
+allow-list, counted per entry, logged once per sitemap), ``invalid``.
 
 Every request the spider issues is ``dont_filter``: listing pages must be re-read on
 every run (also when resuming a ``JOBDIR``), and duplicates are avoided by the spider's
@@ -22,18 +46,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict
+from datetime import UTC, datetime, timedelta
 from itertools import islice
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import scrapy
 from scrapy import signals
 from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.httpobj import urlparse_cached
 
 from .. import catalogue
-from ..extensions import record_drop
+from ..extensions import DROP_PREFIX, record_drop
 from ..items import ArticleItem, ListingItem, now_iso
 from ..middlewares import DETAIL_META, exception_reason
 from ..sites import (
@@ -43,14 +69,17 @@ from ..sites import (
     SiteConfig,
     SiteConfigError,
     origin_of,
+    parse_cutoff,
     politeness_problem,
 )
 from .feeds import DEFAULT_MAX_ENTRIES, parse_feed
+from .sitemaps import SitemapEntry, SitemapError, parse_sitemap, parse_w3c_datetime, sitemap_body
 
 LISTING_PRIORITY = 0
 DETAIL_PRIORITY = 10  # articles before more listing pages: progress survives an interruption
 LISTING_REQUESTS = "newscrawl/listing_requests"  # stats: listing pages requested
 LISTING_ERROR_PREFIX = "newscrawl/listing_error/"  # stats: listing pages that gave nothing, by reason
+SITEMAP_SKIPPED_OLD = "newscrawl/sitemap/skipped_old"  # stats: child sitemaps not read (lastmod too old)
 
 
 def failure_reason(failure) -> tuple[str, str]:
@@ -98,7 +127,7 @@ class SiteSpider(scrapy.Spider):
     allow_list: AllowList  # set by from_crawler: the origins this run may request
 
     def __init__(self, *args: Any, start_url: str | None = None, feed_url: str | None = None,
-                 max_pages: str | int | None = None, **kwargs: Any):
+                 max_pages: str | int | None = None, since: str | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         if self.site is None:
             raise ValueError(f"{type(self).__name__} has no site configuration")
@@ -110,7 +139,14 @@ class SiteSpider(scrapy.Spider):
             raise ValueError(f"max_pages must be an integer, got {max_pages!r}") from None
         if self.max_pages < 1:
             raise ValueError("max_pages must be at least 1")
+        try:
+            self.since_arg = parse_cutoff(since)
+        except ValueError as exc:
+            raise ValueError(f"since: {exc}") from None
+        self.date_cutoff: datetime | None = None  # set by from_crawler: articles older are dropped
+        self.sitemap_cutoff: datetime | None = None  # the same for sitemap entries (recency window)
         self._listing_seen: set[str] = set()
+        self._sitemaps_requested = 0
         self.demo_server = None
         self.served_netloc: str | None = None
 
@@ -138,7 +174,25 @@ class SiteSpider(scrapy.Spider):
         # pre-filter link finders use, allow_list decides (and AllowedDomainsMiddleware enforces)
         spider.allow_list = spider.site.allow_list.with_origins(spider.start_urls_arg + spider.feed_urls_arg)
         spider.allowed_domains = spider.allow_list.hosts
+        spider._set_date_windows(crawler.settings)
+        crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
         return spider
+
+    def _set_date_windows(self, settings, now: datetime | None = None) -> None:
+        """:attr:`date_cutoff`: ``-a since``, else the latest of the site's ``since`` and
+        ``max_age_days``; :attr:`sitemap_cutoff`: that, else ``NEWSCRAWL_SITEMAP_MAX_AGE_DAYS``."""
+        now = now or datetime.now(UTC)
+        if self.since_arg is not None:
+            self.date_cutoff = self.since_arg
+        else:
+            starts = [self.site.since]
+            if self.site.max_age_days:
+                starts.append(now - timedelta(days=self.site.max_age_days))
+            self.date_cutoff = max((s for s in starts if s is not None), default=None)
+        self.sitemap_cutoff = self.date_cutoff
+        max_age = settings.getfloat("NEWSCRAWL_SITEMAP_MAX_AGE_DAYS", 7)
+        if self.sitemap_cutoff is None and max_age > 0:
+            self.sitemap_cutoff = now - timedelta(days=max_age)
 
     def store_url(self, url: str) -> str:
         """``url`` as the seen-URL store and the claims key it: for a locally served site, the
@@ -163,15 +217,21 @@ class SiteSpider(scrapy.Spider):
     # -- start -----------------------------------------------------------------------
 
     def listing_sources(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-        """(catalogues, feeds, list APIs) this run reads."""
+        """(catalogues, feeds, list APIs) this run reads (sitemaps: :meth:`sitemap_sources`)."""
         if self.start_urls_arg or self.feed_urls_arg:
             return self.start_urls_arg, self.feed_urls_arg, ()
         return self.site.catalogues, self.site.feeds, self.site.list_apis
+
+    def sitemap_sources(self) -> tuple[str, ...]:
+        """The configured sitemaps this run reads (none with ``start_url``/``feed_url``)."""
+        return () if self.start_urls_arg or self.feed_urls_arg else self.site.sitemaps
 
     async def start(self):
         catalogues, feeds, apis = self.listing_sources()
         for url in feeds:  # feeds first: their entries carry the richest listing data
             yield self._listing_request(url, self.parse_feed)
+        for url in self.sitemap_sources():
+            yield self._listing_request(url, self.parse_sitemap, depth=0)
         for url in apis:
             yield self._listing_request(url, self.parse_list_api)
         for url in catalogues:
@@ -193,6 +253,11 @@ class SiteSpider(scrapy.Spider):
     def _listing(self, url: str, title: str | None, source: str, listing_url: str, **feed: Any):
         if not self.allow_list.allows(url):
             record_drop(self.crawler, "offsite", url, f"listed on {listing_url}")
+            return None
+        published = parse_w3c_datetime(feed.get("feed_published"))
+        if published is not None and self.date_cutoff is not None and published < self.date_cutoff:
+            record_drop(self.crawler, "too_old", url,
+                        f"published {published.isoformat()}, listed on {listing_url}")
             return None
         self.crawler.stats.inc_value("newscrawl/listed")
         return ListingItem(url=url, site=self.name, listing_title=title, source=source,
@@ -270,7 +335,97 @@ class SiteSpider(scrapy.Spider):
             if item:
                 yield item
 
-    # -- detail pages (requests built here, scheduled by the fetch stage) -------------
+    # -- sitemaps (see the module docstring) ------------------------------------------
+
+    def parse_sitemap(self, response, depth: int = 0):
+        """Listing items of a ``urlset`` sitemap, requests for the child sitemaps of an index."""
+        try:
+            body = sitemap_body(response.body)
+            parsed = parse_sitemap(body)
+        except SitemapError as exc:
+            record_drop(self.crawler, f"sitemap_{exc.reason}", response.url, exc.detail)
+            return
+        if parsed.capped:
+            record_drop(self.crawler, "sitemap_too_many_urls", response.url,
+                        "more than 50,000 entries (sitemaps.org protocol); read the first 50,000")
+        fresh = self._recent_onsite(parsed.entries, response.url, parsed.kind)
+        if parsed.kind == "sitemapindex":
+            yield from self._child_sitemaps(fresh, response.url, depth + 1)
+            return
+        for entry in fresh:
+            published = entry.news_published.isoformat() if entry.news_published else None
+            item = self._listing(entry.loc, entry.news_title, "sitemap", response.url,
+                                 feed_published=published)
+            if item:
+                yield item
+
+    def _recent_onsite(self, entries: list[SitemapEntry], sitemap_url: str, kind: str) -> list[SitemapEntry]:
+        """``entries`` on the allow-list and not older than :attr:`sitemap_cutoff`.  The others are
+        counted, with one log line for the whole sitemap: ``sitemap_offsite``, and ``too_old``
+        for articles or ``newscrawl/sitemap/skipped_old`` for the child sitemaps of an index."""
+        onsite = [e for e in entries if self.allow_list.allows(e.loc)]
+        self._drop_many("sitemap_offsite", len(entries) - len(onsite), sitemap_url,
+                        "entries off the allow-list")
+        cutoff = self.sitemap_cutoff
+        fresh = [e for e in onsite if cutoff is None or e.date is None or e.date >= cutoff]
+        old = len(onsite) - len(fresh)
+        if kind == "sitemapindex" and old:
+            self.crawler.stats.inc_value(SITEMAP_SKIPPED_OLD, old)
+            self.logger.info("Sitemap index %s: %d sitemaps not modified since %s skipped",
+                             sitemap_url, old, cutoff.isoformat())
+        elif old:
+            self._drop_many("too_old", old, sitemap_url, f"entries dated before {cutoff.isoformat()}")
+        return fresh
+
+    def _child_sitemaps(self, entries: list[SitemapEntry], index_url: str, depth: int):
+        """Requests for an index's child sitemaps: each URL once per run, at most
+        ``NEWSCRAWL_SITEMAP_MAX_DEPTH`` levels below a configured or robots.txt sitemap and
+        ``NEWSCRAWL_SITEMAP_MAX_FILES`` sitemaps per run."""
+        urls = list(dict.fromkeys(e.loc for e in entries))
+        seen = [u for u in urls if u in self._listing_seen]
+        self._drop_many("sitemap_loop", len(seen), index_url, "sitemaps already read in this run")
+        new = [u for u in urls if u not in self._listing_seen]
+        if depth > self.crawler.settings.getint("NEWSCRAWL_SITEMAP_MAX_DEPTH", 3):
+            self._drop_many("sitemap_too_deep", len(new), index_url,
+                            f"sitemaps {depth} index levels deep (NEWSCRAWL_SITEMAP_MAX_DEPTH)")
+            return
+        for url in new:
+            request = self._sitemap_request(url, depth, index_url)
+            if request is not None:
+                yield request
+
+    def _sitemap_request(self, url: str, depth: int, found_on: str) -> scrapy.Request | None:
+        """A listing request for a sitemap, or None (counted) past ``NEWSCRAWL_SITEMAP_MAX_FILES``."""
+        self._sitemaps_requested += 1
+        if self._sitemaps_requested > self.crawler.settings.getint("NEWSCRAWL_SITEMAP_MAX_FILES", 1000):
+            record_drop(self.crawler, "sitemap_capped", url,
+                        f"listed on {found_on}; more sitemaps than NEWSCRAWL_SITEMAP_MAX_FILES in this run")
+            return None
+        return self._listing_request(url, self.parse_sitemap, depth=depth)
+
+    def _robots_parsed(self, robotparser, request) -> None:
+        """Scrapy's ``robots_parsed`` signal: the ``Sitemap:`` lines of a robots.txt on the
+        site's allow-list become sitemap requests (unless ``robots_sitemaps = false`` or the run
+        reads ``start_url``/``feed_url`` only)."""
+        if not self.site.robots_sitemaps or self.start_urls_arg or self.feed_urls_arg:
+            return
+        parts = urlparse_cached(request)
+        robots_url = f"{parts.scheme}://{parts.netloc}/robots.txt"
+        if not self.allow_list.allows(robots_url):
+            return
+        urls = [u for u in robots_sitemaps(robotparser, robots_url) if u not in self._listing_seen]
+        onsite = [u for u in urls if self.allow_list.allows(u)]
+        self._drop_many("sitemap_offsite", len(urls) - len(onsite), robots_url, "sitemaps off the allow-list")
+        for url in dict.fromkeys(onsite):
+            sitemap_request = self._sitemap_request(url, 0, robots_url)
+            if sitemap_request is not None:
+                self.crawler.engine.crawl(sitemap_request)
+
+    def _drop_many(self, reason: str, count: int, where: str, what: str) -> None:
+        """``count`` listed URLs of one listing page dropped for ``reason``: counted each, logged once."""
+        if count:
+            self.crawler.stats.inc_value(DROP_PREFIX + reason, count)
+            self.logger.info("Dropped %d %s on %s: %s", count, what, where, reason)
 
     def detail_request(self, listing: ListingItem, run_id: str) -> scrapy.Request:
         """The request for a listing item's article page, answered by :meth:`parse_article`.
@@ -305,11 +460,14 @@ class SiteSpider(scrapy.Spider):
         A feed (RSS, Atom or RDF by its Content-Type or markup) goes to :meth:`parse_feed`,
         JSON to :meth:`parse_list_api`; an HTML page that :meth:`looks_like_article` is
         extracted by :meth:`parse_article_page`, any other to :meth:`parse_catalogue`.
-        ``scrapy parse -c parse_catalogue`` (or ``parse_feed``, ``parse_list_api``,
+        A sitemap (gzip, ``<urlset>`` or ``<sitemapindex>``) goes to :meth:`parse_sitemap`.
+        ``scrapy parse -c parse_catalogue`` (or ``parse_feed``, ``parse_list_api``, ``parse_sitemap``,
         ``parse_article_page``) picks the reading instead.  The crawl itself never calls this:
         its requests name their callbacks.
         """
         kind = page_kind(response)
+        if kind == "sitemap":
+            return self.parse_sitemap(response)
         if kind == "feed":
             return self.parse_feed(response)
         if kind == "json":
@@ -360,20 +518,42 @@ class SiteSpider(scrapy.Spider):
 
 _FEED_TYPES = ("rss", "atom", "rdf", "/xml", "+xml")
 _FEED_ROOTS = (b"<rss", b"<feed", b"<rdf:rdf")
+_SITEMAP_ROOTS = (b"<urlset", b"<sitemapindex")
 _LD_JSON = "//script[@type='application/ld+json']/text()"
 _LD_ARTICLE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:\w{0,30}Article|BlogPosting)"')
 
 
+def robots_sitemaps(robotparser, robots_url: str) -> list[str]:
+    """The ``Sitemap:`` URLs of a parsed robots.txt, absolute: Protego's ``sitemaps`` (the
+    project's ``ROBOTSTXT_PARSER``) or the standard library parser's ``site_maps()``."""
+    rp = getattr(robotparser, "rp", None)
+    if hasattr(rp, "sitemaps"):
+        found = list(rp.sitemaps)
+    elif hasattr(rp, "site_maps"):
+        found = rp.site_maps() or []
+    else:
+        found = []
+    return [urljoin(robots_url, url) for url in found if isinstance(url, str) and url.strip()]
+
+
 def page_kind(response) -> str:
-    """``feed``, ``json`` or ``html``: what a listing response holds, by Content-Type, else by its start."""
+    """``sitemap``, ``feed``, ``json`` or ``html``: what a listing response holds, by Content-Type,
+    else by its start (a gzip file or a ``<urlset>``/``<sitemapindex>`` root is a sitemap)."""
+    head = response.body[:1024].lstrip().lower()
+    if head[:3] == b"\x1f\x8b\x08" or _xml_root_in(head, _SITEMAP_ROOTS):
+        return "sitemap"
     content_type = response.headers.get("Content-Type", b"").decode("latin-1").lower()
     if "json" in content_type:
         return "json"
     if "html" not in content_type and any(t in content_type for t in _FEED_TYPES):
         return "feed"
-    head = response.body[:1024].lstrip().lower()
     if head.startswith((b"{", b"[")):
         return "json"
     if head.startswith(_FEED_ROOTS) or (head.startswith(b"<?xml") and any(r in head for r in _FEED_ROOTS)):
         return "feed"
     return "html"
+
+
+def _xml_root_in(head: bytes, roots: tuple[bytes, ...]) -> bool:
+    """Does a document starting with ``head`` (lower-cased) open with one of ``roots``?"""
+    return head.startswith(roots) or (head.startswith(b"<?xml") and any(r in head for r in roots))
