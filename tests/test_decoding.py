@@ -227,6 +227,12 @@ def test_legacy_encodings_decode_with_the_standards_decoders():
     assert decode_html("<p>€ 𠀀</p>".encode("gb18030"), "text/html; charset=gbk") == "<p>€ 𠀀</p>"
     assert decode_html(b"<p>\x80</p>", "text/html; charset=gbk") == "<p>€</p>"
     assert decode_html("<p>똠</p>".encode("cp949"), "text/html; charset=euc-kr") == "<p>똠</p>"
+    # x-user-defined from the header maps 0x80-0xFF to U+F780-U+F7FF (from a <meta> it is windows-1252).
+    assert decode_html(b"<p>a\x80\xff</p>", "text/html; charset=x-user-defined") == "<p>a\uf780\uf7ff</p>"
+    assert decode_html(b"<meta charset=x-user-defined><p>caf\xe9</p>") == "<meta charset=x-user-defined><p>café</p>"
+    # a "replacement" label is no declaration: the bytes are detected instead of becoming one U+FFFD
+    undeclared = decode_html(b"<p>caf\xe9 cr\xe8me br\xfbl\xe9e</p>", "text/html; charset=iso-2022-kr")
+    assert undeclared.startswith("<p>caf") and undeclared.endswith("</p>") and "\ufffd" not in undeclared
 
 
 def test_a_utf16_header_on_bytes_without_nuls_is_ignored():
