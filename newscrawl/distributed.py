@@ -527,6 +527,7 @@ class RedisSeenUrls(SeenUrls):
         self._unrecorded: dict[str, list[str]] = {}  # site -> exported URLs Redis has not recorded yet
         self.heartbeat_ttl = settings.getfloat("NEWSCRAWL_REDIS_HEARTBEAT_TTL", HEARTBEAT_TTL)
         self.link.on_recovery(lambda: self.workers.beat(self.heartbeat_ttl, busy=True))  # alive: first
+        self.link.on_recovery(self.check_data_kept)
         self.link.on_recovery(self.record_unrecorded)
         crawler.signals.connect(self._close_client, signal=signals.engine_stopped)
 
@@ -694,8 +695,20 @@ class RedisSeenUrls(SeenUrls):
             tmp.replace(path)
         return len(urls)
 
+    def _marker(self) -> str:
+        return f"{self.prefix}:data-kept"
+
+    def check_data_kept(self) -> None:
+        """After an outage: did Redis keep its data?  A marker set at start tells (a recovery hook)."""
+        if self.client.set(self._marker(), "1", nx=True):
+            self.crawler.stats.set_value(STATS + "data_lost", True)
+            logger.error("Redis came back without its data (a restart without persistence? use appendonly "
+                         "yes): the shared queue, the claims and the seen-URL store are gone; requests "
+                         "queued before the outage are lost and articles may be exported again")
+
     def spider_opened(self, spider) -> None:
         try:
+            self.client.set(self._marker(), "1")
             self.replay_journal(spider.name)
             super().spider_opened(spider)
         except UNREACHABLE as exc:  # the journal waits for the next run; the feeds are reconciled then too

@@ -25,6 +25,7 @@ Keys all start with a prefix (``newscrawl`` by default) so several crawls can sh
     <prefix>:worker:<id>             string ``busy``/``idle`` (expires unless refreshed) or ``done``
     <prefix>:workers:<spider>        set    worker ids of the spider's crawl job
     <prefix>:<spider>:requests:last-pop:<id>  string  a worker's last pop (:class:`QueuePop`)
+    <prefix>:data-kept               string marker: gone after an outage = Redis lost its data
     <prefix>:template:<site>         hash   template entry (JSON ``[tag, text]``) -> count
     <prefix>:template-hits:<site>    zset   template entry -> last hit (the bound drops the lowest)
     <prefix>:template-batches:<site> list   unfinished batches (``SiteTemplates.to_json()``) of closed workers

@@ -185,6 +185,34 @@ async def test_two_workers_ride_out_a_restart_longer_than_their_heartbeats(http_
         assert f"newscrawl/dropped/{REASON}" not in stats
 
 
+@pytest.mark.timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_redis_back_without_its_data_is_reported_once(http_server, tmp_path, redis_server, caplog):
+    from twisted.internet import reactor
+
+    _site(http_server, articles=30, per_page=10, delay=0.05)
+    spider = site_spider(catalogues=[http_server.url("/list/1.html")], max_pages=10)
+
+    def restart_empty() -> None:
+        for path in redis_server.workdir.rglob("*"):  # as a Redis without persistence comes back
+            if path.is_file():
+                path.unlink()
+        redis_server.start()
+
+    def on_item(count: int, url: str) -> None:
+        if count == 5:
+            redis_server.kill()
+            reactor.callLater(2.0, restart_empty)
+
+    with caplog.at_level(logging.INFO):
+        crawler = await _crawl(spider, _settings(tmp_path, "run", redis_server.url), on_item)
+    assert crawler.stats.get_value("newscrawl/redis/data_lost") is True
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "without its data" in errors[0]
+    exported = [i["url"] for i in read_jsonl(tmp_path / "run.jsonl")]
+    assert len(exported) == len(set(exported)) >= 5  # the run goes on with what it holds, and ends
+
+
 def test_after_an_outage_a_worker_takes_no_claims_over_for_a_heartbeat_ttl(monkeypatch):
     from scrapy.settings import Settings
     from scrapy.statscollectors import MemoryStatsCollector
