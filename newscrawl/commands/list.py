@@ -5,10 +5,14 @@
     lenta         ru  catalogues 1, feeds 1, list APIs 0, sitemaps 1 + robots.txt, max age 3 days
     $ scrapy list --names        # one name per line, as Scrapy's own command prints them
 
+Output that is not a terminal (a pipe, a file) gets the names only, as with ``--names``:
+Scrapyd's ``listspiders.json`` and ``schedule.json`` read ``scrapy list`` as one spider name a line.
 A coded spider that is not a configured site is listed by name only.
 """
 
 from __future__ import annotations
+
+import sys
 
 from scrapy.commands.list import Command as ScrapyListCommand
 from scrapy.spiderloader import get_spider_loader
@@ -41,7 +45,7 @@ class Command(ScrapyListCommand):
     def run(self, args: list[str], opts) -> None:
         loader = get_spider_loader(self.settings)
         names = sorted(loader.list())
-        if opts.names:
+        if opts.names or not sys.stdout.isatty():
             print("\n".join(names))
             return
         width = max(map(len, names), default=0)
