@@ -1,0 +1,145 @@
+"""The ``warc`` spider: article pages from WARC archives (a recorded crawl, Common Crawl's CC-NEWS)
+through the crawl's own pipelines and feed exports::
+
+    scrapy crawl warc -a path=CC-NEWS-20240101000000-00001.warc.gz -O articles.jsonl
+    scrapy crawl warc -a path=archives/ -a keep=html -s NEWSCRAWL_EXTRACT_PROCESSES=2 -O articles.csv
+
+Why a spider and not a command: the pages then take the crawl's path after download — the
+extraction stage with its worker processes, per-page time limit and per-site template library,
+the validation and export gate, Scrapy's feed exports (``-o``/``-O``, every format, ``FEEDS``),
+stats, drop counters and the exit status of ``scrapy crawl`` — with nothing re-implemented.
+``start()`` yields the pages as items; there are no requests.
+
+Arguments (``-a``):
+
+- ``path`` — WARC files (``.warc.gz`` or ``.warc``): comma-separated files, directories and
+  glob patterns;
+- ``keep`` — ``articles`` (default): in an archive newscrawl recorded, the pages the crawl
+  fetched as articles (they carry its listing metadata); in any other archive, HTML pages with
+  ``og:type`` article, a JSON-LD ``*Article`` type or an article-shaped URL; ``html``: every
+  HTML page (the pipeline still drops pages without a title or text).
+
+Each exported article has the record's target URI as ``url`` and its ``WARC-Date`` as
+``fetched_at``; ``site`` is the crawl's site name in a newscrawl archive, the host (without
+``www.``) otherwise.  Records are read one at a time and at most ``NEWSCRAWL_EXTRACT_BACKLOG`` ×
+workers pages are in the pipelines at once, so memory does not grow with the archive; records
+over ``DOWNLOAD_MAXSIZE`` are skipped by their stated length without being read.  Every record
+that gives no article is counted under ``newscrawl/dropped/<reason>`` (see :mod:`newscrawl.warc`),
+a file that is missing, not WARC or damaged included: it never stops the run.  A progress line is
+logged every ``LOGSTATS_INTERVAL`` seconds.  ``NEWSCRAWL_FRESH`` is on for this spider (an archive
+is read again in full on every run).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, ClassVar
+
+import scrapy
+from scrapy import signals
+
+from ..extensions import record_drop
+from ..items import ArticleItem
+from ..warc import Progress, ReadOptions, Skip, WarcPage, archive_paths, page_site, read_archive
+
+KEEP = ("articles", "html")
+
+
+class _AnySite:
+    """The stand-in for a site configuration: pages of many sites, no default language."""
+
+    language = None
+    name = "warc"
+
+
+class WarcSpider(scrapy.Spider):
+    """Reads WARC archives; yields one :class:`ArticleItem` (raw page) per article record."""
+
+    name = "warc"
+    site = _AnySite()
+    custom_settings: ClassVar[dict[str, Any]] = {
+        "NEWSCRAWL_FRESH": True,  # re-reading an archive exports its articles again
+        "ROBOTSTXT_OBEY": False,  # nothing is downloaded
+        "NEWSCRAWL_WARC": None,  # never record the reading of an archive
+    }
+
+    def __init__(self, *args: Any, path: str | None = None, keep: str = "articles", **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        if not path:
+            raise ValueError("give the archives: -a path=FILE.warc.gz[,FILE...|DIR|GLOB]")
+        if keep not in KEEP:
+            raise ValueError(f"keep must be one of {', '.join(KEEP)}, got {keep!r}")
+        self.paths = archive_paths(path)
+        if not self.paths:
+            raise ValueError(f"no WARC file matches {path!r}")
+        self.keep = keep
+        self.in_flight = 0
+        self._room: asyncio.Event | None = None
+        self.sent = 0
+
+    @classmethod
+    def from_crawler(cls, crawler, *args: Any, **kwargs: Any):
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
+            crawler.signals.connect(spider._item_done, signal=signal)
+        return spider
+
+    @property
+    def max_in_flight(self) -> int:
+        settings = self.crawler.settings
+        workers = max(1, settings.getint("NEWSCRAWL_EXTRACT_PROCESSES", 1))
+        return max(2, settings.getint("NEWSCRAWL_EXTRACT_BACKLOG", 32) * workers)
+
+    def _item_done(self, *args: Any, **kwargs: Any) -> None:
+        self.in_flight -= 1
+        if self._room is not None and self.in_flight < self.max_in_flight:
+            self._room.set()
+
+    async def _wait_for_room(self) -> None:
+        while self.in_flight >= self.max_in_flight:
+            self._room = asyncio.Event()
+            await self._room.wait()
+
+    async def start(self):
+        options = ReadOptions(max_bytes=self.crawler.settings.getint("DOWNLOAD_MAXSIZE", 16 * 1024 * 1024)
+                              or 2**62, keep=self.keep)
+        stats = self.crawler.stats
+        total = sum(p.stat().st_size for p in self.paths if p.is_file())
+        done_bytes = 0
+        interval = self.crawler.settings.getfloat("LOGSTATS_INTERVAL", 60.0) or 60.0
+        last_report = time.monotonic()
+        for number, path in enumerate(self.paths, 1):
+            progress = Progress()
+            stats.inc_value("newscrawl/warc/files_read")
+            for outcome in read_archive(path, options, progress):
+                if isinstance(outcome, Skip):
+                    record_drop(self.crawler, outcome.reason, outcome.url, outcome.detail)
+                    continue
+                await self._wait_for_room()
+                self.in_flight += 1
+                self.sent += 1
+                yield self.item(outcome)
+                if time.monotonic() - last_report >= interval:
+                    last_report = time.monotonic()
+                    self.log_progress(number, path, done_bytes + progress.offset, total, progress)
+            stats.inc_value("newscrawl/warc/records_read", progress.records)
+            done_bytes += path.stat().st_size if path.is_file() else 0
+        self.logger.info("Read %d WARC file(s): %d pages sent to extraction", len(self.paths), self.sent)
+
+    def log_progress(self, number: int, path, read: int, total: int, progress: Progress) -> None:
+        exported = self.crawler.stats.get_value("newscrawl/exported", 0)
+        share = f"{100 * read / total:.1f}%" if total else "?"
+        self.logger.info("WARC file %d/%d (%s): %s of %.1f MB read; %d records in this file, %d pages sent, "
+                         "%d exported", number, len(self.paths), path.name, share, total / 1e6,
+                         progress.records, self.sent, exported)
+
+    def item(self, page: WarcPage) -> ArticleItem:
+        """The raw article item of a page, as the site spider's ``parse_article`` makes it."""
+        fields = {"url": page.url, "status": page.status, "content_type": page.content_type,
+                  "body": page.body, "fetched_at": page.date}
+        listing = page.metadata.get("listing") if page.metadata else None
+        if isinstance(listing, dict):
+            listing = dict(listing, site=page_site(page))
+            return ArticleItem.from_listing(listing, **fields)
+        return ArticleItem(site=page_site(page), **fields)
