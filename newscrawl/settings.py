@@ -38,6 +38,8 @@ NEWSCRAWL_SITEMAP_MAX_DEPTH = 3  # sitemap index levels followed below a configu
 NEWSCRAWL_SITEMAP_MAX_FILES = 1000  # sitemap files read per run; the rest are dropped (sitemap_capped)
 NEWSCRAWL_SERVE_PORT = None  # port of a served (demo) site; None = stable per site name, 0 = random
 NEWSCRAWL_MAX_ERROR_RATE = 0.5  # exit status 1 when a larger share of fetched articles fails extraction
+NEWSCRAWL_WARC = None  # directory or .warc.gz file: record every response as WARC (newscrawl/warc.py)
+NEWSCRAWL_WARC_MAX_SIZE = 1_000_000_000  # bytes per WARC file before the next one starts; 0 = one file
 
 # --- politeness --------------------------------------------------------------------
 USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl)"
@@ -98,6 +100,7 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "newscrawl.middlewares.RobotsTxtMiddleware": 100,
     "newscrawl.middlewares.RetryAfterMiddleware": 560,  # a 429/503 Retry-After slows the host down
+    "newscrawl.warc.WarcRecorder": 950,  # NEWSCRAWL_WARC: responses as received, before decompression
 }
 NEWSCRAWL_RETRY_AFTER_MAX = 120  # seconds: longer Retry-After values are capped
 # NEWSCRAWL_DISTRIBUTED swaps in scrapy-redis's scheduler and dupefilter and the Redis seen store.
