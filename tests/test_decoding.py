@@ -148,6 +148,9 @@ def test_an_xml_declaration_claiming_utf16_on_ascii_bytes_means_utf8():
     assert decoded(en.encode("ascii")) == (EN_TITLE, EN_BODY)
     ru = page_html(RU_TITLE, RU_BODY, before='<?xml version="1.0" encoding="utf-16"?>')
     assert decoded(ru.encode("utf-8")) == (RU_TITLE, RU_BODY)
+    # Real UTF-16 without a BOM is recognised by the bytes of "<?x" alone.
+    assert decoded(ru.encode("utf-16-le")) == (RU_TITLE, RU_BODY)
+    assert decoded(ru.encode("utf-16-be")) == (RU_TITLE, RU_BODY)
 
 
 def test_the_xml_declaration_is_a_hint_after_the_meta_prescan():
