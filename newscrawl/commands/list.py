@@ -4,6 +4,7 @@
     bbc           en  catalogues 2, feeds 1, list APIs 0, sitemaps 0 + robots.txt
     lenta         ru  catalogues 1, feeds 1, list APIs 0, sitemaps 1 + robots.txt, max age 3 days
     $ scrapy list --names        # one name per line, as Scrapy's own command prints them
+    $ scrapy list --details | grep sitemaps    # the details also into a pipe
 
 Output that is not a terminal (a pipe, a file) gets the names only, as with ``--names``:
 Scrapyd's ``listspiders.json`` and ``schedule.json`` read ``scrapy list`` as one spider name a line.
@@ -41,11 +42,13 @@ class Command(ScrapyListCommand):
     def add_options(self, parser) -> None:
         super().add_options(parser)
         parser.add_argument("--names", action="store_true", help="print the spider names only, one a line")
+        parser.add_argument("--details", action="store_true",
+                            help="each site's language and sources also when the output is not a terminal")
 
     def run(self, args: list[str], opts) -> None:
         loader = get_spider_loader(self.settings)
         names = sorted(loader.list())
-        if opts.names or not sys.stdout.isatty():
+        if opts.names or not (opts.details or sys.stdout.isatty()):
             print("\n".join(names))
             return
         width = max(map(len, names), default=0)

@@ -231,7 +231,9 @@ class SiteSpider(scrapy.Spider):
         for url in feeds:  # feeds first: their entries carry the richest listing data
             yield self._listing_request(url, self.parse_feed)
         for url in self.sitemap_sources():
-            yield self._listing_request(url, self.parse_sitemap, depth=0)
+            sitemap_request = self._sitemap_request(url, 0, "the site's configuration")
+            if sitemap_request is not None:
+                yield sitemap_request
         for url in apis:
             yield self._listing_request(url, self.parse_list_api)
         for url in catalogues:

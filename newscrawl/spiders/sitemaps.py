@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import struct
+import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import islice
@@ -89,7 +90,7 @@ def sitemap_body(body: bytes, max_size: int = MAX_BYTES) -> bytes:
             body = gunzip(body, max_size=max_size)
         except _DecompressionMaxSizeExceeded:
             raise SitemapError("too_large", f"more than {max_size} bytes once decompressed") from None
-        except (OSError, EOFError, struct.error) as exc:
+        except (OSError, EOFError, struct.error, zlib.error) as exc:
             raise SitemapError("invalid", f"broken gzip data ({type(exc).__name__})") from None
     elif len(body) > max_size:
         raise SitemapError("too_large", f"{len(body)} bytes, more than {max_size}")
