@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "data" / "demo" / "manifest.json"
 PYPROJECT = ROOT / "pyproject.toml"
 # What a build needs from the checkout; the rest (tests, bench, docs, fuzz) is not part of the package.
-SOURCE_ENTRIES = ("newscrawl", "data", "pyproject.toml", "setup.py", "README.md", "LICENSE")
+SOURCE_ENTRIES = ("newscrawl", "data", "pyproject.toml", "setup.py", "scrapy.cfg", "README.md", "LICENSE")
 
 pytestmark = pytest.mark.skipif(not MANIFEST.exists(), reason="data/demo not built yet")
 
