@@ -119,7 +119,7 @@ class WarcFiles:
         self.is_file = self.target.name.endswith((SUFFIX, ".warc"))
         self.max_size = max_size
         self.info = info
-        self.prefix = re.sub(r"[^\w.-]", "_", prefix)
+        self.prefix = _UNSAFE_NAME_CHARS.sub("_", prefix)
         self.started = datetime.now(UTC).strftime("%Y%m%d%H%M%S")
         self.serial = 0
         self.paths: list[Path] = []
@@ -358,14 +358,19 @@ class Progress:
 
     offset: int = 0
     records: int = 0
+    misaligned: int = 0  # records not followed by the blank lines WARC puts between records
+    resyncs: int = 0  # times reading resumed at a record start found after damage
     newscrawl: bool = False  # the warcinfo names newscrawl: its listing metadata marks the articles
 
 
 _HTTP_PROTOCOLS = ["HTTP/1.0", "HTTP/1.1", "HTTP/2", "HTTP/2.0", "HTTP/3"]
 _HEAD_LIMIT = 256 * 1024  # HTTP status line and headers: a larger head is not HTTP
 _SNIFF_BYTES = 1024
-_HTML_START = re.compile(rb"\s*(?:<!--.{0,200}?-->\s*)?<(?:!doctype\s+html|html|head|body|meta|title)",
+# \A: tried at the start only, also by a search (linear time, tests/test_regex_linear.py).
+_HTML_START = re.compile(rb"\A\s*+(?:<!--.{0,200}?-->\s*+)?<(?:!doctype\s+html|html|head|body|meta|title)",
                          re.IGNORECASE | re.DOTALL)
+_UNSAFE_NAME_CHARS = re.compile(r"[^\w.-]")
+_NEWSCRAWL_SOFTWARE = re.compile(rb"(?m)^software:\s*+newscrawl/")  # in a warcinfo record
 _ARTICLE_SCAN = 512 * 1024
 _OG_ARTICLE = re.compile(rb"""content\s{0,5}=\s{0,5}["']?article\b""", re.IGNORECASE)
 _LD_ARTICLE = re.compile(rb'"@type"\s{0,20}:\s{0,20}\[?\s{0,20}"(?:\w{0,30}Article|BlogPosting)"')
@@ -387,10 +392,12 @@ def read_archive(path: str | os.PathLike, options: ReadOptions | None = None,
                  progress: Progress | None = None) -> Iterator[WarcPage | Skip]:
     """The pages (and skips) of one WARC file, in file order, streamed: see the module docstring.
 
-    An article response is held until the next record, which may be its metadata record.
+    An article response is held until the next record, which may be its metadata record.  Where
+    a record cannot be parsed (a wrong ``Content-Length``, garbage between records), reading
+    resumes at the next record start found after it — the next gzip member that opens a WARC
+    record, or a ``WARC/1.`` line in a plain file — and the bytes passed over are one
+    ``unreadable`` skip.
     """
-    from warcio.archiveiterator import ArchiveIterator
-
     options = options or ReadOptions()
     progress = progress or Progress()
     name = str(path)
@@ -400,47 +407,101 @@ def read_archive(path: str | os.PathLike, options: ReadOptions | None = None,
         yield Skip("unreadable", f"{name}: {exc.strerror or exc}")
         return
     with fh:
-        if not looks_like_warc(fh.read(4096)):
+        head = fh.read(4096)
+        if not looks_like_warc(head):
             yield Skip("not_warc", f"{name} is not a WARC file")
             return
-        fh.seek(0)
-        pending: WarcPage | None = None
-        records = ArchiveIterator(fh, no_record_parse=True)
-        try:
-            for record in records:
-                progress.records += 1
-                progress.offset = fh.tell()
-                outcome = _outcome(record, options, progress)
-                if outcome is None:
-                    continue
-                if isinstance(outcome, dict):  # a metadata record
-                    if pending is not None and outcome.get("_refers_to") == pending.record_id:
-                        pending.metadata = outcome
-                    continue
-                if pending is not None:
-                    yield _finish(pending, options, progress)
-                    pending = None
-                if isinstance(outcome, WarcPage):
-                    pending = outcome
-                else:
-                    yield outcome
-        except Exception as exc:  # noqa: BLE001 - a damaged archive costs its rest, never the run
+        marker = b"\x1f\x8b\x08" if head[:2] == b"\x1f\x8b" else b"WARC/1."
+        start: int | None = 0
+        while start is not None:
+            fh.seek(start)
+            failed_at = yield from _read_from(fh, start, options, progress, name)
+            if failed_at is None:
+                break
+            start = _next_record_start(fh, failed_at + 1, marker)
+            end = start if start is not None else os.fstat(fh.fileno()).st_size
+            progress.offset = end
+            if start is not None:
+                progress.resyncs += 1
+
+
+class _QuietIterator:
+    """warcio's ArchiveIterator without its stderr warning for a record not followed by a blank
+    line (counted instead: :attr:`Progress.misaligned`)."""
+
+    def __new__(cls, fh):
+        from warcio.archiveiterator import ArchiveIterator
+
+        class Quiet(ArchiveIterator):
+            INC_RECORD = ""
+
+        return Quiet(fh, no_record_parse=True)
+
+
+def _read_from(fh, start: int, options: ReadOptions, progress: Progress, name: str):
+    """Yield the outcomes of the records from ``start``; return None at the file's end, or the
+    offset of the last record begun when the file cannot be parsed on from there."""
+    pending: WarcPage | None = None
+    records = _QuietIterator(fh)
+    last = start
+    try:
+        for record in records:
+            last = max(last, records.offset)
+            progress.records += 1
+            progress.offset = fh.tell()
+            outcome = _outcome(record, options, progress)
+            if outcome is None:
+                continue
+            if isinstance(outcome, dict):  # a metadata record
+                if pending is not None and outcome.get("_refers_to") == pending.record_id:
+                    pending.metadata = outcome
+                continue
             if pending is not None:
                 yield _finish(pending, options, progress)
                 pending = None
-            yield _damage(exc, name, fh)
+            if isinstance(outcome, WarcPage):
+                pending = outcome
+            else:
+                yield outcome
+    except Exception as exc:  # noqa: BLE001 - a damaged record costs its bytes, never the run
         if pending is not None:
             yield _finish(pending, options, progress)
-        progress.offset = fh.tell()
+        progress.misaligned += records.err_count
+        yield _damage(exc, name, last)
+        return last
+    if pending is not None:
+        yield _finish(pending, options, progress)
+    progress.misaligned += records.err_count
+    progress.offset = fh.tell()
+    return None
 
 
-def _damage(exc: Exception, name: str, fh) -> Skip:
-    """The skip for an archive that cannot be read on from here (a cut or garbled record)."""
+def _next_record_start(fh, offset: int, marker: bytes, chunk: int = 1 << 20) -> int | None:
+    """The first offset at or after ``offset`` where ``marker`` starts a readable WARC record;
+    one linear scan (candidates that do not open a record are passed over)."""
+    position = offset
+    while True:
+        fh.seek(position)
+        data = fh.read(chunk)
+        if len(data) < len(marker):
+            return None
+        found = data.find(marker)
+        while found >= 0:
+            candidate = position + found
+            fh.seek(candidate)
+            if looks_like_warc(fh.read(4096)):
+                return candidate
+            found = data.find(marker, found + 1)
+        position += len(data) - len(marker) + 1
+
+
+def _damage(exc: Exception, name: str, offset: int) -> Skip:
+    """The skip for the part of an archive that cannot be parsed (a cut or garbled record)."""
     if isinstance(exc, EOFError | zlib.error | gzip.BadGzipFile):
         return Skip("truncated", f"{name}: the archive ends inside a record ({type(exc).__name__})")
     text = " ".join(str(exc).split())[:200]
-    return Skip("unreadable", f"{name}: the rest of the file cannot be read from byte {fh.tell()}: "
-                f"{type(exc).__name__}: {text}")
+    return Skip("unreadable", f"{name}: records from byte {offset} cannot be parsed ({type(exc).__name__}: "
+                f"{text}); reading resumes at the next record start")
 
 
 def _outcome(record, options: ReadOptions, progress: Progress) -> WarcPage | Skip | dict | None:
@@ -450,7 +511,7 @@ def _outcome(record, options: ReadOptions, progress: Progress) -> WarcPage | Ski
     url = headers.get_header("WARC-Target-URI")
     if kind == "warcinfo":
         info = record.raw_stream.read(64 * 1024)
-        if re.search(rb"(?m)^software:\s*newscrawl/", info):
+        if _NEWSCRAWL_SOFTWARE.search(info):
             progress.newscrawl = True
         return None
     if kind == "metadata":

@@ -75,6 +75,7 @@ class WarcSpider(scrapy.Spider):
             raise ValueError(f"no WARC file matches {path!r}")
         self.keep = keep
         self.in_flight = 0
+        self.peak_in_flight = 0  # most pages in the pipelines at once (newscrawl/warc/peak_in_flight)
         self._room: asyncio.Event | None = None
         self.sent = 0
 
@@ -118,13 +119,18 @@ class WarcSpider(scrapy.Spider):
                     continue
                 await self._wait_for_room()
                 self.in_flight += 1
+                self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
                 self.sent += 1
                 yield self.item(outcome)
                 if time.monotonic() - last_report >= interval:
                     last_report = time.monotonic()
                     self.log_progress(number, path, done_bytes + progress.offset, total, progress)
             stats.inc_value("newscrawl/warc/records_read", progress.records)
+            for key in ("misaligned", "resyncs"):
+                if getattr(progress, key):
+                    stats.inc_value(f"newscrawl/warc/{key}", getattr(progress, key))
             done_bytes += path.stat().st_size if path.is_file() else 0
+        stats.set_value("newscrawl/warc/peak_in_flight", self.peak_in_flight)
         self.logger.info("Read %d WARC file(s): %d pages sent to extraction", len(self.paths), self.sent)
 
     def log_progress(self, number: int, path, read: int, total: int, progress: Progress) -> None:
