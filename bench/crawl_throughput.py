@@ -10,11 +10,12 @@ server's CPU time per request (to show it was not the bottleneck)::
 
     python bench/crawl_throughput.py                     # N = 1000 and 5000
     python bench/crawl_throughput.py --pages 1000 --json out.json
-    python bench/crawl_throughput.py --processes 1       # extraction in one worker process
+    python bench/crawl_throughput.py --processes 0       # extraction in the crawl process
 
-With ``--processes N`` the full crawl sets ``NEWSCRAWL_EXTRACT_PROCESSES=N`` (extraction in N
-worker processes, newscrawl/pipelines/pool.py); the peak RSS is then reported for the crawl
-process and for the largest worker, and their sum is what the crawl occupies at most.
+The full crawl runs with the project's ``NEWSCRAWL_EXTRACT_PROCESSES`` (default 1: extraction in
+one worker process under ``NEWSCRAWL_EXTRACT_TIMEOUT``, newscrawl/pipelines/pool.py) unless
+``--processes N`` sets it.  With workers, the peak RSS is reported for the crawl process and for
+the largest worker, and their sum is what the crawl occupies at most.
 
 Targets (issue 5): full/no-extraction ratio >= 0.6; peak RSS < 400 MB and growing < 25 %
 from N = 1,000 to N = 5,000.
@@ -98,7 +99,9 @@ def crawl_child(args: argparse.Namespace) -> int:
     # The crawl process alone, and its largest child (an extraction worker, if any).  wait4()'s
     # figure in the parent is the larger of the two, which would hide the crawl's own.
     marks["crawl_peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    if settings.getint("NEWSCRAWL_EXTRACT_PROCESSES", 0) > 0:
+    extracting = args.extract == "1"
+    marks["extract_processes"] = settings.getint("NEWSCRAWL_EXTRACT_PROCESSES", 0) if extracting else 0
+    if marks["extract_processes"] > 0:
         workers = resource.getrusage(resource.RUSAGE_CHILDREN)
         marks["worker_peak_rss_mb"] = workers.ru_maxrss / 1024
         marks["worker_cpu_seconds"] = workers.ru_utime + workers.ru_stime
@@ -132,17 +135,18 @@ def run_crawl(base: str, pages: int, extract: bool, workdir: Path, settings: dic
         "peak_rss_mb": stats.get("crawl_peak_rss_mb", usage.ru_maxrss / 1024),
         "worker_peak_rss_mb": stats.get("worker_peak_rss_mb", 0.0),
         "worker_cpu_seconds": stats.get("worker_cpu_seconds", 0.0),
+        "extract_processes": stats.get("extract_processes", 0),
         "cpu_seconds": usage.ru_utime + usage.ru_stime,
         "wall_seconds_with_startup": wall, "requests": stats.get("downloader/request_count"),
         "dropped": {k.rsplit("/", 1)[1]: v for k, v in stats.items() if k.startswith("newscrawl/dropped/")},
     }
 
 
-def measure(pages: int, workroot: Path, processes: int = 0) -> dict:
+def measure(pages: int, workroot: Path, processes: int | None = None) -> dict:
     with SiteProcess(pages) as site:
         cpu_before = site.cpu_seconds()
         full = run_crawl(site.base, pages, True, workroot / f"full-{pages}",
-                         {"NEWSCRAWL_EXTRACT_PROCESSES": processes})
+                         {} if processes is None else {"NEWSCRAWL_EXTRACT_PROCESSES": processes})
         bare = run_crawl(site.base, pages, False, workroot / f"bare-{pages}")
         server_cpu = site.cpu_seconds() - cpu_before
     requests = (full["requests"] or 0) + (bare["requests"] or 0)
@@ -153,7 +157,7 @@ def measure(pages: int, workroot: Path, processes: int = 0) -> dict:
 
 def report(result: dict) -> str:
     full, bare = result["full"], result["no_extraction"]
-    lines = [f"== N = {result['pages']} articles"]
+    lines = [f"== N = {result['pages']} articles, NEWSCRAWL_EXTRACT_PROCESSES={full['extract_processes']}"]
     for label, r in (("full pipeline", full), ("no extraction", bare)):
         lines.append(f"{label:<14} exported {r['exported']:>5} ({r['distinct_urls']} distinct)  "
                      f"{r['items_per_second']:7.1f} items/s  elapsed {r['elapsed_seconds']:6.1f} s  "
@@ -178,8 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     child.add_argument("--settings", help="JSON object of extra Scrapy settings")
     parser.add_argument("--pages", type=int, action="append",
                         help="articles (repeatable; default 1000 and 5000)")
-    parser.add_argument("--processes", type=int, default=0,
-                        help="NEWSCRAWL_EXTRACT_PROCESSES of the full crawl (default 0)")
+    parser.add_argument("--processes", type=int, default=None,
+                        help="NEWSCRAWL_EXTRACT_PROCESSES of the full crawl (default: the project's)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args(argv)
     if args.command == "_crawl":

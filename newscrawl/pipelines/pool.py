@@ -261,7 +261,7 @@ class ExtractionPool:
             slot.broken = True
             self._wake.set()
             return
-        except RuntimeError as exc:  # the interpreter is shutting down: no new worker either
+        except RuntimeError as exc:  # a slot that is down at close, or the interpreter exiting
             slot.jobs.remove(job)
             job.outer.set_exception(WorkerCrashed(f"no extraction worker: {exc}"))
             return
@@ -361,13 +361,14 @@ class ExtractionPool:
                 logger.warning("Extraction worker %d could not save its template library: %r",
                                slot.number, exc)
                 _kill(slot.executor)
-        for slot in self.slots:
-            slot.executor.shutdown(wait=True, cancel_futures=True)
-        # Last: a worker the supervisor started gets SIGKILL when the supervisor thread ends.
+        # The libraries are saved: the workers the supervisor started may now get their SIGKILL
+        # when its thread ends (see _die_with); the others stop as executors do.
         with self._lock:
             self._stopping = True
         self._wake.set()
         self._supervisor.join()
+        for slot in self.slots:
+            slot.executor.shutdown(wait=True, cancel_futures=True)
 
     def worker_pids(self) -> list[int]:
         """The worker processes' ids (for tests and diagnostics)."""
