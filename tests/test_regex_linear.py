@@ -69,7 +69,7 @@ RECHECK_REPEATS = 9
 SCAN_GUARD_SECONDS = 1.0  # one scan; far over COST_BOUND at these sizes (an exponential pattern)
 WORST_BY_GROWTH = 3
 WORST_BY_COST = 1
-MIN_PATTERNS = 60  # the package holds about 80; fewer means the collection broke
+MIN_PATTERNS = 60  # the package holds about 110; fewer than 60 means the collection broke
 
 WHITE = (" ", "\t", "\n", "\xa0", "\u3000", " \t\n\xa0\u3000\r")
 UNITS = WHITE + (
