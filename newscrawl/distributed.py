@@ -42,7 +42,7 @@ worker claimed it and was killed before writing it; one it wrote but had not rec
 recorded by the next run from the same state directory first, see
 :meth:`~newscrawl.extensions.SeenUrls.reconcile`).  For ``NEWSCRAWL_REDIS_HEARTBEAT_TTL``
 seconds after an outage a worker takes nothing over: every worker lost its heartbeat with
-Redis and needs a beat to show it is alive.
+Redis and needs a beat to show it is alive (pages they hold stay parked meanwhile).
 A listing or detail page claimed by a worker whose last beat said *busy* is parked and
 claimed again every beat, so a run started right after a killed one reads the catalogue
 and fetches the pages the dead worker had in flight once its heartbeat is gone
@@ -287,8 +287,9 @@ class RedisLink:
         for hook in self._hooks:
             try:
                 hook()
-            except UNREACHABLE as exc:
+            except UNREACHABLE as exc:  # down again: the next probe starts over
                 self.failed(exc)
+                break
         if self.up:
             self._release(None)
             engine = self.crawler.engine
@@ -420,7 +421,7 @@ class DistributedScheduler(RedisScheduler):
             if claim.taken_over:
                 self.stats.inc_value("newscrawl/distributed/claims_taken_over", claim.taken_over)
             return None
-        if claim is not None and claim.holder_state == "busy":
+        if claim is not None and claim.holder_may_fail:
             self._park("listing", key, request)
             return True
         self.stats.inc_value("newscrawl/distributed/listing_claimed_elsewhere")
@@ -434,13 +435,14 @@ class DistributedScheduler(RedisScheduler):
         """Claim the parked pages again (each beat).
 
         Their holder was busy: it may be reading them, or it may have died with them in
-        flight.  Taken over once its heartbeat is gone; dropped once it is idle or done
-        (it processed what it took, or the request waits in the shared queue).
+        flight.  Taken over once its heartbeat is gone (and not in the grace after an outage,
+        :meth:`RedisLink.may_take_over`); dropped once it is idle or done (it processed what
+        it took, or the request waits in the shared queue).
         """
         for (kind, key), request in list(self.parked.items()):
             claim = self.claims.claim(self._scope(kind), key, self.claim_ttl,
                                       takeover=self.link.may_take_over())
-            if not claim and claim.holder_state == "busy":
+            if claim.holder_may_fail:
                 continue
             del self.parked[(kind, key)]
             if claim:
@@ -557,7 +559,7 @@ class RedisSeenUrls(SeenUrls):
                                       takeover=self.link.may_take_over())
             if claim.taken_over:
                 self.crawler.stats.inc_value("newscrawl/distributed/claims_taken_over", claim.taken_over)
-            if not claim and claim.holder_state == "busy":
+            if claim.holder_may_fail:
                 self._to_park.add(key)  # scheduled, then parked until its holder is idle, done or gone
             self._detail_claims[key] = claim.won or key in self._to_park
 

@@ -155,6 +155,12 @@ class Claim:
     def __bool__(self) -> bool:
         return self.won
 
+    @property
+    def holder_may_fail(self) -> bool:
+        """Lost to a worker that may still drop the page: a busy one (it may die with the page in
+        flight), or one without a heartbeat whose claim could not be taken over yet."""
+        return not self.won and self.holder_state in ("busy", "gone")
+
 
 class RedisClaims:
     """First-come claims shared by every worker: one Redis hash per scope (``spider:kind``).

@@ -109,15 +109,17 @@ def test_claims_of_a_worker_whose_heartbeat_expired_are_taken_over(client):
     assert one.claim_all("s:detail", ["a", "b"], ttl=60)
     assert one.claim("s:export", "a", ttl=60)
     refused = two.claim("s:detail", "a", ttl=60, takeover=True)
-    assert not refused and refused.holder_state == "busy"  # its owner still beats
+    assert not refused and refused.holder_state == "busy" and refused.holder_may_fail  # its owner still beats
     client.delete(dead.key())  # the heartbeat expired: killed, or cut off from Redis
+    waiting = two.claim("s:detail", "a", ttl=60)  # not allowed to take over (after an outage): wait
+    assert not waiting and waiting.holder_state == "gone" and waiting.holder_may_fail
     taken = two.claim_all("s:detail", ["a", "b", "c"], ttl=60, takeover=True)
     assert taken and taken.taken_over == 2 and two.owner_of("s:detail", "b") == "w2"
     assert not two.claim("s:export", "a", ttl=60)  # without takeover (export claims): never
     two.claim("s:listing", "l", ttl=60)
     live.leave(done=True, done_ttl=60, job_keys=[], queue_key="t:q")  # finished cleanly: its claims stand
     done = one.claim("s:listing", "l", ttl=60, takeover=True)
-    assert not done and done.holder_state == "done"
+    assert not done and done.holder_state == "done" and not done.holder_may_fail
 
 
 def test_a_worker_joining_an_idle_job_starts_a_new_one(client):
