@@ -87,6 +87,24 @@ def check_demo_crawl(venv: Path, workdir: Path) -> None:
     assert len(items) == len(expected_paths()) == 36
 
 
+PAGE = """<html><head><title>Harbor bridge reopens after repairs - Herald</title></head><body><article>
+<h1>Harbor bridge reopens after repairs</h1>
+<p>The harbor bridge reopened on Monday after eight months of repairs to its deck and cables, the city said.</p>
+<p>Traffic engineers expect the morning queues on the coast road to shorten by half now that both lanes are open.</p>
+</article></body></html>"""
+
+
+def check_extract(venv: Path, workdir: Path) -> None:
+    """`newscrawl extract page.html` from ``workdir`` with the classifier method (the shipped skops model)."""
+    (workdir / "page.html").write_text(PAGE, encoding="utf-8")
+    done = run_newscrawl(venv, workdir, "extract", "page.html", "--method", "classifier")
+    assert done.returncode == 0, done.stderr[-3000:]
+    article = json.loads(done.stdout)
+    assert article["method"] == "classifier"
+    assert article["title"] == "Harbor bridge reopens after repairs"
+    assert article["text"].startswith("The harbor bridge reopened on Monday")
+
+
 def data_dir_seen_by(venv: Path, cwd: Path) -> Path:
     probe = subprocess.run([venv / "bin" / "python", "-c",
                             "from newscrawl.resources import data_dir; print(data_dir())"],
@@ -135,6 +153,7 @@ def test_pip_install_gives_a_newscrawl_command_that_works_anywhere(tmp_path):
     workdir.mkdir()
     assert data_dir_seen_by(venv, workdir).is_relative_to(venv)
     check_demo_crawl(venv, workdir)
+    check_extract(venv, workdir)
 
 
 def test_editable_install_reads_the_checkout_data(tmp_path):
@@ -145,3 +164,4 @@ def test_editable_install_reads_the_checkout_data(tmp_path):
     workdir.mkdir()
     assert data_dir_seen_by(venv, workdir) == source / "data"
     check_demo_crawl(venv, workdir)
+    check_extract(venv, workdir)
