@@ -120,6 +120,24 @@ def test_every_package_is_listed_in_pyproject():
     assert listed - on_disk == {"newscrawl.data"}
 
 
+def test_data_in_a_zipped_package_is_copied_out_for_the_run_and_removed_at_exit(tmp_path):
+    """Scrapyd imports a deployed egg from its zip file: the data must still be real files."""
+    archive = tmp_path / "newscrawl.egg"
+    with zipfile.ZipFile(archive, "w") as egg:
+        for module in ("__init__.py", "resources.py"):
+            egg.write(ROOT / "newscrawl" / module, f"newscrawl/{module}")
+        egg.writestr("newscrawl/data/sites.toml", "[sites]\n")
+        egg.writestr("newscrawl/data/demo/site/index.html", "<html>served</html>")
+    probe = ("from newscrawl.resources import data_dir; d = data_dir(); "
+             "print(d); print((d / 'demo' / 'site' / 'index.html').read_text())")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=clean_env() | {"PYTHONPATH": str(archive)},
+                          capture_output=True, text=True, check=True)
+    copied, served = done.stdout.splitlines()
+    assert served == "<html>served</html>"
+    assert Path(copied).name.startswith("newscrawl-data-")
+    assert not Path(copied).exists()
+
+
 def test_wheel_holds_the_runtime_data_only(tmp_path):
     source = copy_source(tmp_path / "src")
     result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
