@@ -36,7 +36,7 @@ def data_dir() -> Path:
     packaged = resources.files(PACKAGE) / DATA
     if packaged.is_dir():
         return packaged if isinstance(packaged, Path) else _extract(packaged)
-    if CHECKOUT_DATA_DIR.is_dir():
+    if (CHECKOUT_DATA_DIR / "sites.toml").is_file():  # not any data/ beside an installed package
         return CHECKOUT_DATA_DIR
     raise FileNotFoundError(f"newscrawl's data files are missing: neither the package data {packaged} "
                             f"nor the checkout's {CHECKOUT_DATA_DIR} exists")
