@@ -14,6 +14,7 @@ from scrapy.http import TextResponse
 from scrapy.utils.test import get_crawler
 from test_crawl_local import article_html
 
+from newscrawl.commands.outcome import outcome_of
 from newscrawl.extensions import Dropped
 from newscrawl.items import ArticleItem
 from newscrawl.pipelines.stages import SinceFilterStage
@@ -72,6 +73,18 @@ async def test_since_drops_older_articles_before_fetching_and_after_extraction(h
     assert all(path not in s.hits for path in ("/feed/old-0.html", "/feed/old-1.html"))  # never requested
     assert s.hits["/sm/old.html"] == 1  # fetched (the listing has no date), dropped after extraction
     assert drops(crawler) == {"too_old": 3}
+    assert outcome_of(crawler).ok
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_run_with_nothing_in_the_window_is_not_a_failed_crawl(http_server, tmp_path):
+    s = http_server
+    s.add("/rss.xml", rss([(s.url("/a/old.html"), "Old ferry timetable story", "Thu, 15 Oct 2026 08:00:00 +0000")]),
+          headers={"Content-Type": "application/rss+xml"})
+    crawler = await run_crawl(site_spider(feeds=[s.url("/rss.xml")]), crawl_settings(tmp_path, tmp_path / "o.jsonl"),
+                              since=SINCE)
+    assert drops(crawler) == {"too_old": 1} and "/a/old.html" not in s.hits
+    assert outcome_of(crawler).ok
 
 
 @pytest_twisted.ensureDeferred

@@ -16,6 +16,7 @@ from scrapy.http import Response, TextResponse, XmlResponse
 from test_crawl_local import article_html
 
 from newscrawl.commands.list import describe
+from newscrawl.commands.outcome import outcome_of
 from newscrawl.sites import parse_sites
 from newscrawl.spiders.site import page_kind
 from newscrawl.spiders.sitemaps import (
@@ -202,6 +203,7 @@ async def test_a_news_sitemap_index_with_a_gzip_child_lists_the_site(http_server
     assert "/sitemaps/archive-2020.xml" not in s.hits  # an index child not modified since: never read
     assert drops(crawler) == {"too_old": 1}
     assert crawler.stats.get_value("newscrawl/sitemap/skipped_old") == 1
+    assert outcome_of(crawler).ok
 
     # The next run skips what it exported before fetching: no article page is requested again.
     crawler = await run_crawl(spider, crawl_settings(tmp_path, tmp_path / "again.jsonl"))
@@ -267,6 +269,23 @@ async def test_hostile_sitemaps_cost_a_counted_drop_and_the_rest_is_exported(htt
     assert "/deep-4.xml" not in s.hits and "/story/44.html" not in s.hits
     assert not any(path.startswith("/old/") for path in s.hits)
     assert crawler.stats.get_value("finish_reason") == "finished"
+    assert crawler.stats.get_value("newscrawl/listing_error/sitemap") == 1  # the bomb: one page gave nothing
+    assert outcome_of(crawler).ok
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_index_with_nothing_new_is_not_a_failed_crawl(http_server, tmp_path):
+    s = http_server
+    s.add("/index.xml", index((s.url("/2020.xml"), OLD), (s.url("/2021.xml"), OLD)), headers=XML)
+    crawler = await run_crawl(site_spider(sitemaps=[s.url("/index.xml")]),
+                              crawl_settings(tmp_path, tmp_path / "out.jsonl"))
+    assert crawler.stats.get_value("newscrawl/sitemap/skipped_old") == 2 and "/2020.xml" not in s.hits
+    assert outcome_of(crawler).ok
+    s.add("/broken.xml", "<html><body>Not found, but with status 200</body></html>")
+    crawler = await run_crawl(site_spider(sitemaps=[s.url("/broken.xml")]),
+                              crawl_settings(tmp_path, tmp_path / "out2.jsonl"))
+    assert drops(crawler) == {"sitemap_invalid": 1}
+    assert outcome_of(crawler).problems == ["every listing page failed (1/1)"]
 
 
 @pytest_twisted.ensureDeferred

@@ -256,12 +256,12 @@ class SiteSpider(scrapy.Spider):
         if not self.allow_list.allows(url):
             record_drop(self.crawler, "offsite", url, f"listed on {listing_url}")
             return None
+        self.crawler.stats.inc_value("newscrawl/listed")  # too old or not: the listing page worked
         published = parse_w3c_datetime(feed.get("feed_published"))
         if published is not None and self.date_cutoff is not None and published < self.date_cutoff:
             record_drop(self.crawler, "too_old", url,
                         f"published {published.isoformat()}, listed on {listing_url}")
             return None
-        self.crawler.stats.inc_value("newscrawl/listed")
         return ListingItem(url=url, site=self.name, listing_title=title, source=source,
                            listing_url=listing_url, **feed)
 
@@ -345,6 +345,7 @@ class SiteSpider(scrapy.Spider):
             body = sitemap_body(response.body)
             parsed = parse_sitemap(body)
         except SitemapError as exc:
+            self.crawler.stats.inc_value(LISTING_ERROR_PREFIX + "sitemap")
             record_drop(self.crawler, f"sitemap_{exc.reason}", response.url, exc.detail)
             return
         if parsed.capped:
@@ -376,6 +377,7 @@ class SiteSpider(scrapy.Spider):
             self.logger.info("Sitemap index %s: %d sitemaps not modified since %s skipped",
                              sitemap_url, old, cutoff.isoformat())
         elif old:
+            self.crawler.stats.inc_value("newscrawl/listed", old)
             self._drop_many("too_old", old, sitemap_url, f"entries dated before {cutoff.isoformat()}")
         return fresh
 
