@@ -415,12 +415,16 @@ def read_archive(path: str | os.PathLike, options: ReadOptions | None = None,
         start: int | None = 0
         while start is not None:
             fh.seek(start)
-            failed_at = yield from _read_from(fh, start, options, progress, name)
-            if failed_at is None:
+            failure = yield from _read_from(fh, start, options, progress, name)
+            if failure is None:
                 break
+            failed_at, exc, in_member = failure
             start = _next_record_start(fh, failed_at + 1, marker)
-            end = start if start is not None else os.fstat(fh.fileno()).st_size
-            progress.offset = end
+            if start is None and in_member:
+                yield Skip("truncated", f"{name}: the archive ends inside a record's gzip member")
+            else:
+                yield _damage(exc, name, failed_at)
+            progress.offset = start if start is not None else os.fstat(fh.fileno()).st_size
             if start is not None:
                 progress.resyncs += 1
 
@@ -434,16 +438,39 @@ class _QuietIterator:
 
         class Quiet(ArchiveIterator):
             INC_RECORD = ""
+            cut_member = False  # the file ends inside a gzip member that gave no record
+            _record_member = None  # the decompressor of the gzip member of the last record given
+
+            def __iter__(self):
+                return self  # through __next__ below, not straight to warcio's generator
+
+            def __next__(self):
+                record = super().__next__()
+                self._record_member = self.reader.decompressor
+                return record
+
+            def cut_inside_member(self) -> bool:
+                """Is the reader inside a gzip member that has not ended (the file was cut)?"""
+                decompressor = self.reader.decompressor if self.reader else None
+                return decompressor is not None and not getattr(decompressor, "eof", True)
+
+            def close(self):
+                # A member cut in its 8-byte trailer still gave its whole record: not counted.
+                self.cut_member = (self.cut_inside_member()
+                                   and self.reader.decompressor is not self._record_member)
+                super().close()
 
         return Quiet(fh, no_record_parse=True)
 
 
 def _read_from(fh, start: int, options: ReadOptions, progress: Progress, name: str):
-    """Yield the outcomes of the records from ``start``; return None at the file's end, or the
-    offset of the last record begun when the file cannot be parsed on from there."""
+    """Yield the outcomes of the records from ``start``; return None at the file's end, or when
+    the file cannot be parsed on: the offset of the last record begun, the exception, and whether
+    the reader stopped inside a gzip member."""
     pending: WarcPage | None = None
     records = _QuietIterator(fh)
     last = start
+    cut_reported = False
     try:
         for record in records:
             last = max(last, records.offset)
@@ -463,14 +490,17 @@ def _read_from(fh, start: int, options: ReadOptions, progress: Progress, name: s
                 pending = outcome
             else:
                 yield outcome
+            cut_reported = isinstance(outcome, Skip) and outcome.reason == "truncated"
     except Exception as exc:  # noqa: BLE001 - a damaged record costs its bytes, never the run
         if pending is not None:
             yield _finish(pending, options, progress)
         progress.misaligned += records.err_count
-        yield _damage(exc, name, last)
-        return last
+        # warcio's offset of the record it failed on, when it got as far as finding one
+        return max(last, records.offset), exc, records.cut_inside_member()
     if pending is not None:
         yield _finish(pending, options, progress)
+    if records.cut_member and not cut_reported:  # cut before its record's headers were whole
+        yield Skip("truncated", f"{name}: the archive ends inside a gzip member")
     progress.misaligned += records.err_count
     progress.offset = fh.tell()
     return None
@@ -509,6 +539,8 @@ def _outcome(record, options: ReadOptions, progress: Progress) -> WarcPage | Ski
     kind = record.rec_type
     headers = record.rec_headers
     url = headers.get_header("WARC-Target-URI")
+    if record.length is None:  # mandatory in every record (WARC 1.1 §5.3): its header was cut short
+        return Skip("truncated", "record header ends before its Content-Length", url)
     if kind == "warcinfo":
         info = record.raw_stream.read(64 * 1024)
         if _NEWSCRAWL_SOFTWARE.search(info):
@@ -532,8 +564,6 @@ def _outcome(record, options: ReadOptions, progress: Progress) -> WarcPage | Ski
     if not url or not url.lower().startswith(("http://", "https://")):
         return None  # dns:, whois:, ... records
     length = record.length
-    if length is None:
-        return Skip("bad_http", "response record without Content-Length", url)
     if length > options.max_bytes + _HEAD_LIMIT:
         return Skip("too_large", f"record of {length} bytes (limit {options.max_bytes})", url)
     block = record.raw_stream.read(length)
