@@ -76,7 +76,6 @@ _CJK_MULTIBYTE = ("gb", "big5", "euc-", "shift_jis", "cp932", "cp936", "cp949", 
 _BINARY_SIGNATURES = (b"\x89PNG", b"%PDF", b"\x1f\x8b", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04")
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_BE, "utf-16be"), (codecs.BOM_UTF16_LE, "utf-16le"))
 
-_SPACE = b"\t\n\x0c\r "
 # What the prescan's loop acts on, in the spec's order of precedence at one position.
 _PRESCAN_TOKEN = re.compile(
     rb"<(?:(?P<comment>!--)|(?P<meta>[Mm][Ee][Tt][Aa][\t\n\x0c\r /])|(?P<tag>/?[A-Za-z])|[!/?])"
