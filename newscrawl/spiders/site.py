@@ -73,7 +73,7 @@ from ..sites import (
     politeness_problem,
 )
 from .feeds import DEFAULT_MAX_ENTRIES, parse_feed
-from .sitemaps import SitemapEntry, SitemapError, parse_sitemap, parse_w3c_datetime, sitemap_body
+from .sitemaps import MAX_URLS, SitemapEntry, SitemapError, parse_sitemap, parse_w3c_datetime, sitemap_body
 
 LISTING_PRIORITY = 0
 DETAIL_PRIORITY = 10  # articles before more listing pages: progress survives an interruption
@@ -230,10 +230,8 @@ class SiteSpider(scrapy.Spider):
         catalogues, feeds, apis = self.listing_sources()
         for url in feeds:  # feeds first: their entries carry the richest listing data
             yield self._listing_request(url, self.parse_feed)
-        for url in self.sitemap_sources():
-            sitemap_request = self._sitemap_request(url, 0, "the site's configuration")
-            if sitemap_request is not None:
-                yield sitemap_request
+        for request in self._sitemap_requests(self.sitemap_sources(), 0, "the site's configuration"):
+            yield request
         for url in apis:
             yield self._listing_request(url, self.parse_list_api)
         for url in catalogues:
@@ -350,7 +348,7 @@ class SiteSpider(scrapy.Spider):
             return
         if parsed.capped:
             record_drop(self.crawler, "sitemap_too_many_urls", response.url,
-                        "more than 50,000 entries (sitemaps.org protocol); read the first 50,000")
+                        f"more than {MAX_URLS:,} entries (sitemaps.org protocol): read the first ones")
         fresh = self._recent_onsite(parsed.entries, response.url, parsed.kind)
         if parsed.kind == "sitemapindex":
             yield from self._child_sitemaps(fresh, response.url, depth + 1)
@@ -393,19 +391,18 @@ class SiteSpider(scrapy.Spider):
             self._drop_many("sitemap_too_deep", len(new), index_url,
                             f"sitemaps {depth} index levels deep (NEWSCRAWL_SITEMAP_MAX_DEPTH)")
             return
-        for url in new:
-            request = self._sitemap_request(url, depth, index_url)
-            if request is not None:
-                yield request
+        yield from self._sitemap_requests(new, depth, index_url)
 
-    def _sitemap_request(self, url: str, depth: int, found_on: str) -> scrapy.Request | None:
-        """A listing request for a sitemap, or None (counted) past ``NEWSCRAWL_SITEMAP_MAX_FILES``."""
-        self._sitemaps_requested += 1
-        if self._sitemaps_requested > self.crawler.settings.getint("NEWSCRAWL_SITEMAP_MAX_FILES", 1000):
-            record_drop(self.crawler, "sitemap_capped", url,
-                        f"listed on {found_on}; more sitemaps than NEWSCRAWL_SITEMAP_MAX_FILES in this run")
-            return None
-        return self._listing_request(url, self.parse_sitemap, depth=depth)
+    def _sitemap_requests(self, urls, depth: int, found_on: str) -> list[scrapy.Request]:
+        """Listing requests for sitemaps, as many as ``NEWSCRAWL_SITEMAP_MAX_FILES`` still allows
+        in this run; the rest are counted as ``sitemap_capped``."""
+        urls = list(urls)
+        budget = self.crawler.settings.getint("NEWSCRAWL_SITEMAP_MAX_FILES", 1000) - self._sitemaps_requested
+        allowed = urls[:max(budget, 0)]
+        self._sitemaps_requested += len(allowed)
+        self._drop_many("sitemap_capped", len(urls) - len(allowed), found_on,
+                        "sitemaps past NEWSCRAWL_SITEMAP_MAX_FILES in this run")
+        return [self._listing_request(url, self.parse_sitemap, depth=depth) for url in allowed]
 
     def _robots_parsed(self, robotparser, request) -> None:
         """Scrapy's ``robots_parsed`` signal: the ``Sitemap:`` lines of a robots.txt on the
@@ -420,10 +417,8 @@ class SiteSpider(scrapy.Spider):
         urls = [u for u in robots_sitemaps(robotparser, robots_url) if u not in self._listing_seen]
         onsite = [u for u in urls if self.allow_list.allows(u)]
         self._drop_many("sitemap_offsite", len(urls) - len(onsite), robots_url, "sitemaps off the allow-list")
-        for url in dict.fromkeys(onsite):
-            sitemap_request = self._sitemap_request(url, 0, robots_url)
-            if sitemap_request is not None:
-                self.crawler.engine.crawl(sitemap_request)
+        for sitemap_request in self._sitemap_requests(dict.fromkeys(onsite), 0, robots_url):
+            self.crawler.engine.crawl(sitemap_request)
 
     def _drop_many(self, reason: str, count: int, where: str, what: str) -> None:
         """``count`` listed URLs of one listing page dropped for ``reason``: counted each, logged once."""
