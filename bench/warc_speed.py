@@ -1,0 +1,258 @@
+"""Extraction from WARC archives: pages per second with 1 and 2 worker processes, pages per
+CPU-second against trafilatura over the same records, and peak memory as the archive grows.
+
+Not a test (timings depend on the machine).  The archive is written at run time into a temporary
+directory from the real pages under ``../shared/datasets`` (never stored in the project): one
+gzip-per-record ``response`` record per page, with its dataset URL (or a made-up one on a host of
+its own when the dataset gives none) and ``Content-Type: text/html`` without a charset, so the
+decoder reads the page's own declarations as a crawler would.  Pages are repeated (``?copy=K``
+added to the URL) where more records are asked for than the datasets hold::
+
+    python bench/warc_speed.py                      # 1,000 records for speed, 1,000 and 5,000 for memory
+    python bench/warc_speed.py --records 500 --memory 500,2000 --json out.json
+
+Each newscrawl figure is one ``scrapy crawl warc -a keep=html`` process (the command a user
+runs, every page through the crawl's extraction stage, validation and JSON-lines export):
+
+- **pages/s** — records ÷ wall seconds, with ``NEWSCRAWL_EXTRACT_PROCESSES`` 1 and 2, start-up
+  removed: a run over the first 50 records measures the fixed cost (Python and Scrapy imports,
+  spawning and warming the workers), and the rate is (N − 50) ÷ (t(N) − t(50));
+- **pages per CPU-second** — records ÷ the CPU seconds of the crawl process and its workers
+  (``RUSAGE_CHILDREN``, start-up run subtracted the same way), against trafilatura's
+  ``bare_extraction`` (with metadata, as in ``bench/extract_speed.py``) reading the same records
+  with warcio in this process (``time.process_time``);
+- **peak memory** — the largest sum of resident memory over the crawl process and its workers
+  (psutil, polled every 0.1 s), and the crawl process's own peak, at each ``--memory`` size.
+
+Wall-clock figures need an idle machine: the load average (``os.getloadavg``) is printed beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import logging
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from newscrawl.extract.datasets import load_dataset  # noqa: E402
+from newscrawl.warc import WarcFiles  # noqa: E402
+
+DATASETS_DIR = ROOT.parent / "shared" / "datasets"
+NOT_PAGES = ("rss-feeds", "catalogue-pages", "catalogue-labelled")
+STARTUP_RECORDS = 50
+
+
+# --- the archive -------------------------------------------------------------------------------
+
+
+def dataset_pages(directory: Path) -> list[tuple[str, bytes]]:
+    """(URL, raw bytes) of every dataset page; pages without a URL get one on a host of their own."""
+    pages = []
+    for dataset in sorted(d for d in directory.iterdir() if d.is_dir() and d.name not in NOT_PAGES):
+        for record in load_dataset(dataset):
+            url = record.url
+            if not url or not url.startswith(("http://", "https://")):
+                slug = "".join(c if c.isalnum() else "-" for c in record.id.lower())[:50].strip("-")
+                url = f"https://{slug or 'page'}.{dataset.name}.example/article.html"
+            pages.append((url, record.html))
+    return pages
+
+
+def write_archive(path: Path, pages: list[tuple[str, bytes]], count: int) -> Path:
+    """``count`` response records, cycling through ``pages``."""
+    from warcio.statusandheaders import StatusAndHeaders
+
+    files = WarcFiles(path, 0, {"software": "bench/warc_speed.py", "format": "WARC File Format 1.1"})
+    for number in range(count):
+        url, body = pages[number % len(pages)]
+        copy = number // len(pages)
+        if copy:
+            url += ("&" if "?" in url else "?") + f"copy={copy}"
+        http = StatusAndHeaders("200 OK", [("Content-Type", "text/html"), ("Content-Length", str(len(body)))],
+                                protocol="HTTP/1.1")
+        record = files.builder.create_warc_record(url, "response", payload=io.BytesIO(body),
+                                                  length=len(body), http_headers=http)
+        files.write([record])
+    files.close()
+    return path
+
+
+# --- newscrawl: one `scrapy crawl warc` process --------------------------------------------------
+
+
+class TreeMemory(threading.Thread):
+    """Polls the resident memory of a process and its descendants; keeps the peaks."""
+
+    def __init__(self, pid: int, interval: float = 0.1):
+        super().__init__(daemon=True)
+        import psutil
+
+        self.process = psutil.Process(pid)
+        self.interval = interval
+        self.peak_total = 0
+        self.peak_main = 0
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        import psutil
+
+        while not self.stopping.is_set():
+            try:
+                main = self.process.memory_info().rss
+                total = main + sum(child.memory_info().rss for child in self.process.children(recursive=True))
+            except psutil.Error:
+                total = main = 0
+            self.peak_main = max(self.peak_main, main)
+            self.peak_total = max(self.peak_total, total)
+            self.stopping.wait(self.interval)
+
+
+def run_newscrawl(archive: Path, workers: int, work: Path) -> dict:
+    """One extraction run; wall and CPU seconds, peak memory, articles exported."""
+    out = work / f"out-{archive.stem}-{workers}.jsonl"
+    command = [sys.executable, "-m", "scrapy", "crawl", "warc", "-a", f"path={archive}", "-a", "keep=html",
+               "-O", str(out), "-s", f"NEWSCRAWL_EXTRACT_PROCESSES={workers}",
+               "-s", f"NEWSCRAWL_STATE_DIR={work / f'state-{archive.stem}-{workers}'}",
+               "-s", "LOG_LEVEL=WARNING"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    memory = TreeMemory(process.pid)
+    memory.start()
+    _, stderr = process.communicate()
+    wall = time.perf_counter() - started
+    memory.stopping.set()
+    memory.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if process.returncode not in (0, 1):
+        raise SystemExit(f"scrapy crawl warc failed ({process.returncode}):\n{stderr.decode()[-2000:]}")
+    exported = sum(1 for _ in out.open(encoding="utf-8")) if out.exists() else 0
+    return {"wall": wall, "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+            "peak_total_mb": memory.peak_total / 1e6, "peak_main_mb": memory.peak_main / 1e6,
+            "exported": exported}
+
+
+# --- trafilatura over the same records ------------------------------------------------------------
+
+
+def run_trafilatura(archive: Path) -> dict:
+    """trafilatura on every record of ``archive``, read with warcio, in this process: CPU seconds."""
+    import trafilatura
+    from warcio.archiveiterator import ArchiveIterator
+
+    logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
+    logging.getLogger("htmldate").setLevel(logging.CRITICAL)
+    pages = extracted = 0
+    started = time.process_time()
+    with archive.open("rb") as fh:
+        for record in ArchiveIterator(fh):
+            if record.rec_type != "response":
+                continue
+            body = record.content_stream().read()
+            pages += 1
+            try:
+                url = record.rec_headers.get_header("WARC-Target-URI")
+                result = trafilatura.bare_extraction(body, url=url, with_metadata=True,
+                                                     include_comments=False, include_tables=True,
+                                                     include_formatting=False)
+            except Exception:  # noqa: BLE001 - a failing page costs what it cost
+                result = None
+            extracted += result is not None
+    return {"cpu": time.process_time() - started, "pages": pages, "extracted": extracted}
+
+
+# --- report ------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--datasets-dir", type=Path, default=DATASETS_DIR)
+    parser.add_argument("--records", type=int, default=1000, help="records of the speed runs")
+    parser.add_argument("--memory", default="1000,5000", help="archive sizes of the memory runs")
+    parser.add_argument("--workers", default="1,2", help="worker process counts of the speed runs")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    args = parser.parse_args(argv)
+    if not args.datasets_dir.is_dir():
+        print(f"no datasets at {args.datasets_dir}", file=sys.stderr)
+        return 1
+    pages = dataset_pages(args.datasets_dir)
+    workers = [int(w) for w in args.workers.split(",")]
+    sizes = sorted({int(s) for s in args.memory.split(",")} | {args.records})
+    report: dict = {"dataset_pages": len(pages), "load_before": os.getloadavg()}
+    print(f"{len(pages)} dataset pages; load average before: {report['load_before']}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="warc-speed-") as tmp:
+        work = Path(tmp)
+        archives = {n: write_archive(work / f"pages-{n}.warc.gz", pages, n)
+                    for n in [STARTUP_RECORDS, *sizes]}
+        print("archives: " + ", ".join(f"{n} records {p.stat().st_size / 1e6:.1f} MB"
+                                       for n, p in archives.items()))
+
+        runs: dict[str, dict] = {}
+        for count in workers:
+            base = run_newscrawl(archives[STARTUP_RECORDS], count, work)
+            full = run_newscrawl(archives[args.records], count, work)
+            rate = (args.records - STARTUP_RECORDS) / max(1e-9, full["wall"] - base["wall"])
+            cpu_rate = (args.records - STARTUP_RECORDS) / max(1e-9, full["cpu"] - base["cpu"])
+            runs[str(count)] = {"startup": base, "run": full, "pages_per_second": rate,
+                                "pages_per_cpu_second": cpu_rate, "load": os.getloadavg()}
+            print(f"newscrawl, {count} worker(s): {rate:.1f} pages/s, {cpu_rate:.1f} pages/CPU-s "
+                  f"(run {full['wall']:.1f} s wall / {full['cpu']:.1f} s CPU, start-up "
+                  f"{base['wall']:.1f} s / {base['cpu']:.1f} s), {full['exported']} exported, "
+                  f"peak {full['peak_total_mb']:.0f} MB; "
+                  f"load {runs[str(count)]['load'][0]:.2f}", flush=True)
+        report["newscrawl"] = runs
+
+        trafilatura = run_trafilatura(archives[args.records])
+        trafilatura["pages_per_cpu_second"] = trafilatura["pages"] / trafilatura["cpu"]
+        report["trafilatura"] = trafilatura
+        print(f"trafilatura: {trafilatura['pages_per_cpu_second']:.1f} pages/CPU-s "
+              f"({trafilatura['pages']} records, {trafilatura['cpu']:.1f} s CPU, "
+              f"{trafilatura['extracted']} extracted)", flush=True)
+
+        memory = {}
+        most = max(workers)
+        for size in sizes:
+            if size == args.records and str(most) in runs:
+                memory[size] = runs[str(most)]["run"]
+            else:
+                memory[size] = run_newscrawl(archives[size], most, work)
+            print(f"{size} records, {most} worker(s): peak {memory[size]['peak_total_mb']:.0f} MB "
+                  f"(crawl process {memory[size]['peak_main_mb']:.0f} MB), "
+                  f"{memory[size]['exported']} exported", flush=True)
+        report["memory"] = memory
+
+    print()
+    if "1" in runs and "2" in runs:
+        report["scaling_2_vs_1"] = runs["2"]["pages_per_second"] / runs["1"]["pages_per_second"]
+        print(f"2 workers vs 1: {report['scaling_2_vs_1']:.2f}x pages/s (bar >= 1.7x)")
+    if "1" in runs:
+        report["cpu_vs_trafilatura"] = runs["1"]["pages_per_cpu_second"] / trafilatura["pages_per_cpu_second"]
+        print(f"newscrawl (1 worker) vs trafilatura: {report['cpu_vs_trafilatura']:.2f}x "
+              "pages per CPU-second (bar >= 4x)")
+    small, large = min(sizes), max(sizes)
+    if small != large:
+        growth = memory[large]["peak_total_mb"] / memory[small]["peak_total_mb"] - 1
+        main_growth = memory[large]["peak_main_mb"] / memory[small]["peak_main_mb"] - 1
+        report["memory_growth"] = {"total": growth, "crawl_process": main_growth}
+        print(f"peak memory {small} -> {large} records: {100 * growth:+.1f}% (crawl process "
+              f"{100 * main_growth:+.1f}%; bar < 25%)")
+    report["load_after"] = os.getloadavg()
+    print(f"load average after: {report['load_after']}")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
