@@ -28,6 +28,7 @@ NEWSCRAWL_REDIS_HEARTBEAT_TTL = 15  # seconds without a heartbeat: a worker is g
 NEWSCRAWL_STATE_DIR = None  # seen-URL store directory; None = $NEWSCRAWL_STATE_DIR or ./.newscrawl
 NEWSCRAWL_FRESH = False  # True: ignore what earlier runs exported
 NEWSCRAWL_MIN_TEXT_CHARS = 1
+NEWSCRAWL_PAGE_TYPE_FILTER = True  # drop listing/tag/author/gallery/video/error pages: not_article/<kind>
 NEWSCRAWL_TEMPLATES = True  # learn each site's template (seed 004) and remove it before extraction
 NEWSCRAWL_TEMPLATE_MAX_SHARE = 0.5  # a page whose text is mostly template is extracted uncleaned
 NEWSCRAWL_MAX_FEED_ENTRIES = 1000  # entries read per feed document; the rest are ignored
@@ -42,7 +43,9 @@ NEWSCRAWL_WARC = None  # directory or .warc.gz file: record every response as WA
 NEWSCRAWL_WARC_MAX_SIZE = 1_000_000_000  # bytes per WARC file before the next one starts; 0 = one file
 
 # --- politeness --------------------------------------------------------------------
-USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl)"
+# A placeholder: before crawling live sites, set USER_AGENT to a URL of your own that says who
+# crawls and how to reach you (docs/configuration.md).
+USER_AGENT = "newscrawl/0.1 (+https://example.org/newscrawl-bot)"
 ROBOTSTXT_OBEY = True
 ROBOTSTXT_PARSER = "scrapy.robotstxt.ProtegoRobotParser"
 # A robots.txt larger than this cannot be read, so its host is disallowed (RFC 9309: 2.5
