@@ -21,6 +21,8 @@ runs, every page through the crawl's extraction stage, validation and JSON-lines
   (``RUSAGE_CHILDREN``, start-up run subtracted the same way), against trafilatura's
   ``bare_extraction`` (with metadata, as in ``bench/extract_speed.py``) reading the same records
   with warcio in this process (``time.process_time``);
+- **crawl process ms/page** — the crawl process's own CPU per page (reading, decoding, Scrapy,
+  export; ``psutil``), the part that does not scale with workers;
 - **peak memory** — the largest sum of resident memory over the crawl process and its workers
   (psutil, polled every 0.1 s), and the crawl process's own peak, at each ``--memory`` size.
 
@@ -102,6 +104,7 @@ class TreeMemory(threading.Thread):
         self.interval = interval
         self.peak_total = 0
         self.peak_main = 0
+        self.main_cpu = 0.0  # the crawl process's own CPU seconds, at the last poll
         self.stopping = threading.Event()
 
     def run(self) -> None:
@@ -111,6 +114,8 @@ class TreeMemory(threading.Thread):
             try:
                 main = self.process.memory_info().rss
                 total = main + sum(child.memory_info().rss for child in self.process.children(recursive=True))
+                times = self.process.cpu_times()
+                self.main_cpu = times.user + times.system
             except psutil.Error:
                 total = main = 0
             self.peak_main = max(self.peak_main, main)
@@ -140,6 +145,7 @@ def run_newscrawl(archive: Path, workers: int, work: Path) -> dict:
     exported = sum(1 for _ in out.open(encoding="utf-8")) if out.exists() else 0
     return {"wall": wall, "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
             "peak_total_mb": memory.peak_total / 1e6, "peak_main_mb": memory.peak_main / 1e6,
+            "main_cpu": memory.main_cpu,
             "exported": exported}
 
 
@@ -206,7 +212,10 @@ def main(argv: list[str] | None = None) -> int:
             cpu_rate = (args.records - STARTUP_RECORDS) / max(1e-9, full["cpu"] - base["cpu"])
             runs[str(count)] = {"startup": base, "run": full, "pages_per_second": rate,
                                 "pages_per_cpu_second": cpu_rate, "load": os.getloadavg()}
-            print(f"newscrawl, {count} worker(s): {rate:.1f} pages/s, {cpu_rate:.1f} pages/CPU-s "
+            main_ms = 1000 * (full["main_cpu"] - base["main_cpu"]) / (args.records - STARTUP_RECORDS)
+            runs[str(count)]["crawl_process_ms_per_page"] = main_ms
+            print(f"newscrawl, {count} worker(s): {rate:.1f} pages/s, {cpu_rate:.1f} pages/CPU-s, "
+                  f"crawl process {main_ms:.1f} ms CPU/page "
                   f"(run {full['wall']:.1f} s wall / {full['cpu']:.1f} s CPU, start-up "
                   f"{base['wall']:.1f} s / {base['cpu']:.1f} s), {full['exported']} exported, "
                   f"peak {full['peak_total_mb']:.0f} MB; "
