@@ -141,9 +141,14 @@ class WarcFiles:
                 return path
 
     def _open(self) -> None:
-        path = self._next_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(path, "xb")  # noqa: SIM115 - kept open across records, closed by close()
+        while True:
+            path = self._next_path()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self._file = open(path, "xb")  # noqa: SIM115 - kept open across records, closed by close()
+                break
+            except FileExistsError:  # another process (a distributed worker) took the name first
+                continue
         self.paths.append(path)
         logger.info("Recording the crawl to %s", path)
         record = self.builder.create_warcinfo_record(path.name, self.info)
@@ -206,7 +211,8 @@ class WarcRecorder:
     See the module docstring; settings ``NEWSCRAWL_WARC`` (a directory or a ``.warc.gz`` file;
     unset: off) and ``NEWSCRAWL_WARC_MAX_SIZE`` (bytes per file, default 1 GB, 0: no rotation).
     Stats: ``newscrawl/warc/records`` (responses recorded), ``newscrawl/warc/bytes``,
-    ``newscrawl/warc/files``, ``newscrawl/warc/write_failed``.
+    ``newscrawl/warc/files``, ``newscrawl/warc/write_failed`` (the error; recording stopped),
+    ``newscrawl/warc/record_failed`` (responses whose records could not be built; not recorded).
     """
 
     def __init__(self, crawler, target: str, max_size: int):
@@ -253,16 +259,24 @@ class WarcRecorder:
             self.crawler.stats.set_value(STATS + "files", len(self.files.paths))
 
     def process_response(self, request, response, spider=None):
-        if self.files is not None and not self.failed:
-            try:
-                written = self.files.write(self.records(request, response))
-            except OSError as exc:
-                self.failed = True
-                self.crawler.stats.set_value(STATS + "write_failed", str(exc))
-                logger.error("Cannot write the WARC archive (%s); the crawl goes on without recording", exc)
-            else:
-                self.crawler.stats.inc_value(STATS + "records")
-                self.crawler.stats.inc_value(STATS + "bytes", written)
+        if self.files is None or self.failed:
+            return response
+        try:
+            records = self.records(request, response)
+        except Exception as exc:  # noqa: BLE001 - a record that cannot be built must not cost the page
+            self.crawler.stats.inc_value(STATS + "record_failed")
+            logger.warning("Cannot record %s in the WARC archive: %s: %s", response.url,
+                           type(exc).__name__, exc)
+            return response
+        try:
+            written = self.files.write(records)
+        except OSError as exc:
+            self.failed = True
+            self.crawler.stats.set_value(STATS + "write_failed", str(exc))
+            logger.error("Cannot write the WARC archive (%s); the crawl goes on without recording", exc)
+        else:
+            self.crawler.stats.inc_value(STATS + "records")
+            self.crawler.stats.inc_value(STATS + "bytes", written)
         return response
 
     def records(self, request, response) -> list:

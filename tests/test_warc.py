@@ -368,3 +368,17 @@ def test_spider_arguments_are_checked(tmp_path):
     with pytest.raises(ValueError, match="no WARC file"):
         WarcSpider(path=str(tmp_path / "*.warc.gz"))
 
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_archive_that_cannot_be_written_stops_the_recording_not_the_crawl(http_server, tmp_path):
+    urls = build_site(http_server, pages=1, per_page=2)
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("a file where the archive directory should be")
+    feed = tmp_path / "crawl.jsonl"
+    crawler = await run_crawl(site_spider(catalogues=[http_server.url("/list/1.html")]),
+                              crawl_settings(tmp_path, feed, NEWSCRAWL_WARC=str(blocker / "warc")))
+    assert sorted(i["url"] for i in read_jsonl(feed)) == sorted(urls)
+    stats = crawler.stats.get_stats()
+    assert stats["newscrawl/warc/write_failed"] and "newscrawl/warc/records" not in stats
+    assert stats["finish_reason"] == "finished"
