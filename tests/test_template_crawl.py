@@ -40,6 +40,8 @@ def spy_on_extraction(monkeypatch) -> list[set[tuple[str, str]]]:
 
 
 async def crawl_demo(tmp_path: Path, feed: Path, **settings):
+    # In the crawl process: the spy above sees no page a worker process extracts.
+    settings.setdefault("NEWSCRAWL_EXTRACT_PROCESSES", 0)
     return await run_crawl(spider_class(load_sites()["demo"]), crawl_settings(tmp_path, feed, **settings))
 
 
