@@ -43,8 +43,8 @@ logger = logging.getLogger("newscrawl.crawl")
 OK_FINISH_REASONS = frozenset({"finished", "closespider_itemcount", "closespider_pagecount",
                                "closespider_timeout"})
 #: Drop reasons of an article page that was fetched but gave no article.
-EXTRACTION_FAILURES = ("extraction_error", "extraction_timeout", "unparseable", "too_deep", "empty_body",
-                       "binary", "no_text", "no_title")
+EXTRACTION_FAILURES = ("extraction_error", "extraction_timeout", "extraction_crash", "unparseable",
+                       "too_deep", "empty_body", "binary", "no_text", "no_title")
 DEFAULT_MAX_ERROR_RATE = 0.5
 
 
