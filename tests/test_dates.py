@@ -5,12 +5,12 @@ from __future__ import annotations
 import gzip
 import json
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from newscrawl.extract.dates import find_published, parse_date
+from newscrawl.extract.dates import day_of, find_published, parse_date
 from newscrawl.extract.page import Page
 
 BODY = "<p>" + "Some article text that is long enough to be a paragraph. " * 5 + "</p>"
@@ -43,12 +43,12 @@ def test_json_ld_date_published_preferred_over_modified():
 def test_publication_meta_beats_modification_meta():
     head = ('<meta property="article:modified_time" content="2022-02-02T00:00:00Z">'
             '<meta name="pubdate" content="2022-01-15">')
-    assert find_published(page(head)).date().isoformat() == "2022-01-15"
+    assert find_published(page(head)) == date(2022, 1, 15)  # a day: no invented midnight
 
 
 def test_modified_date_used_only_when_nothing_else():
     head = '<meta property="article:modified_time" content="2022-02-02T08:00:00+01:00">'
-    assert find_published(page(head, url=None)).date().isoformat() == "2022-02-02"
+    assert day_of(find_published(page(head, url=None))) == date(2022, 2, 2)
 
 
 def test_time_element_with_datetime():
@@ -63,7 +63,7 @@ def test_time_element_with_datetime():
     ("https://example.com/story-20200701.html", "2020-07-01"),
 ])
 def test_date_in_url(url, day):
-    assert find_published(page(url=url)).date().isoformat() == day
+    assert find_published(page(url=url)) == date.fromisoformat(day)
 
 
 def test_chinese_date_line_after_headline_gets_beijing_time():
@@ -91,7 +91,7 @@ def test_russian_genitive_month_gets_moscow_offset():
 def test_german_and_english_month_names():
     de = find_published(page(body="<div>Veröffentlicht am 3. Mai 2024</div>" + BODY, url=None, lang="de"))
     en = find_published(page(body="<div>Published May 3, 2024</div>" + BODY, url=None))
-    assert de.date().isoformat() == en.date().isoformat() == "2024-05-03"
+    assert de == en == date(2024, 5, 3)
 
 
 @pytest.mark.parametrize("published", [
@@ -121,7 +121,7 @@ def test_impossible_dates_rejected():
     assert parse_date("1990-05-05") is None
     head = f'<meta property="article:published_time" content="{future}">'
     found = find_published(page(head, url="https://example.com/2019/03/04/x"))
-    assert found.date().isoformat() == "2019-03-04"
+    assert found == date(2019, 3, 4)
 
 
 def test_naive_dates_are_made_aware():
@@ -142,7 +142,7 @@ def test_junk_metadata_does_not_raise(junk):
 def test_huge_repetitive_text_does_not_raise():
     body = "<div>" + ("12.12.12 1 1 1 2020年 " * 50_000) + "</div>"
     found = find_published(page(body=body, url="https://x.example/" + "2" * 3000))
-    assert found is None or found.tzinfo is not None
+    assert found is None or not isinstance(found, datetime) or found.tzinfo is not None
 
 
 def test_weird_values_do_not_raise():
@@ -173,3 +173,69 @@ def _day_accuracy(name: str) -> float:
 
 def test_fundus_day_accuracy_beats_htmldate():
     assert _day_accuracy("fundus") >= 0.98  # htmldate (original_date=True): 0.969
+
+
+# --- explicit zones, times in every language, days without a time ---------------------------------
+
+EST, PST = timedelta(hours=-5), timedelta(hours=-8)
+
+
+@pytest.mark.parametrize("line, url, lang, expected, offset", [
+    ("November 20, 2026 6:55 AM PST", "https://example.org/a", "en", (2026, 11, 20, 6, 55), PST),
+    ("November 19, 2026, 7:45 a.m. EST", "https://example.ru/a", "en", (2026, 11, 19, 7, 45), EST),
+    ("Nov. 20, 2026 12:05 a.m. EDT", "https://example.org/a", "en", (2026, 11, 20, 0, 5), timedelta(hours=-4)),
+    ("November 20, 2026 1:20 p.m. CST", "https://example.org/a", "en", (2026, 11, 20, 13, 20), timedelta(hours=-6)),
+    ("2026-11-20 10:30 CST", "https://example.com/a", "zh", (2026, 11, 20, 10, 30), timedelta(hours=8)),
+    ("20 November 2026 10:30 IST", "https://example.in/a", "en", (2026, 11, 20, 10, 30), timedelta(hours=5, minutes=30)),
+    ("20 November 2026 10:30 IST", "https://example.ie/a", "en", (2026, 11, 20, 10, 30), timedelta(hours=1)),
+    ("November 20, 2026 10:30 UTC+8", "https://example.com/a", "en", (2026, 11, 20, 10, 30), timedelta(hours=8)),
+    ("20.11.2026 10:30 +0200", "https://example.com/a", "en", (2026, 11, 20, 10, 30), timedelta(hours=2)),
+    ("20.11.2026, 10:30 Uhr MESZ", "https://example.com/a", "de", (2026, 11, 20, 10, 30), timedelta(hours=2)),
+    ("20. November 2026, 10:30 Uhr", "https://example.com/a", "de", (2026, 11, 20, 10, 30), timedelta(hours=1)),
+    ("19 ноября 2026, 07:50", "https://example.ru/a", "ru", (2026, 11, 19, 7, 50), timedelta(hours=3)),
+    ("19 ноября 2026 в 07:50 по московскому времени", "https://example.de/a", "ru",  # .de: Berlin otherwise
+     (2026, 11, 19, 7, 50), timedelta(hours=3)),
+    ("19 ноября 2026, 07:50 (мск)", "https://example.de/a", "ru", (2026, 11, 19, 7, 50), timedelta(hours=3)),
+    ("北京时间2026年11月20日 10:30", "https://example.com/a", "en", (2026, 11, 20, 10, 30), timedelta(hours=8)),
+    ("November 20, 2026 10:30 GMT", "https://example.cn/a", "en", (2026, 11, 20, 10, 30), timedelta(0)),
+])
+def test_written_zone_is_honoured_and_the_time_kept(line, url, lang, expected, offset):
+    found = find_published(page(body=f"<div>{line}</div>" + BODY, url=url, lang=lang))
+    assert isinstance(found, datetime), found
+    assert (found.year, found.month, found.day, found.hour, found.minute) == expected
+    assert found.utcoffset() == offset
+
+
+@pytest.mark.parametrize("value, hints, offset", [
+    ("2026-11-19 07:45 EST", (), EST),
+    ("Fri, 20 Nov 2026 10:00 PST", (), PST),
+    ("Fri, 20 Nov 2026 10:00 CST", ("zh",), timedelta(hours=8)),
+    ("Fri, 20 Nov 2026 10:00 CST", ("en",), timedelta(hours=-6)),
+    ("2026-11-20T10:00:00+08:00", (), timedelta(hours=8)),
+])
+def test_parse_date_reads_a_closing_zone(value, hints, offset):
+    found = parse_date(value, hints=hints)
+    assert (found.hour, found.utcoffset()) == (10 if "10:00" in value else 7, offset)
+
+
+@pytest.mark.parametrize("line, lang", [
+    ("November 20, 2026", "en"), ("20 ноября 2026", "ru"), ("2026年11月20日", "zh"), ("20. November 2026", "de"),
+])
+def test_a_day_without_a_time_is_a_date_not_midnight(line, lang):
+    assert find_published(page(body=f"<div>{line}</div>" + BODY, url=None, lang=lang)) == date(2026, 11, 20)
+    assert parse_date("2026-11-20") == date(2026, 11, 20)
+
+
+def test_a_day_is_completed_by_the_date_line_not_by_a_comment():
+    body = ("<div>20 November 2026, 09:15</div>" + BODY
+            + "<div class='comment'>20.11.2026 23:59 great story</div>")
+    found = find_published(page(body=body, url="https://example.com/2026/11/20/story", lang="en"))
+    assert (found.hour, found.minute) == (9, 15)
+    comment_only = BODY + "<div class='comment'>Reader, 20.11.2026 23:59</div>"
+    day_line = f"<div>20 November 2026</div>{comment_only}"
+    assert find_published(page(body=day_line, url="https://example.com/2026/11/20/story")) == date(2026, 11, 20)
+
+
+def test_feed_string_keeps_its_offset():
+    found = find_published(page(), {"published": "Thu, 19 Nov 2026 07:45:00 -0500"})
+    assert found.utcoffset() == EST and found.hour == 7

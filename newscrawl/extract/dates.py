@@ -1,4 +1,7 @@
-"""Publication date of an article: a timezone-aware ``datetime`` or None.
+"""Publication date of an article: a timezone-aware ``datetime``, a ``date``, or None.
+
+A ``datetime`` when the source gives a time of day, with the offset the source gives; a ``date``
+when the source gives only the day (no midnight is invented).
 
 Sources, most trusted first; the first that yields a plausible date wins:
 
@@ -17,11 +20,23 @@ Sources, most trusted first; the first that yields a plausible date wins:
 
 Every date must be plausible: not before 1995 and not more than a day in the future.
 
-Time zones: an offset given by the source is kept as written, so the calendar day is the
-source's own.  A date without an offset gets the zone the page most likely means: from the
-URL's country domain, else from the page language (``zh`` → Asia/Shanghai, ``ru`` →
-Europe/Moscow, ``ja`` → Asia/Tokyo, ``de`` → Europe/Berlin, ...; see ``_LANG_ZONES``), else
-UTC.  A feed's ``*_parsed`` struct_time is UTC (feedparser normalises it).
+When the best source gives only a day, a time written on the page for that same day (a visible
+date line, a script key) completes it.
+
+Time zones, in this order:
+
+1. an explicit offset or zone is honoured: ISO/RFC 822 offsets (``+08:00``, ``+0800``, ``Z``),
+   ``UTC+8``/``GMT-05:00``, a zone abbreviation after the time (:data:`ZONE_ABBREVIATIONS`; the
+   ones that name different clocks in different countries, such as ``CST`` and ``IST``, are
+   resolved by the page's language and country domain, :data:`AMBIGUOUS_ZONES`), and the
+   written names ``по московскому времени``/``мск``/``МСК`` (Moscow) and ``北京时间`` (Beijing);
+2. a time without a zone gets the zone the page most likely means: from the URL's country
+   domain, else from the page language (``zh`` → Asia/Shanghai, ``ru`` → Europe/Moscow, ``ja`` →
+   Asia/Tokyo, ``de`` → Europe/Berlin, ...; see ``_LANG_ZONES``), else UTC.
+
+The offset is kept as the source wrote it, so the calendar day is the source's own.  A feed's
+``*_parsed`` struct_time is UTC (feedparser normalises it); the raw feed string, when given,
+keeps its own offset.
 """
 
 from __future__ import annotations
@@ -30,7 +45,8 @@ import re
 import time
 import warnings
 from collections.abc import Iterator, Mapping
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
+from datetime import time as clock_time
 from email.utils import parsedate_to_datetime
 from functools import lru_cache
 from typing import Any
@@ -90,6 +106,31 @@ _TLD_ZONES = {
     "eg": "Africa/Cairo", "is": "Atlantic/Reykjavik", "mo": "Asia/Macau",
 }
 
+# Zone abbreviations written after a time ("7:45 a.m. EST", "10:30 MSK"): the UTC offset in
+# minutes, or an IANA zone where the abbreviation names a region's clock without saying standard
+# or summer time ("ET" is EST in winter, EDT in summer).  Standard and summer names are distinct
+# entries (PST/PDT, CET/CEST), so the written one is taken as is.
+ZONE_ABBREVIATIONS: dict[str, int | str] = {
+    "UTC": 0, "UT": 0, "GMT": 0, "Z": 0, "WET": 0, "WEST": 60, "BST": 60, "IST": 330,
+    "CET": 60, "CEST": 120, "MEZ": 60, "MESZ": 120, "EET": 120, "EEST": 180, "MSK": 180, "MSD": 240,
+    "EST": -300, "EDT": -240, "CST": -360, "CDT": -300, "MST": -420, "MDT": -360, "PST": -480,
+    "PDT": -420, "AKST": -540, "AKDT": -480, "HST": -600, "AST": -240, "ADT": -180, "NST": -210,
+    "NDT": -150, "ET": "America/New_York", "CT": "America/Chicago", "MT": "America/Denver",
+    "PT": "America/Los_Angeles", "JST": 540, "KST": 540, "HKT": 480, "SGT": 480, "PHT": 480,
+    "WIB": 420, "ICT": 420, "PKT": 300, "AWST": 480, "ACST": 570, "ACDT": 630, "AEST": 600,
+    "AEDT": 660, "NZST": 720, "NZDT": 780, "SAST": 120, "EAT": 180, "WAT": 60, "CAT": 120,
+}
+# Abbreviations with another meaning in some countries: page language or country domain → offset.
+# Elsewhere the ZONE_ABBREVIATIONS meaning holds (CST: US Central, IST: India, BST: British summer,
+# AST: Atlantic).
+AMBIGUOUS_ZONES: dict[str, dict[str, int]] = {
+    "CST": {"zh": 480, "cn": 480, "tw": 480, "hk": 480, "mo": 480, "cu": -300},  # China; Cuba
+    "IST": {"he": 120, "il": 120, "ie": 60, "ga": 60},  # Israel; Irish Standard Time (summer)
+    "BST": {"bn": 360, "bd": 360},  # Bangladesh
+    "AST": {"ar": 180, "sa": 180, "kw": 180, "qa": 180, "bh": 180, "iq": 180, "ye": 180},  # Arabia
+}
+MOSCOW, BEIJING = "Europe/Moscow", "Asia/Shanghai"
+
 # --- URL dates -------------------------------------------------------------------------------
 _URL_DATE = re.compile(
     r"(?<!\d)((?:19|20)\d\d)(?:[/_-]([01]?\d)[/_-]([0-3]?\d)(?!\d)|([01]\d)([0-3]\d)(?!\d))"
@@ -100,7 +141,8 @@ _URL_DATE = re.compile(
 # (``\s*+``) wherever what follows it cannot start with white space, so giving characters back
 # could never help; two greedy runs around an optional item would otherwise try every split of
 # a long run, at every date.
-_TIME = r"(?:[T\s,]*+(?:\d{1,2}\s*+[:：时]\s*+\d{2}(?:\s*+[:：分]\s*+\d{2})?))?"
+_MERIDIEM = r"(?:\s*+[AaPp]\.?\s*+[Mm](?!\w)\.?)?"
+_TIME = r"(?:[T\s,]*+(?:\d{1,2}\s*+[:：时]\s*+\d{2}(?:\s*+[:：分]\s*+\d{2})?" + _MERIDIEM + "))?"
 _NUMERIC = re.compile(
     r"(?<![\d.])((?:19|20)\d\d)\s*+[年/.-]\s*+(\d{1,2})\s*+[月/.-]\s*+(\d{1,2})(?!\d)\s*+[日号]?" + _TIME
 )
@@ -109,7 +151,7 @@ _DMY = re.compile(r"(?<![\d.])(\d{1,2})\s*+[./]\s*+(\d{1,2})\s*+[./]\s*+((?:19|2
 _DAY_WORD_YEAR = re.compile(
     r"(?<![\w.])(\d{1,2})(?:\.|er|st|nd|rd|th)?\s++(?:de\s++)?([^\W\d_]{3,11})\.?,?\s++(?:de\s++)?"
     r"((?:19|20)\d\d)(?!\d)"
-    r"(?:\s*+(?:г\.|года|г)?\s*+,?\s*+(?:в|um|à|at|a las|alle|-|,)?\s*+\d{1,2}[:.h]\d{2})?"
+    r"(?:\s*+(?:г\.|года|г)?\s*+,?\s*+(?:в|um|à|at|a las|alle|-|,)?\s*+\d{1,2}[:.h]\d{2}" + _MERIDIEM + ")?"
 )
 # "May 3, 2024", "Jan. 3 2024, 10:30 a.m."
 _WORD_DAY_YEAR = re.compile(
@@ -133,7 +175,6 @@ _SCRIPT_KEY = re.compile(
 SCRIPT_PREFIX = 1_000_000  # characters of raw HTML searched for script keys
 # "1998年3月号": the issue of a periodical, a month-precision date.
 _ISSUE = re.compile(r"((?:19|20)\d\d)\s*+年\s*+(\d{1,2})\s*+月\s*+[号號期刊]")
-_HAS_TIME = re.compile(r"\d[:：时]\d")
 # A title's parts: "Headline - Site", "Site | Headline".  A white-space run opens a separator only
 # where it starts (the look-behind), so a long run is not scanned again from each of its characters.
 _TITLE_SEPARATORS = re.compile(r"(?<!\s)\s++[|\-–—_:]\s+|[|_–—]")
@@ -147,63 +188,106 @@ _MODIFIED_LABEL = re.compile(
     r"copyright|©|\(c\))[^\n]{0,20}$",
     re.IGNORECASE,
 )
+# A zone written right after a time, matched on the text that follows the time with its leading
+# white space removed: "UTC+8", "GMT-05:00", "+0800", "EST", "(MSK)", "Uhr MEZ", "по московскому времени".
+_ZONE_AFTER = re.compile(
+    r"(?<!\s)(?:Uhr\s*+)?[(（]?\s*+(?:(?:UTC|GMT)\s*+([+\-−])\s*+(\d{1,2})(?::?(\d\d))?(?!\d)|([+\-−])(\d\d):?(\d\d)(?!\d)"
+    r"|([A-Z]{1,5})(?![\w+\-−])|(по\s++московскому\s++времени|по\s++Москве|мск|МСК)(?!\w)|(北京时间|北京時間))"
+)
+# A zone abbreviation closing a date string ("2026-11-19 07:45 EST", "Fri, 20 Nov 2026 10:00 CST").
+_TRAILING_ZONE = re.compile(r"(?<![A-Za-z])([A-Z]{2,5})\s*+$")
+_BEIJING_BEFORE = ("北京时间", "北京時間")
+ZONE_WINDOW = 40  # characters after a time searched for its zone
+# A time of day: "10:30", "10：30：15", "10时30分", "7.45", "14h30", with "a.m."/"PM" read.
+_CLOCK = re.compile(
+    r"(\d{1,2})\s*+[:：时.h]\s*+(\d{2})(?:\s*+[:：分]\s*+(\d{2}))?(?:\s*+([AaPp])\.?\s*+[Mm](?!\w))?"
+)
+# Does a date string hold a time of day (else it is a day only)?
+_HAS_CLOCK = re.compile(r"\d\s*+[:：时]\s*+\d|T\d\d")
 
 
-def find_published(page: Page, feed_entry: Mapping[str, Any] | None = None) -> datetime | None:
-    """The article's publication date (timezone-aware), or None when no source gives a plausible one."""
+def find_published(page: Page, feed_entry: Mapping[str, Any] | None = None) -> datetime | date | None:
+    """The article's publication instant (aware ``datetime``, in the source's offset), or its
+    ``date`` when the sources give only the day, or None when no source gives a plausible one."""
     try:
         return _find_published(page, feed_entry)
     except (ValueError, TypeError, OverflowError, RecursionError, etree.LxmlError):
         return None
 
 
-def _find_published(page: Page, feed_entry: Mapping[str, Any] | None) -> datetime | None:
-    zone = default_zone(page)
-    if feed_entry:
-        found = from_feed_entry(feed_entry, zone)
-        if found:
+def _find_published(page: Page, feed_entry: Mapping[str, Any] | None) -> datetime | date | None:
+    zone, hints = default_zone(page), zone_hints(page)
+    found = from_feed_entry(feed_entry, zone, hints) if feed_entry else None
+    if found is None:
+        declared = _first(_declared_published(page, zone))
+        in_url = url_date(page.url, zone)
+        if declared and in_url and abs((day_of(declared) - in_url).days) > 1:
+            found = in_url  # a re-stamped page keeps its original URL
+        else:
+            found = declared or in_url
+    if found is None:
+        found = (
+            script_date(page, zone)
+            or title_date(page, zone)
+            or visible_date(page, zone)
+            or _htmldate(page, zone)
+            or _first(_declared_modified(page, zone))
+        )
+    if found is not None and not isinstance(found, datetime):
+        found = _with_time_of_day(page, zone, found)
+    return found
+
+
+def _with_time_of_day(page: Page, zone: tzinfo, day: date) -> datetime | date:
+    """``day`` completed by a time the page writes for that same day (script key, the date line
+    nearest the headline; a reader comment's time further down is no publication time)."""
+    for source in (script_date, _headline_date):
+        found = source(page, zone)
+        if isinstance(found, datetime) and found.date() == day:
             return found
-    declared = _first(_declared_published(page, zone))
-    in_url = url_date(page.url, zone)
-    if declared and in_url and abs((declared.date() - in_url.date()).days) > 1:
-        return in_url  # a re-stamped page keeps its original URL
-    if declared or in_url:
-        return declared or in_url
-    return (
-        script_date(page, zone)
-        or title_date(page, zone)
-        or visible_date(page, zone)
-        or _htmldate(page, zone)
-        or _first(_declared_modified(page, zone))
-    )
+    return day
+
+
+def day_of(value: datetime | date) -> date:
+    """The calendar day of a date, or of a datetime in its own offset."""
+    return value.date() if isinstance(value, datetime) else value
+
+
+def _plausible(value: datetime | date) -> bool:
+    """Not before 1995 and not more than a day ahead."""
+    ahead = datetime.now(UTC) + timedelta(days=1)
+    if isinstance(value, datetime):
+        return MIN_DATE <= value <= ahead
+    return MIN_DATE.date() <= value <= ahead.date()
 
 
 # --- parsing -------------------------------------------------------------------------------------
 
 
-def parse_date(value: Any, zone: tzinfo = UTC, languages: tuple[str, ...] | None = None) -> datetime | None:
-    """Parse one date value (datetime, date, struct_time, epoch number or string) into an aware datetime.
+def parse_date(
+    value: Any, zone: tzinfo = UTC, languages: tuple[str, ...] | None = None, hints: tuple[str, ...] = ()
+) -> datetime | date | None:
+    """Parse one date value (datetime, date, struct_time, epoch number or string).
 
     Strings are tried as ISO 8601, RFC 822, epoch seconds/milliseconds, then dateutil and
-    dateparser (month names in many languages).  A value without an offset gets ``zone``.
+    dateparser (month names in many languages).  A string without a time of day gives a ``date``;
+    anything else an aware ``datetime``: its own offset, a closing zone abbreviation
+    (:func:`named_zone`, ``hints`` resolve ambiguous ones), else ``zone``.
     Implausible results (before 1995, more than a day ahead) give None.
     """
-    found = _parse_any(value, languages)
+    found = _parse_any(value, languages, hints)
     if found is None:
         return None
-    if found.tzinfo is None or found.utcoffset() is None:
+    if isinstance(found, datetime) and (found.tzinfo is None or found.utcoffset() is None):
         found = found.replace(tzinfo=zone)
-    now = datetime.now(UTC)
-    if not (MIN_DATE <= found <= now + timedelta(days=1)):
-        return None
-    return found
+    return found if _plausible(found) else None
 
 
-def _parse_any(value: Any, languages: tuple[str, ...] | None) -> datetime | None:
-    if isinstance(value, datetime):
+def _parse_any(
+    value: Any, languages: tuple[str, ...] | None, hints: tuple[str, ...] = ()
+) -> datetime | date | None:
+    if isinstance(value, datetime | date):
         return value
-    if isinstance(value, date):
-        return datetime(value.year, value.month, value.day)
     if isinstance(value, time.struct_time):
         return datetime(*value[:6], tzinfo=UTC)
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -217,8 +301,26 @@ def _parse_any(value: Any, languages: tuple[str, ...] | None) -> datetime | None
         if len(text) in (10, 13):
             return _from_epoch(float(text) / (1000 if len(text) == 13 else 1))
         if len(text) == 8:
-            return _strptime(text, "%Y%m%d")
+            found = _strptime(text, "%Y%m%d")
+            return found.date() if found else None
         return None
+    written_zone = None
+    closing = _TRAILING_ZONE.search(text)
+    if closing:
+        written_zone = named_zone(closing.group(1), hints)
+        if written_zone is not None:
+            text = text[:closing.start()].rstrip(" ,")
+    found = _parse_text(text, languages)
+    if found is None:
+        return None
+    if not _HAS_CLOCK.search(text):
+        return found.date()
+    if written_zone is not None and found.tzinfo is None:
+        found = found.replace(tzinfo=written_zone)
+    return found
+
+
+def _parse_text(text: str, languages: tuple[str, ...] | None) -> datetime | None:
     for parse in (_iso, _rfc822, _dateutil):
         found = parse(text)
         if found is not None:
@@ -301,6 +403,59 @@ def _zone(name: str) -> tzinfo:
         return UTC
 
 
+@lru_cache(maxsize=64)
+def _fixed(minutes: int) -> tzinfo:
+    return UTC if minutes == 0 else timezone(timedelta(minutes=minutes))
+
+
+def named_zone(abbreviation: str, hints: tuple[str, ...] = ()) -> tzinfo | None:
+    """The zone an abbreviation names (:data:`ZONE_ABBREVIATIONS`), or None for an unknown word.
+
+    ``hints`` (country domain, languages) pick the local meaning of an ambiguous one
+    (:data:`AMBIGUOUS_ZONES`): "CST" on a Chinese page is China Standard Time (+08:00).
+    """
+    local = AMBIGUOUS_ZONES.get(abbreviation, {})
+    for hint in hints:
+        if hint in local:
+            return _fixed(local[hint])
+    value = ZONE_ABBREVIATIONS.get(abbreviation)
+    if value is None:
+        return None
+    return _zone(value) if isinstance(value, str) else _fixed(value)
+
+
+def zone_after(text: str, hints: tuple[str, ...] = ()) -> tzinfo | None:
+    """The zone written at the start of ``text`` (what follows a time), or None."""
+    m = _ZONE_AFTER.match(text[:ZONE_WINDOW * 2].lstrip()[:ZONE_WINDOW])
+    if not m:
+        return None
+    sign = m.group(1) or m.group(4)
+    if sign:
+        minutes = int(m.group(2) or m.group(5)) * 60 + int(m.group(3) or m.group(6) or 0)
+        if minutes > 14 * 60:
+            return None
+        return _fixed(-minutes if sign in "-−" else minutes)
+    if m.group(7):
+        return named_zone(m.group(7), hints)
+    return _zone(MOSCOW if m.group(8) else BEIJING)
+
+
+def _zone_before(text: str, start: int) -> tzinfo | None:
+    """"北京时间2026年11月20日 10:30": Beijing time written before the date."""
+    before = text[max(0, start - 8):start]
+    return _zone(BEIJING) if any(name in before for name in _BEIJING_BEFORE) else None
+
+
+def zone_hints(page: Page) -> tuple[str, ...]:
+    """The page's country domain and languages: what resolves an ambiguous zone abbreviation."""
+    if "zone_hints" not in page.derived:
+        host = (urlsplit(page.url).hostname or "") if page.url else ""
+        tld = host.rsplit(".", 1)[-1].lower() if "." in host else ""
+        langs = (page.declared_language, page.language)
+        page.derived["zone_hints"] = tuple(dict.fromkeys(h for h in (tld, *langs) if h))
+    return page.derived["zone_hints"]
+
+
 def default_zone(page: Page) -> tzinfo:
     """Zone for offset-less dates: the URL's country domain, else the page language, else UTC."""
     host = (urlsplit(page.url).hostname or "") if page.url else ""
@@ -321,33 +476,35 @@ def _languages(page: Page) -> tuple[str, ...] | None:
 # --- sources -------------------------------------------------------------------------------------
 
 
-def from_feed_entry(entry: Mapping[str, Any], zone: tzinfo = UTC) -> datetime | None:
+def from_feed_entry(
+    entry: Mapping[str, Any], zone: tzinfo = UTC, hints: tuple[str, ...] = ()
+) -> datetime | date | None:
     """The feed item's publication date: ``published`` (string, datetime or struct_time), then updated."""
     for key in ("published", "published_parsed", "pubDate", "date", "created", "created_parsed",
                 "updated", "updated_parsed"):
-        found = parse_date(entry.get(key), zone)
+        found = parse_date(entry.get(key), zone, hints=hints)
         if found:
             return found
     return None
 
 
-def url_date(url: str | None, zone: tzinfo = UTC) -> datetime | None:
-    """A full ``year/month/day`` in the URL's path or query, or None."""
+def url_date(url: str | None, zone: tzinfo = UTC) -> date | None:
+    """A full ``year/month/day`` in the URL's path or query, or None (a day: ``zone`` is unused)."""
     if not url:
         return None
     parts = urlsplit(url[:2000])
     for m in _URL_DATE.finditer(unquote(parts.path + "?" + parts.query)):
         year, month, day = m.group(1), m.group(2) or m.group(4), m.group(3) or m.group(5)
         try:
-            found = datetime(int(year), int(month), int(day), tzinfo=zone)
+            found = date(int(year), int(month), int(day))
         except ValueError:
             continue
-        if MIN_DATE <= found <= datetime.now(UTC) + timedelta(days=1):
+        if _plausible(found):
             return found
     return None
 
 
-def _first(values: Iterator[datetime | None]) -> datetime | None:
+def _first(values: Iterator[datetime | date | None]) -> datetime | date | None:
     return next((v for v in values if v is not None), None)
 
 
@@ -407,47 +564,48 @@ def _element_values(page: Page, prop: str) -> Iterator[str]:
             yield value
 
 
-def _declared_published(page: Page, zone: tzinfo) -> Iterator[datetime | None]:
+def _declared_published(page: Page, zone: tzinfo) -> Iterator[datetime | date | None]:
     """Article JSON-LD, then meta tags, then microdata, then JSON-LD of other objects (videos, pages)."""
-    langs = _languages(page)
+    langs, hints = _languages(page), zone_hints(page)
     for value in _json_ld_values(page, ("datePublished", "dateCreated"), articles=True):
-        yield parse_date(value, zone, langs)
+        yield parse_date(value, zone, langs, hints)
     for value in _meta_values(page, PUBLISHED_META):
-        yield parse_date(value, zone, langs)
+        yield parse_date(value, zone, langs, hints)
     for value in _element_values(page, "datePublished"):
-        yield parse_date(value, zone, langs)
+        yield parse_date(value, zone, langs, hints)
     for value in _json_ld_values(page, ("datePublished", "dateCreated", "uploadDate"), articles=False):
-        yield parse_date(value, zone, langs)
+        yield parse_date(value, zone, langs, hints)
 
 
-def _declared_modified(page: Page, zone: tzinfo) -> Iterator[datetime | None]:
+def _declared_modified(page: Page, zone: tzinfo) -> Iterator[datetime | date | None]:
+    hints = zone_hints(page)
     for value in _json_ld_values(page, ("dateModified",)):
-        yield parse_date(value, zone)
+        yield parse_date(value, zone, hints=hints)
     for value in _meta_values(page, MODIFIED_META):
-        yield parse_date(value, zone)
+        yield parse_date(value, zone, hints=hints)
     for value in _element_values(page, "dateModified"):
-        yield parse_date(value, zone)
+        yield parse_date(value, zone, hints=hints)
 
 
 # --- visible text --------------------------------------------------------------------------------
 
 
-def script_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
+def script_date(page: Page, zone: tzinfo = UTC) -> datetime | date | None:
     """A publication key's value in the raw HTML (inline scripts, data attributes), first that parses."""
     text = page.text[:SCRIPT_PREFIX]
     for m in _SCRIPT_KEY.finditer(text):
         if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
             continue
-        found = parse_date(m.group(2).strip(), zone)
+        found = parse_date(m.group(2).strip(), zone, hints=zone_hints(page))
         if found:
             return found
     return None
 
 
-def title_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
+def title_date(page: Page, zone: tzinfo = UTC) -> datetime | date | None:
     """A full date written in the ``<title>`` or ``og:title`` ("... | DW | 28.04.2023")."""
     for title in (page.title_tag, _first(iter(_meta_values(page, ("og:title",)))) or ""):
-        for _, _, found in _text_candidates(title[:500], _languages(page), zone):
+        for _, _, found in _text_candidates(title[:500], _languages(page), zone, zone_hints(page)):
             return found
     return None
 
@@ -504,54 +662,76 @@ def _title_position(text: str, title: str) -> int:
 
 
 def _text_candidates(
-    text: str, langs: tuple[str, ...] | None, zone: tzinfo
-) -> Iterator[tuple[int, int, datetime]]:
-    """``(start, end, datetime)`` for every date written in ``text``."""
+    text: str, langs: tuple[str, ...] | None, zone: tzinfo, hints: tuple[str, ...] = ()
+) -> Iterator[tuple[int, int, datetime | date]]:
+    """``(start, end, datetime or date)`` for every date written in ``text``."""
     for m in _NUMERIC.finditer(text):
-        found = _build(m.group(1), m.group(2), m.group(3), m.group(0)[m.end(3) - m.start():], zone)
+        found = _at_time(_day(m.group(1), m.group(2), m.group(3)), text, m, m.end(3), zone, hints)
         if found:
             yield m.start(), m.end(), found
     for m in _DMY.finditer(text):
         first, second = int(m.group(1)), int(m.group(2))
         month_first = "/" in m.group(0) and second > 12 >= first  # "9/17/2004": US order
         day, month = (m.group(2), m.group(1)) if month_first else (m.group(1), m.group(2))
-        found = _build(m.group(3), month, day, m.group(0)[m.end(3) - m.start():], zone)
+        found = _at_time(_day(m.group(3), month, day), text, m, m.end(3), zone, hints)
         if found:
             yield m.start(), m.end(), found
     for pattern in (_DAY_WORD_YEAR, _WORD_DAY_YEAR):
         for m in pattern.finditer(text):
-            found = parse_date(m.group(0), zone, langs)
+            written = _parse_any(text[m.start():m.end(3)], langs)
+            found = _at_time(day_of(written) if written else None, text, m, m.end(3), zone, hints)
             if found:
                 yield m.start(), m.end(), found
 
 
-_CLOCK = re.compile(r"(\d{1,2})\s*[:：时]\s*(\d{2})(?:\s*[:：分]\s*(\d{2}))?")
-
-
-def _build(year: str, month: str, day: str, rest: str, zone: tzinfo) -> datetime | None:
-    """A date from its numeric parts; ``rest`` is the matched text after them (may hold the time)."""
+def _day(year: str, month: str, day: str) -> date | None:
     try:
-        found = datetime(int(year), int(month), int(day))
+        return date(int(year), int(month), int(day))
     except ValueError:
         return None
-    clock = _CLOCK.search(rest)
-    if clock:
-        hour, minute, second = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
-        if hour < 24 and minute < 60 and second < 60:
-            found = found.replace(hour=hour, minute=minute, second=second)
-    return parse_date(found, zone)
 
 
-def visible_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
+def _at_time(
+    day: date | None, text: str, m: re.Match, after: int, zone: tzinfo, hints: tuple[str, ...]
+) -> datetime | date | None:
+    """``day`` at the time of day the match ``m`` writes after position ``after``, in the zone
+    written next to it (else ``zone``); the day alone when no time is written."""
+    if day is None:
+        return None
+    clock = _CLOCK.search(text, after, m.end())
+    if clock is None:
+        return day if _plausible(day) else None
+    hour, minute, second = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
+    if clock.group(4):  # 12-hour clock: 12:05 a.m. is 00:05, 1:20 p.m. is 13:20
+        if not 1 <= hour <= 12:
+            return day if _plausible(day) else None
+        hour = hour % 12 + (12 if clock.group(4) in "Pp" else 0)
+    if not (hour < 24 and minute < 60 and second < 60):
+        return day if _plausible(day) else None
+    written = _zone_before(text, m.start()) or zone_after(text[m.end():m.end() + ZONE_WINDOW * 2], hints)
+    found = datetime.combine(day, clock_time(hour, minute, second), tzinfo=written or zone)
+    return found if _plausible(found) else None
+
+
+def visible_date(page: Page, zone: tzinfo = UTC) -> datetime | date | None:
     """The most credible date written near the headline (see the module docstring)."""
+    return _visible_date(page, zone, prefer_time=True)
+
+
+def _headline_date(page: Page, zone: tzinfo = UTC) -> datetime | date | None:
+    """The date line nearest the headline (labelled ones first), with or without a time."""
+    return _visible_date(page, zone, prefer_time=False)
+
+
+def _visible_date(page: Page, zone: tzinfo, prefer_time: bool) -> datetime | date | None:
     text, headline_end = visible_text(page)
-    best: tuple[tuple, datetime] | None = None
-    for start, end, found in _text_candidates(text, _languages(page), zone):
+    best: tuple[tuple, datetime | date] | None = None
+    for start, _end, found in _text_candidates(text, _languages(page), zone, zone_hints(page)):
         before = text[max(0, start - 24):start]
         if _MODIFIED_LABEL.search(before):
             continue
         labelled = bool(_PUBLISH_LABEL.search(before))
-        has_time = bool(_HAS_TIME.search(text[start:end]))
+        has_time = prefer_time and isinstance(found, datetime)
         after_headline = start >= headline_end
         distance = abs(start - headline_end)
         key = (after_headline and distance < 1500, labelled, has_time, -distance)
@@ -560,13 +740,13 @@ def visible_date(page: Page, zone: tzinfo = UTC) -> datetime | None:
     if best:
         return best[1]
     for m in _ISSUE.finditer(text):
-        found = _build(m.group(1), m.group(2), "1", "", zone)
-        if found:
+        found = _day(m.group(1), m.group(2), "1")
+        if found and _plausible(found):
             return found
     return None
 
 
-def _htmldate(page: Page, zone: tzinfo) -> datetime | None:
+def _htmldate(page: Page, zone: tzinfo) -> date | None:
     """htmldate's ``original_date`` guess (it re-parses the page, so huge pages are left out)."""
     if len(page.text) > HTMLDATE_MAX_CHARS:
         return None

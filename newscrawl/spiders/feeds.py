@@ -35,6 +35,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.sax import parseString as defused_parse
 from lxml import html
 
+from ..extract.dates import parse_date
 from ..extract.dom import normalize_space
 
 DEFAULT_MAX_ENTRIES = 1000
@@ -142,7 +143,7 @@ def _entry(entry) -> FeedEntry:
         link=link.strip() if link else None,
         title=normalize_space(entry.get("title")) or None,
         summary=plain_text(entry.get("summary")),
-        published=_iso(entry.get("published_parsed") or entry.get("updated_parsed")),
+        published=_published(entry),
     )
 
 
@@ -155,6 +156,24 @@ def plain_text(fragment: str | None) -> str | None:
     except (ValueError, TypeError):
         text = fragment
     return normalize_space(text) or None
+
+
+def _published(entry) -> str | None:
+    """The entry's publication (else update) time, ISO 8601 in the offset the feed wrote.
+
+    feedparser's ``*_parsed`` is normalised to UTC; the raw string keeps the source's offset
+    ("Thu, 19 Nov 2026 07:45:00 -0500" stays -05:00), used when it denotes the same instant.
+    """
+    for key in ("published", "updated"):
+        parsed = entry.get(f"{key}_parsed")
+        if not parsed:
+            continue
+        utc = _iso(parsed)
+        written = parse_date(entry.get(key)) if isinstance(entry.get(key), str) else None
+        if isinstance(written, datetime) and utc and written == datetime.fromisoformat(utc):
+            return written.isoformat()
+        return utc
+    return None
 
 
 def _iso(parsed) -> str | None:
