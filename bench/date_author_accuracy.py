@@ -6,7 +6,7 @@ Usage::
 
 For every page of a dataset (``../shared/datasets/<name>/pages/<id>.html.gz`` + ``truth.jsonl``)
 the page is decoded with ``Page.from_html(bytes, url=truth url)`` and given to
-:func:`find_published` / :func:`find_author`.
+:func:`find_published` / :func:`find_authors` (a list of names).
 
 Date accuracy counts pages whose truth has a date only, and compares at the precision the
 truth is written in ("2019-11-19" → the day, "1998-3" → the month, "2018" → the year), taking
@@ -37,8 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from newscrawl.extract.authors import find_author  # noqa: E402
-from newscrawl.extract.dates import find_published  # noqa: E402
+from newscrawl.extract.authors import find_authors  # noqa: E402
+from newscrawl.extract.dates import day_of, find_published  # noqa: E402
 from newscrawl.extract.errors import ExtractionError  # noqa: E402
 from newscrawl.extract.page import Page  # noqa: E402
 
@@ -113,7 +113,7 @@ def run(name: str, baseline: bool, misses: bool) -> dict:
         if truth:
             stats["dated"] += 1
             published = find_published(page)
-            ok = date_matches(truth, published.date() if published else None)
+            ok = date_matches(truth, day_of(published) if published else None)
             stats["date_ok"] += ok
             base = htmldate_day(page.text, row.get("url")) if baseline else None
             stats["base_ok"] += date_matches(truth, base)
@@ -122,14 +122,14 @@ def run(name: str, baseline: bool, misses: bool) -> dict:
                       f"{row.get('url')}")
         if row.get("author"):
             stats["authored"] += 1
-            found = find_author(page)
+            found = find_authors(page)
             want, got = author_tokens(row["author"]), author_tokens(found)
             stats["author_exact"] += want == got
             f1 = token_f1(want, got)
             f1_sum += f1
             if misses and want != got:
                 print(f"  AUTH {name}/{row['id']} truth={row['author']!r} ours={found!r} f1={f1:.2f}")
-        elif find_author(page):
+        elif find_authors(page):
             stats["author_fp"] += 1
     n_date, n_auth = stats["dated"], stats["authored"]
     return {

@@ -6,9 +6,12 @@
 
 :data:`EXPORT_FIELDS` is the stable column order of every feed (``FEED_EXPORT_FIELDS``).
 The raw page (``body``, ``content_type``) rides on the ArticleItem between the fetch
-and extraction stages only and is never exported; dates are ISO 8601 strings with
-offset; ``links`` is a list of ``{"text", "url"}`` objects, written to CSV as a JSON
-string by :class:`CsvArticleExporter`.
+and extraction stages only and is never exported.  ``published`` is ISO 8601: a date-time with the offset
+the source gave (``2026-11-20T06:55:00-08:00``), or a date (``2026-11-20``) when the source
+gives only the day.  ``authors`` is a list of person names, written to CSV joined with
+:data:`CSV_AUTHORS_SEPARATOR` (``"; "``: a name may hold a comma, "King, Jr." never does once
+cleaned, but a separator no name uses keeps the column splittable); ``links`` is a list of
+``{"text", "url"}`` objects, written to CSV as a JSON string by :class:`CsvArticleExporter`.
 
 Exported text is safe to open: every exported field is serialized through
 :func:`clean_export_value` (by all of Scrapy's exporters, through the dataclass field
@@ -34,7 +37,7 @@ EXPORT_FIELDS = (
     "listing_title",
     "title",
     "published",
-    "author",
+    "authors",
     "text",
     "links",
     "language",
@@ -45,6 +48,8 @@ EXPORT_FIELDS = (
     "fetched_at",
 )
 
+
+CSV_AUTHORS_SEPARATOR = "; "  # joins the ``authors`` list in a CSV cell
 
 # Control characters (Unicode category Cc: C0, DEL, C1) other than tab and newline.
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -117,7 +122,7 @@ class ArticleItem:
     listing_title: str | None = _exported()
     title: str | None = _exported()
     published: str | None = _exported()
-    author: str | None = _exported()
+    authors: list[str] = field(default_factory=list, metadata={"serializer": clean_export_value})
     text: str = _exported("")
     links: list[dict[str, str]] = field(default_factory=list, metadata={"serializer": clean_export_value})
     language: str | None = _exported()
@@ -132,6 +137,8 @@ class ArticleItem:
     content_type: str | None = None
     body: bytes | None = field(default=None, repr=False)
     extraction_seconds: float | None = field(default=None, repr=False)
+    page_type: str | None = None  # "article" or the kind of page (newscrawl.extract.page_type)
+    canonical: str | None = None  # the page's own <link rel=canonical> / og:url, on the same site
 
     @classmethod
     def from_listing(cls, listing: dict[str, Any], **kwargs: Any) -> ArticleItem:
@@ -144,7 +151,8 @@ class ArticleItem:
 
 
 class CsvArticleExporter(CsvItemExporter):
-    """CSV with the stable columns; list and dict values (``links``) as JSON strings.
+    """CSV with the stable columns; ``authors`` joined with :data:`CSV_AUTHORS_SEPARATOR`, other
+    list and dict values (``links``) as JSON strings.
 
     Safe to open in a spreadsheet: cells are cleaned (:func:`clean_export_value`) and
     formula-like cells neutralised (:func:`neutralise_formula`).  Appending to a file
@@ -158,6 +166,8 @@ class CsvArticleExporter(CsvItemExporter):
 
     def serialize_field(self, field: Any, name: str, value: Any) -> Any:
         value = clean_export_value(value)
+        if name == "authors" and isinstance(value, list):
+            value = CSV_AUTHORS_SEPARATOR.join(str(v) for v in value)
         if isinstance(value, (list, dict)):
             value = json.dumps(value, ensure_ascii=False)
         else:

@@ -1,4 +1,5 @@
-"""Authors: JSON-LD, meta, byline elements and lines (Latin, Chinese, Russian), clean-up, junk input."""
+"""Authors: a list of person names from JSON-LD, meta, byline elements and lines (Latin, Chinese,
+Russian); clean-up (initials, particles, suffixes, affiliations, dates); junk input."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 
 import pytest
 
-from newscrawl.extract.authors import clean_name, find_author
+from newscrawl.extract.authors import clean_name, find_author, find_authors
 from newscrawl.extract.page import Page
 
 PARA = "<p>" + "Some article text that is long enough to be a paragraph. " * 5 + "</p>"
@@ -27,46 +28,48 @@ def test_json_ld_people_joined_and_organisation_skipped():
     head = ld({"@type": "NewsArticle", "author": [
         {"@type": "Person", "name": "Jane Doe"}, {"@type": "Organization", "name": "Wire Agency"},
         {"@type": "Person", "name": "John Roe"}]})
-    assert find_author(page(head)) == "Jane Doe, John Roe"
+    assert find_authors(page(head)) == ["Jane Doe", "John Roe"]
 
 
-def test_json_ld_organisation_when_no_person():
+def test_json_ld_organisation_is_not_a_person():
     head = ld({"@type": "NewsArticle", "author": {"@type": "Organization", "name": "dpa"}})
-    assert find_author(page(head)) == "dpa"
+    assert find_authors(page(head)) == []
+    byline = '<p class="byline">By Sam Smith</p>' + PARA  # the next source names the person
+    assert find_authors(page(head, byline)) == ["Sam Smith"]
 
 
 def test_json_ld_author_reference_resolved_in_graph():
     head = ld({"@graph": [{"@type": "Article", "author": {"@id": "#p1"}}, {"@id": "#p1", "@type": "Person",
                                                                             "name": "Ana Pérez"}]})
-    assert find_author(page(head)) == "Ana Pérez"
+    assert find_authors(page(head)) == ["Ana Pérez"]
 
 
 @pytest.mark.parametrize("name", ["author", "article:author", "parsely-author", "byl"])
 def test_meta_author_names(name):
     attr = "property" if ":" in name else "name"
-    assert find_author(page(f'<meta {attr}="{name}" content="By Maria Musterfrau">')) == "Maria Musterfrau"
+    assert find_authors(page(f'<meta {attr}="{name}" content="By Maria Musterfrau">')) == ["Maria Musterfrau"]
 
 
 def test_meta_author_url_is_not_a_name():
     head = '<meta property="article:author" content="https://www.facebook.com/someone">'
-    assert find_author(page(head)) is None
+    assert find_authors(page(head)) == []
 
 
 def test_byline_element_strips_prefix_and_splits():
     body = '<div class="article-byline">Von Anna Schmidt und Peter Müller</div>' + PARA
-    assert find_author(page(body=body, lang="de")) == "Anna Schmidt, Peter Müller"
+    assert find_authors(page(body=body, lang="de")) == ["Anna Schmidt", "Peter Müller"]
 
 
 def test_itemprop_author_name():
     body = '<span itemprop="author"><span itemprop="name">Kim Lee</span></span>' + PARA
-    assert find_author(page(body=body)) == "Kim Lee"
+    assert find_authors(page(body=body)) == ["Kim Lee"]
 
 
-def test_site_name_is_only_a_fallback():
+def test_site_name_is_not_a_person():
     head = '<meta property="og:site_name" content="Example News"><meta name="author" content="Example News">'
     body = '<p class="byline">By Sam Smith</p>' + PARA
-    assert find_author(page(head, body)) == "Sam Smith"
-    assert find_author(page(head)) == "Example News"
+    assert find_authors(page(head, body)) == ["Sam Smith"]
+    assert find_authors(page(head)) == []
 
 
 @pytest.mark.parametrize("line, expected", [
@@ -78,14 +81,14 @@ def test_site_name_is_only_a_fallback():
 ])
 def test_chinese_writer_lines(line, expected):
     body = f"<div>{line}</div>{ZH_PARA}"
-    assert find_author(page(body=body, lang="zh", url="http://news.example.cn/a.html")) == expected
+    assert find_authors(page(body=body, lang="zh", url="http://news.example.cn/a.html")) == expected.split(", ")
 
 
 def test_chinese_writer_beats_editor_and_editor_is_fallback():
     writer = f"<div>记者 刘涛</div>{ZH_PARA}<div>责任编辑：张三</div>"
     editor = f"{ZH_PARA}<div>（责任编辑：刘林源）</div>"
-    assert find_author(page(body=writer, lang="zh")) == "刘涛"
-    assert find_author(page(body=editor, lang="zh")) == "刘林源"
+    assert find_authors(page(body=writer, lang="zh")) == ["刘涛"]
+    assert find_authors(page(body=editor, lang="zh")) == ["刘林源"]
 
 
 def test_chinese_reporter_phrase_in_running_text_is_not_a_byline():
@@ -95,11 +98,11 @@ def test_chinese_reporter_phrase_in_running_text_is_not_a_byline():
 
 def test_russian_author_label():
     body = "<div>Автор: Андрей Колесников</div><p>" + "Текст статьи достаточно длинный. " * 8 + "</p>"
-    assert find_author(page(body=body, lang="ru")) == "Андрей Колесников"
+    assert find_authors(page(body=body, lang="ru")) == ["Андрей Колесников"]
 
 
 def test_by_line_in_text():
-    assert find_author(page(body="<div>By Jane Doe and John Roe</div>" + PARA)) == "Jane Doe, John Roe"
+    assert find_authors(page(body="<div>By Jane Doe and John Roe</div>" + PARA)) == ["Jane Doe", "John Roe"]
 
 
 def test_no_author_gives_none():
@@ -126,5 +129,41 @@ def test_clean_name(raw, names):
     ("", "<div>" + "记者 " * 50_000 + "</div>"),
 ])
 def test_junk_does_not_raise(head, body):
-    found = find_author(page(head, body))
-    assert found is None or isinstance(found, str)
+    found = find_authors(page(head, body))
+    assert isinstance(found, list) and all(isinstance(name, str) for name in found)
+    assert find_author(page(head, body)) == (", ".join(found) or None)
+
+
+@pytest.mark.parametrize("head, body, names", [
+    ('<meta name="author" content="Sarah E. Needleman">', PARA, ["Sarah E. Needleman"]),
+    ("", '<p class="byline">By Tom Becker · November 20</p>' + PARA, ["Tom Becker"]),
+    ("", "<div>By Tom Becker · November 20, 2026</div>" + PARA, ["Tom Becker"]),
+    ("", '<div class="byline">By <span>Helen Marsh</span>, Herald staff</div>' + PARA, ["Helen Marsh"]),
+    ("", "<div>By Helen Marsh, Herald staff</div>" + PARA, ["Helen Marsh"]),
+    ("", "<div>By Ludwig van Beethoven and Martin Luther King Jr.</div>" + PARA,
+     ["Ludwig van Beethoven", "Martin Luther King Jr."]),
+    (ld({"@type": "NewsArticle", "author": "Martin Luther King, Jr."}), PARA, ["Martin Luther King Jr."]),
+    ('<meta name="author" content="Jane Doe, Reuters">', PARA, ["Jane Doe"]),
+    ('<meta name="author" content="Reuters">', PARA, []),
+    ('<meta name="author" content="Jane Doe, Staff Writer">', PARA, ["Jane Doe"]),
+    ('<meta name="author" content="Sarah E. Needleman and John Roe">', PARA, ["Sarah E. Needleman", "John Roe"]),
+])
+def test_one_person_per_name_with_initials_particles_and_suffixes(head, body, names):
+    assert find_authors(page(head, body)) == names
+
+
+def test_russian_affiliation_dropped():
+    body = "<div>Автор: Ирина Соколова, специальный корреспондент</div><p>" + "Текст статьи. " * 20 + "</p>"
+    assert find_authors(page(body=body, lang="ru")) == ["Ирина Соколова"]
+    assert clean_name("Ирина Соколова, специальный корреспондент") == ["Ирина Соколова"]
+
+
+def test_chinese_agency_reporter_line():
+    body = f"<div>新华社记者 张晓岚</div>{ZH_PARA}"
+    assert find_authors(page(body=body, lang="zh", url="http://news.example.cn/a.html")) == ["张晓岚"]
+
+
+def test_compatibility_property_joins_the_list():
+    head = '<meta name="author" content="Sarah E. Needleman and John Roe">'
+    assert find_author(page(head)) == "Sarah E. Needleman, John Roe"
+    assert find_author(page()) is None

@@ -27,7 +27,7 @@ def hostile_item() -> ArticleItem:
     return ArticleItem(
         url="https://example.com/a/1.html", site="example",
         listing_title="+cmd|' /C calc'!A0", title=HOSTILE_TITLE,
-        author="@SUM(1+1)", text="\x1b[2J\x1b]0;owned\x07First line\r\nSecond\tline\x00\x85",
+        authors=["@SUM(1+1)", "Jane Doe"], text="\x1b[2J\x1b]0;owned\x07First line\r\nSecond\tline\x00\x85",
         links=[{"text": "-2+3\x1b[31m", "url": "https://example.com/r"}],
         feed_summary="\tindented", published="2024-05-12T08:30:00+02:00",
     )
@@ -50,7 +50,7 @@ def test_csv_cells_that_start_a_formula_are_neutralised():
     row = csv_rows(export(CsvArticleExporter, hostile_item()))[0]
     assert row["title"] == "'" + HOSTILE_TITLE
     assert row["listing_title"] == "'+cmd|' /C calc'!A0"
-    assert row["author"] == "'@SUM(1+1)"
+    assert row["authors"] == "'@SUM(1+1); Jane Doe"  # the list joined with "; "
     assert row["feed_summary"] == "'\tindented"
     assert row["url"] == "https://example.com/a/1.html"  # ordinary cells are untouched
     assert row["published"] == "2024-05-12T08:30:00+02:00"

@@ -34,7 +34,7 @@ ARTICLE = (b"<html><head><title>Rivers rise after the storm</title></head><body>
            b"</article></body></html>")
 
 
-FIELDS = ("title", "text", "author", "language", "method")
+FIELDS = ("title", "text", "authors", "language", "method")
 
 
 def by_path(items: list[dict]) -> dict[str, dict]:

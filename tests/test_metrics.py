@@ -157,6 +157,12 @@ def test_author_names_split_and_normalised():
     assert m.author_prf(None, "Jane") == m.PRF(0.0, 0.0, 0.0)
 
 
+def test_author_list_items_are_whole_names():
+    assert m.author_names(["Martin Luther King, Jr.", "Sarah E. Needleman"]) == {
+        "martin luther king, jr.", "sarah e. needleman"}
+    assert m.author_prf(["Jane Doe", "John Roe"], "Jane Doe and John Roe") == m.PRF(1.0, 1.0, 1.0)
+
+
 def test_snippet_counts_follow_trafilatura():
     text = "Intro line.\nThe   main body\nsays this."
     counts = m.snippet_counts(text, ["The main body says", "missing"], ["Impressum", "Intro line."])

@@ -22,8 +22,10 @@ from typing import Any
 from .article import Article, Link
 from .errors import ExtractionError
 from .page import Page
+from .page_type import page_type, page_type_of
 
-__all__ = ["Article", "ExtractionError", "Link", "Page", "extract", "extract_page", "METHODS"]
+__all__ = ["Article", "ExtractionError", "Link", "Page", "extract", "extract_page", "page_type",
+           "page_type_of", "METHODS"]
 
 
 _METHOD_FUNCTIONS = {
@@ -84,7 +86,7 @@ def extract_page(
     params: Mapping[str, Any] | None = None,
 ) -> Article:
     """:func:`extract` on an already parsed :class:`Page` (lets callers share one parse)."""
-    from .authors import find_author
+    from .authors import find_authors
     from .dates import find_published
     from .title import find_title
 
@@ -98,7 +100,7 @@ def extract_page(
         title=find_title(page, listing_title, precise=(method in PRECISE_TITLE_METHODS)),
         text=body.text,
         published=find_published(page, feed_entry),
-        author=find_author(page),
+        authors=find_authors(page),
         links=[Link(text, href) for text, href in body.links(page.base_url)],
         language=page.language,
         method=method,

@@ -1,4 +1,4 @@
-"""Article author(s): one string, several people joined with ", ", or None when unsure.
+"""Article authors: a list of person names (empty when unsure).
 
 Sources, most trusted first; the first that yields a name wins:
 
@@ -13,9 +13,13 @@ Sources, most trusted first; the first that yields a name wins:
 5. editor lines (``责任编辑：``, ``编辑：``) when nothing names a writer — Chinese portals
    credit only the editor, and that is what readers and the zh-news truth take as the author.
 
-A name the page also uses as its site name (``og:site_name``, the ``<title>`` suffix) is
-taken only when nothing else is found.  Labels ("By ", "Von ", "作者：") are stripped,
-names de-duplicated case-insensitively and joined with ", ".
+Only people are returned: a name the page also uses as its site name (``og:site_name``, the
+``<title>`` suffix, the host), an organisation (JSON-LD ``Organization``, news agencies such as
+"Reuters") and an affiliation ("Herald staff", "Staff Writer", "специальный корреспондент") are
+dropped.  Labels ("By ", "Von ", "作者：") are stripped; a byline is cut at a date or a separator
+("By Tom Becker · November 20"); initials, particles and suffixes stay part of the name
+("Sarah E. Needleman", "Ludwig van Beethoven", "Martin Luther King Jr."); names are
+de-duplicated case-insensitively, first spelling kept.
 """
 
 from __future__ import annotations
@@ -52,19 +56,35 @@ _PREFIX = re.compile(
     r"\b\s*+[:：]?\s*+|^\s*+(?:作者|记者|文|撰文|执笔人?|责任编辑|编辑|责编|Автор(?:ы)?|Текст)\s*+[:：/／]\s*+",
     re.IGNORECASE,
 )
+# Conjunctions split only in lower case ("Sarah E. Needleman" is one person) or as "AND".
 _SPLIT = re.compile(
-    r"(?:(?<!\s)\s*+)?(?:,|;|\||、|，|/|／|&|\+|\b(?:and|und|et|y|e|и|og|en|och)\b)\s*",
-    re.IGNORECASE,
+    r"(?:(?<!\s)\s*+)?(?:,|;|\||、|，|/|／|&|\+|\b(?:and|AND|And|und|et|y|e|и|og|en|och)\b)\s*"
 )
 _URL = re.compile(r"(?<!\S)\S*(?:https?:/|www\.)\S*", re.IGNORECASE)
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _HAN_NAMES = re.compile(r"^[\u3400-\u9fff·]{2,5}(?:[\s\u3000]+[\u3400-\u9fff·]{2,5})+$")
-_JUNK = re.compile(r"https?:|www\.|@|\.(?:com|html?)\b|\d{3,}|^\W+$", re.IGNORECASE)
+_JUNK = re.compile(r"https?:|www\.|@|\.(?:com|html?)\b|\d|^\W+$", re.IGNORECASE)  # names hold no digits
 _TRAILING = re.compile(
-    r"(?:(?<!\s)\s*+)?(?:\||–|—|-{1,2}\s|\(|（|\[|【|\bupdated\b|\bpublished\b|\bam\b\s++\d|\bon\b\s++\d|"
-    r"\bveröffentlicht\b|\baktualisiert\b|\d{1,2}[.:/]\d{1,2})(?s:.*)",
+    r"(?:(?<!\s)\s*+)?(?:\||–|—|-{1,2}\s|\(|（|\[|【|•|(?<=\s)·|·(?=\s)|\bupdated\b|\bpublished\b|"
+    r"\bam\b\s++\d|\bon\b\s++\d|\bveröffentlicht\b|\baktualisiert\b|\bstand\b\s*+:|\d{1,2}[.:/]\d{1,2}|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\.?\s++\d|\b(?:19|20)\d\d\b)(?s:.*)",
     re.IGNORECASE,
 )
+# Words that make a byline part an affiliation, not a person ("Herald staff", "Staff Writer").
+AFFILIATION_WORDS = frozenset(
+    "staff writer writers correspondent correspondents reporter reporters editor editors contributor "
+    "contributing columnist bureau newsroom desk team journalist journalists photographer redaktion "
+    "redakteur redakteurin korrespondent korrespondentin journaliste rédaction rédacteur envoyé "
+    "корреспондент корреспондента корреспондентка обозреватель редакция редактор собкор "
+    "inc ltd gmbh corp llc agency".split()
+)
+# News agencies and wire services: organisations, never a person.
+AGENCIES = frozenset(
+    "reuters ap afp dpa tass itar-tass xinhua bloomberg upi efe ansa pti ians kyodo yonhap epa apa anp "
+    "belga sid kna cnn bbc интерфакс тасс 新华社 中新社 中新网 央视网 人民网 新华网".split()
+) | {"associated press", "agence france-presse", "ria novosti", "риа новости", "press association"}
+_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "phd", "md"})
+_NAME_STRIP = " ·:：-–—'\"\u201c\u201d"
 _NOT_NAMES = frozenset(
     "author authors autor admin administrator editor redaktion staff unknown anonymous 未知 匿名 佚名 "
     "guest by von share follow facebook twitter email name instagram linkedin whatsapp print mail "
@@ -84,7 +104,10 @@ _RU_AUTHOR = re.compile(r"(?:Автор(?:ы)?|Текст)\s*+:\s*+([А-ЯЁA-Z]
 # Up to four names a group, groups joined by "," / "and" / "&".  Names in a group are apart by
 # white space: two names written together are one name to the pattern (same match, fewer names),
 # and the regex engine does not try every way of cutting "AAAA...A" into names.
-_BY_NAMES = r"[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’.\-]+(?:\s++[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’.\-]+){0,3}\s*+"
+# Lower-case name particles ("Ludwig van Beethoven") sit between capitalised words.
+_PARTICLES = r"(?:van|von|de|der|den|del|della|di|da|du|la|le|ter|ten|bin|ibn|al|el|dos|das|do|zu)"
+_BY_NAME = r"[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’.\-]+"
+_BY_NAMES = rf"{_BY_NAME}(?:\s++(?:{_PARTICLES}\s++){{0,2}}{_BY_NAME}){{0,3}}\s*+"
 _BY_LINE = re.compile(
     rf"^\s*+(?:By|Von|Par|Por|Door|Av|Af|Di)\s++({_BY_NAMES}"
     rf"(?:(?:,|\band\b|\bund\b|\bet\b|\by\b|&)\s*+{_BY_NAMES}){{0,5}})$",
@@ -104,27 +127,26 @@ _HAN_STOP = frozenset(
 )
 
 
-def find_author(page: Page) -> str | None:
-    """The article's author(s) as one string ("A, B"), or None when no source names one."""
+def find_authors(page: Page) -> list[str]:
+    """The article's authors, person names in byline order; empty when no source names a person."""
     try:
-        return _find_author(page)
+        return _find_authors(page)
     except (ValueError, TypeError, RecursionError, etree.LxmlError):
-        return None
+        return []
 
 
-def _find_author(page: Page) -> str | None:
+def find_author(page: Page) -> str | None:
+    """:func:`find_authors` joined with ", " (the former single-string form), or None."""
+    return ", ".join(find_authors(page)) or None
+
+
+def _find_authors(page: Page) -> list[str]:
     site_names = _site_names(page)
-    fallback: str | None = None
     for names in _sources(page):
-        people = [n for n in names if not _is_site(n.casefold(), site_names)]
-        joined = join_names(people or names)  # "Jane Doe, CNN" → "Jane Doe"
-        if not joined:
-            continue
-        if _is_site(joined.casefold(), site_names):
-            fallback = fallback or joined
-            continue
-        return joined
-    return fallback
+        people = unique_names(n for n in names if not _is_site(n.casefold(), site_names))
+        if people:  # "Jane Doe, Example News" → ["Jane Doe"]; the site alone names nobody
+            return people
+    return []
 
 
 def _sources(page: Page) -> Iterator[list[str]]:
@@ -143,7 +165,8 @@ def _sources(page: Page) -> Iterator[list[str]]:
 
 
 def clean_name(raw: Any) -> list[str]:
-    """Names in one raw author string: label stripped, split on separators, junk dropped."""
+    """Person names in one raw author string: label stripped, cut at a date or separator, split
+    on name separators, suffixes re-attached ("King, Jr."), affiliations and junk dropped."""
     if not isinstance(raw, str):
         return []
     text = normalize_space(unicodedata.normalize("NFKC", raw[:400]))
@@ -154,12 +177,38 @@ def clean_name(raw: Any) -> list[str]:
         parts = text.split()
     else:
         parts = _SPLIT.split(text)
-    names = []
+    names: list[str] = []
     for part in parts:
-        name = _PREFIX.sub("", part.strip(" .·:：-–—'\"")).strip(" .·:：-–—'\"")
+        name = _trim(_PREFIX.sub("", _trim(part)))
+        if names and name.casefold().rstrip(".") in _SUFFIXES:
+            names[-1] = f"{names[-1]} {name}"
+            continue
+        name = _without_affiliation(name)
         if _is_name(name):
             names.append(name)
     return names
+
+
+def _trim(text: str) -> str:
+    """``text`` without surrounding punctuation, keeping the full stop of a closing initial or
+    suffix ("Sarah E.", "King Jr.")."""
+    core = text.strip(_NAME_STRIP + ".")
+    if core and text.rstrip(_NAME_STRIP).endswith("."):
+        last = core.rsplit(None, 1)[-1]
+        if (len(last) == 1 and last.isalpha()) or last.casefold() in _SUFFIXES:
+            core += "."
+    return core
+
+
+def _without_affiliation(name: str) -> str:
+    """The person in "Jane Doe Staff Writer"; "" for an affiliation or agency ("Herald staff", "Reuters")."""
+    if name.casefold().split(" in ")[0] in AGENCIES:  # "Associated Press in Valencia"
+        return ""
+    words = name.split()
+    for i, word in enumerate(words):
+        if word.casefold().strip(".,") in AFFILIATION_WORDS:
+            return " ".join(words[:i]) if i >= 2 else ""
+    return name
 
 
 def _is_name(name: str) -> bool:
@@ -172,19 +221,20 @@ def _is_name(name: str) -> bool:
     return len(name.split()) <= 6
 
 
-def join_names(names: Iterable[str]) -> str | None:
-    """De-duplicate (case-insensitively, keeping the first spelling) and join with ", "."""
+def unique_names(names: Iterable[str]) -> list[str]:
+    """De-duplicated (case-insensitively, keeping the first spelling); [] past MAX_NAMES (a list
+    of that length is a widget, not a byline)."""
     seen: dict[str, str] = {}
     for name in names:
         seen.setdefault(name.casefold(), name)
-    if not seen or len(seen) > MAX_NAMES:
-        return None
-    return ", ".join(seen.values())
+    return list(seen.values()) if len(seen) <= MAX_NAMES else []
 
 
 def _is_site(name: str, site_names: set[str]) -> bool:
-    """``name`` is the site's own name (or a part of it: "网易" in "网易财经")."""
-    return any(name == site or (len(name) >= 2 and name in site) for site in site_names)
+    """``name`` is the site's own name (or a part of it: "网易" in "网易财经"; a ``<title>`` part
+    such as "By Jane Doe" is no site name, so a name inside it is not one either)."""
+    return any(name == site or (len(name) >= 2 and name in site and not site.startswith("by "))
+               for site in site_names)
 
 
 def _site_names(page: Page) -> set[str]:
@@ -220,9 +270,9 @@ def _json_ld_authors(page: Page) -> list[str]:
         if not _is_article(obj):
             continue
         for key in ("author", "creator"):
-            people, orgs = _people(obj.get(key), by_id)
-            if people or orgs:
-                return people or orgs
+            people, _organisations = _people(obj.get(key), by_id)
+            if people:
+                return people
     return []
 
 
@@ -352,8 +402,23 @@ def _posted_by(line: str, next_line: str) -> list[str]:
 
 
 def _latin_byline(line: str, next_line: str) -> list[str]:
-    m = _RU_AUTHOR.search(line) or _BY_LINE.match(line)
+    """"Автор: …", or a line of nothing but "By" and names, up to a date, a separator or a closing
+    affiliation ("By Helen Marsh, Herald staff · Nov. 20")."""
+    m = _RU_AUTHOR.search(line)
+    if m:
+        return clean_name(m.group(1))
+    line = _TRAILING.sub("", line)
+    head, _, tail = line.rpartition(",")
+    if head and is_affiliation(tail.strip()):
+        line = head
+    m = _BY_LINE.match(line)
     return clean_name(m.group(1)) if m else []
+
+
+def is_affiliation(text: str) -> bool:
+    """An agency's name or a staff description ("Herald staff", "специальный корреспондент")."""
+    folded = text.casefold()
+    return folded in AGENCIES or any(w.strip(".,") in AFFILIATION_WORDS for w in folded.split())
 
 
 def _paren_byline(line: str, next_line: str) -> list[str]:

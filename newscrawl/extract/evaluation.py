@@ -41,7 +41,7 @@ class Prediction:
     text: str = ""
     title: str | None = None
     published: datetime | date | str | None = None
-    author: str | None = None
+    authors: list[str] | str | None = None  # a list of names (the library) or one string (baselines)
 
 
 Extractor = Callable[[Record], Prediction]
@@ -53,7 +53,7 @@ def library_extractor(method: str = "auto", params: Mapping[str, Any] | None = N
 
     def run(record: Record) -> Prediction:
         article = extract(record.html, url=record.url, method=method, params=params)
-        return Prediction(article.text, article.title, article.published, article.author)
+        return Prediction(article.text, article.title, article.published, article.authors)
 
     return run
 
@@ -128,7 +128,7 @@ def score_page(record: Record, prediction: Prediction) -> PageScore:
     if record.has("date") and metrics.truth_day(record.get("date")) is not None:
         score.date_day = metrics.date_day_match(prediction.published, record.get("date"))
     if record.has("author"):
-        score.author = metrics.author_prf(prediction.author, record.get("author"))
+        score.author = metrics.author_prf(prediction.authors, record.get("author"))
     if record.has("with") or record.has("without"):
         score.snippets = metrics.snippet_counts(
             prediction.text, record.get("with") or [], record.get("without") or []
@@ -171,7 +171,8 @@ def summarize(pages: list[PageScore]) -> dict[str, float | int | None]:
         out.update(n_date=len(dates), date_day=_mean(map(float, dates)))
     authors = [p.author for p in pages if p.author is not None]
     if authors:
-        out.update(n_author=len(authors), author_f1=_mean(a.f1 for a in authors))
+        out.update(n_author=len(authors), author_p=_mean(a.precision for a in authors),
+                   author_r=_mean(a.recall for a in authors), author_f1=_mean(a.f1 for a in authors))
     snippets = [p.snippets for p in pages if p.snippets is not None]
     if snippets:
         prf, accuracy = metrics.snippet_prf(snippets)
@@ -296,7 +297,7 @@ COLUMNS = [
     ("title exact", ("title_exact",)),
     ("title char F1", ("title_char_f1",)),
     ("date day", ("date_day",)),
-    ("author F1", ("author_f1",)),
+    ("author P/R/F1", ("author_p", "author_r", "author_f1")),
     ("snippet P/R/F1", ("snippet_p", "snippet_r", "snippet_f1")),
     ("prefix", ("prefix_match",)),
 ]

@@ -267,16 +267,20 @@ _BY_RE = re.compile(r"^\s*+(?:by|von|par|por|di|da)\s+", re.IGNORECASE)
 
 
 def author_names(value: str | Iterable[str] | None) -> set[str]:
-    """Author names as a set: split on commas/semicolons/"and", "By " dropped, NFKC + casefold."""
+    """Author names as a set, NFKC + casefold, "By " dropped.  A string is split on commas,
+    semicolons and "and" (one string may list several people); a list holds one name an item
+    (``Article.authors``: "Martin Luther King, Jr." is one person)."""
     if not value:
         return set()
-    parts = [value] if isinstance(value, str) else list(value)
+    if isinstance(value, str):
+        parts = _AUTHOR_SPLIT_RE.split(unicodedata.normalize("NFKC", value))
+    else:
+        parts = [unicodedata.normalize("NFKC", v) for v in value if isinstance(v, str)]
     names: set[str] = set()
     for part in parts:
-        for name in _AUTHOR_SPLIT_RE.split(unicodedata.normalize("NFKC", part)):
-            name = _SPACE_RE.sub(" ", _BY_RE.sub("", name)).strip().casefold()
-            if name:
-                names.add(name)
+        name = _SPACE_RE.sub(" ", _BY_RE.sub("", part)).strip().casefold()
+        if name:
+            names.add(name)
     return names
 
 

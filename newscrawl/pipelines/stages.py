@@ -8,8 +8,9 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
+from ..dedup import page_canonical
 from ..extensions import Dropped, Scheduled, SeenUrls
-from ..extract import METHODS, ExtractionError, Page, extract_page
+from ..extract import METHODS, ExtractionError, Page, extract_page, page_type_of
 from ..items import ArticleItem, ListingItem
 from ..store import canonical_url
 from .pool import ExtractionPool, ExtractionTimeout, WorkerCrashed
@@ -90,6 +91,7 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
     started = time.perf_counter()
     try:
         page = Page.from_html(body, url=url, content_type=content_type)
+        kind = _page_type(page)  # before the template library cleans the tree: as the library sees a page
         templates.apply(site, page)
         article = extract_page(page, listing_title=listing_title, feed_entry=feed_entry, method=method)
     except ExtractionError as exc:
@@ -102,11 +104,22 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
         "title": article.title,
         "text": article.text or "",
         "published": article.published.isoformat() if article.published else None,
-        "author": article.author,
+        "authors": list(article.authors),
         "links": [{"text": link.text, "url": link.url} for link in article.links],
         "language": article.language,
         "method": article.method or method,
+        "page_type": kind,
+        "canonical": page_canonical(page.root, url),
     }
+
+
+def _page_type(page: Page) -> str:
+    """The page's kind; ``article`` when the classification itself fails (keep, not lose)."""
+    try:
+        return page_type_of(page)
+    except Exception:  # noqa: BLE001 - a classifier bug must not cost the article
+        logger.debug("Page type of %s failed", page.url, exc_info=True)
+        return "article"
 
 
 class ExtractStage(Stage):
@@ -236,10 +249,21 @@ class ExtractStage(Stage):
 
 
 class ClassifierStage(Stage):
-    """Slot for the article/non-article classifier (a later issue): drops index, gallery
-    and error pages that got this far.  No-op now."""
+    """Only articles are exported: a page that :func:`newscrawl.extract.page_type` classes as
+    a section or listing page, a tag or author page, a gallery, a video page or an error page
+    served with status 200 is dropped as ``not_article/<kind>`` (``NEWSCRAWL_PAGE_TYPE_FILTER``,
+    default on).  The kind is computed during extraction, on the parsed page."""
+
+    def __init__(self, crawler):
+        super().__init__(crawler)
+        self.enabled = crawler.settings.getbool("NEWSCRAWL_PAGE_TYPE_FILTER", True)
 
     def process_item(self, item: Any) -> Any:
+        if not self.enabled or not isinstance(item, ArticleItem):
+            return item
+        kind = item.page_type
+        if kind and kind != "article":
+            raise Dropped(f"not_article/{kind}", f"the page is a {kind} page, not an article", item.url)
         return item
 
 
@@ -265,7 +289,16 @@ class ValidateStage(Stage):
 
 
 class ExportGateStage(Stage):
-    """The store check repeated just before export, plus one export per URL per run."""
+    """One record per article: the store check repeated just before export, one export per
+    URL per run, and the article's identity beyond the URL it was fetched by.
+
+    An article is known by its fetched URL, its listing URL and its page's declared canonical
+    URL (``<link rel="canonical">``/``og:url`` on the same site), each as the store's key
+    (:func:`~newscrawl.store.canonical_url`: tracking parameters, http/https, ``m.``/``amp.``
+    and AMP variants folded).  One already exported, in this run or an earlier one, makes a
+    ``duplicate``.  A body that repeats an exported article's text (MinHash of its shingles,
+    :mod:`newscrawl.dedup`: syndicated copies, mirrors) is dropped as ``duplicate_content``,
+    also across runs (the fingerprints are kept beside the seen-URL store)."""
 
     def __init__(self, crawler):
         super().__init__(crawler)
@@ -276,10 +309,13 @@ class ExportGateStage(Stage):
             raise Dropped("not_fetched", "listing item reached export without a fetch stage", item.url)
         if not isinstance(item, ArticleItem):
             return item
-        urls = [u for u in (item.url, item.listing_url) if u]
+        urls = list(dict.fromkeys(u for u in (item.url, item.listing_url, item.canonical) if u))
         keys = {canonical_url(u) for u in urls}
         if keys & self._passed or any(self.seen.exported(item.site, u) for u in urls):
             raise Dropped("duplicate", "article already exported", item.url)
+        earlier = self.seen.content_duplicate(item.site, item.url, item.text)
+        if earlier is not None:
+            raise Dropped("duplicate_content", f"the same text as {earlier}", item.url)
         claim_export = getattr(self.seen, "claim_export", None)  # distributed mode: across workers
         if claim_export is not None and not claim_export(urls):
             raise Dropped("duplicate", "article exported by another worker", item.url)
