@@ -53,7 +53,7 @@ ARTICLES_EN = [
         "title": "Coastal states agree on shared winter quota for cod fishery",
         "listing_title": "Coastal states agree on shared cod quota",
         "author": "Tom Ashworth",
-        "published": "2026-11-18T13:20:00-05:00",
+        "published": "2026-11-18T10:20:00-08:00",  # filed from the Pacific bureau: "10:20 a.m. PST"
         "meta_time": False,
         "json_ld": False,
         "description": "Ministers cut the winter cod catch by 9 percent and allow unused quota to be traded.",
@@ -81,7 +81,8 @@ ARTICLES_EN = [
         "encoding": "utf-8",
         "title": "Aid convoys reach flooded villages in the river delta",
         "listing_title": "Aid convoys reach flooded delta villages",
-        "author": "Priya Nair",
+        "author": "Priya Nair and Sarah E. Lindqvist",  # the byline as shown
+        "authors": ["Priya Nair", "Sarah E. Lindqvist"],
         "published": "2026-11-16T18:05:00-05:00",
         "meta_time": False,
         "json_ld": True,

@@ -97,7 +97,7 @@ ARTICLES_RU = [
         "title": "Трамвай № 7 на две недели изменит маршрут",
         "listing_title": "Трамвай № 7 изменит маршрут",
         "author": "Андрей Белов",
-        "published": "2026-11-15T16:30:00+03:00",
+        "published": "2026-11-15",  # the page gives the day only
         "meta_time": False,
         "json_ld": False,
         "description": "Причина — ремонт путей на улице Гагарина.",

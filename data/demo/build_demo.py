@@ -25,6 +25,7 @@ from articles_ru import ARTICLES_RU  # noqa: E402
 from articles_zh import ARTICLES_ZH  # noqa: E402
 from demo_templates import (  # noqa: E402
     SPLIT,
+    authors_of,
     block_html,
     paragraphs_of,
     plain,
@@ -170,6 +171,7 @@ def build_articles(headers: dict) -> list[dict]:
                 "published_machine_readable": info["machine_dates"],
                 "modified": art.get("modified"),
                 "author": art["author"],
+                "authors": authors_of(art),
                 "description": art["description"],
                 "paragraphs": paragraphs_of(art["body"]),
                 "body_links": [{"text": t, "href": h} for b in blocks if isinstance(b, str)

@@ -64,6 +64,22 @@ def same_instant(a: str, b: str) -> bool:
     return parse(a) == parse(b)
 
 
+def _ld_names(value) -> list[str]:
+    """Person names of a JSON-LD ``author`` (one object or a list)."""
+    people = value if isinstance(value, list) else [value]
+    return [p.get("name") for p in people if isinstance(p, dict)]
+
+
+def _is_day_or_instant(value: str) -> bool:
+    """"2026-11-15" (a day), or a date-time that carries its offset (no invented midnight UTC)."""
+    if len(value) == 10:
+        return bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", value))
+    try:
+        return datetime.fromisoformat(value).utcoffset() is not None
+    except ValueError:
+        return False
+
+
 def check_article(art: dict, headers: dict) -> None:
     path = art["path"]
     declared, text = decode_page(path)
@@ -99,6 +115,10 @@ def check_article(art: dict, headers: dict) -> None:
             fail(f"{path}: comment {comment!r} missing or part of the body")
     if art["author"] not in page_text:
         fail(f"{path}: author {art['author']!r} not on the page")
+    if not art["authors"] or any(name not in art["author"] for name in art["authors"]):
+        fail(f"{path}: authors {art['authors']!r} are not the people of the byline {art['author']!r}")
+    if not _is_day_or_instant(art["published"]):
+        fail(f"{path}: published {art['published']!r} is neither a date nor a date-time with offset")
     if norm(art["published_visible"]) not in page_text:
         fail(f"{path}: visible date {art['published_visible']!r} not on the page")
     if art["published_date"] != art["published"][:10]:
@@ -119,7 +139,7 @@ def check_article(art: dict, headers: dict) -> None:
     for ld in lds:
         if ld.get("@type") != "NewsArticle" or ld.get("headline") != art["title"] \
                 or not same_instant(ld["datePublished"], art["published"]) \
-                or ld.get("author", {}).get("name") != art["author"]:
+                or _ld_names(ld.get("author")) != art["authors"]:
             fail(f"{path}: JSON-LD disagrees with manifest")
     times = root.xpath("//time/@datetime")
     if ("time-datetime" in art["published_machine_readable"]) != bool(times):

@@ -91,15 +91,35 @@ def zh_date(d: datetime) -> str:
     return f"{d.year}年{d.month}月{d.day}日 {d:%H:%M}"
 
 
+EN_ZONES = {timedelta(hours=-5): "EST", timedelta(hours=-8): "PST"}  # the bureaus' winter clocks
+
+
 def en_date(d: datetime, style: str = "dots") -> str:
     hour = d.hour % 12 or 12
+    zone = EN_ZONES[d.utcoffset()]
     if style == "dots":
-        return f"{EN_MONTHS[d.month - 1]} {d.day}, {d.year}, {hour}:{d:%M} {'a.m.' if d.hour < 12 else 'p.m.'} EST"
-    return f"{EN_MONTHS[d.month - 1]} {d.day}, {d.year} {hour}:{d:%M} {'AM' if d.hour < 12 else 'PM'} EST"
+        return f"{EN_MONTHS[d.month - 1]} {d.day}, {d.year}, {hour}:{d:%M} {'a.m.' if d.hour < 12 else 'p.m.'} {zone}"
+    return f"{EN_MONTHS[d.month - 1]} {d.day}, {d.year} {hour}:{d:%M} {'AM' if d.hour < 12 else 'PM'} {zone}"
 
 
-def ru_date(d: datetime) -> str:
-    return f"{d.day} {RU_MONTHS[d.month - 1]} {d.year}, {d:%H:%M}"
+def ru_date(d: datetime, with_time: bool = True) -> str:
+    day = f"{d.day} {RU_MONTHS[d.month - 1]} {d.year}"
+    return f"{day}, {d:%H:%M}" if with_time else day
+
+
+def has_time(a: dict) -> bool:
+    """The article's publication is an instant ("2026-11-15T16:30:00+03:00"), not a day ("2026-11-15")."""
+    return len(a["published"]) > 10
+
+
+def _ld_people(names: list[str]) -> dict | list[dict]:
+    people = [{"@type": "Person", "name": name} for name in names]
+    return people[0] if len(people) == 1 else people
+
+
+def authors_of(a: dict) -> list[str]:
+    """The people in the byline (``author`` is the byline as shown)."""
+    return a.get("authors") or [a["author"]]
 
 
 def charset_tag(encoding: str, decl: str) -> str:
@@ -129,7 +149,7 @@ def head_meta(a: dict, og: bool) -> tuple[str, list[str]]:
             "@context": "https://schema.org", "@type": "NewsArticle", "headline": a["title"],
             "description": a["description"], "datePublished": a["published"],
             "dateModified": a.get("modified") or a["published"],
-            "author": {"@type": "Person", "name": a["author"]},
+            "author": _ld_people(authors_of(a)),
             "publisher": {"@type": "Organization", "name": SITE_NAMES[a["lang"]]},
             "inLanguage": {"zh": "zh-CN", "en": "en-US", "ru": "ru-RU"}[a["lang"]],
             "mainEntityOfPage": a["path"],
@@ -597,7 +617,7 @@ def ru_comments(a: dict) -> str:
 
 
 def render_ru_society(a: dict, decl: str, related: list[dict]) -> tuple[str, dict]:
-    date_text = ru_date(_dt(a["published"]))
+    date_text = ru_date(_dt(a["published"]), with_time=has_time(a))
     title_tag = f"{a['title']} — Северный вестник"
     meta, kinds = head_meta(a, og=True)
     if a["meta_time"] or a["json_ld"]:
