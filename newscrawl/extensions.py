@@ -48,6 +48,7 @@ from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
 
+from .dedup import ContentIndex, fingerprint, to_bytes
 from .extract.template import TEMPLATE_DB
 from .items import ArticleItem
 from .store import (
@@ -112,6 +113,8 @@ class SeenUrls:
         self.run_id = uuid.uuid4().hex  # marks the detail requests this run scheduled
         self._claimed: set[str] = set()
         self._exported: set[str] = set()
+        self._content: dict[str, ContentIndex] = {}  # site -> fingerprints of exported bodies
+        self._fingerprints: dict[str, Any] = {}  # URL -> MinHash of a body passed for export, unrecorded
         self.export_failed = False  # set when a feed write failed: record nothing more
         self.state_failed = False  # set when the store could not record: export nothing more
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
@@ -176,6 +179,28 @@ class SeenUrls:
             return canonical_url(url) in self._exported
         return self._store().contains(site, self._key(url))
 
+    def content_duplicate(self, site: str, url: str, text: str | None) -> str | None:
+        """The URL of an article exported earlier (this run, or a run before unless
+        ``NEWSCRAWL_FRESH``) whose body is the same text as ``text``; None when there is none.
+        A body that is new is held for :meth:`item_scraped` to record once it is exported."""
+        minhash = fingerprint(text or "")
+        if minhash is None:
+            return None
+        index = self._content_index(site)
+        earlier = index.match(minhash)
+        if earlier is None:
+            index.add(self._key(url), minhash)  # the same run: a second copy waits for no export
+            self._fingerprints[url] = minhash
+        return earlier
+
+    def _content_index(self, site: str) -> ContentIndex:
+        index = self._content.get(site)
+        if index is None:
+            stored = getattr(self._store(), "fingerprints", None)
+            index = ContentIndex(stored(site) if stored is not None and not self.fresh else ())
+            self._content[site] = index
+        return index
+
     def claim(self, url: str) -> bool:
         """Reserve ``url`` for fetching in this run; False when it was already claimed."""
         key = canonical_url(url)
@@ -186,9 +211,13 @@ class SeenUrls:
 
     def item_scraped(self, item: Any, spider) -> None:
         if isinstance(item, ArticleItem) and not self.export_failed and not self.state_failed:
-            urls = [u for u in (item.url, item.listing_url) if u]
+            urls = [u for u in (item.url, item.listing_url, item.canonical) if u]
+            minhash = self._fingerprints.pop(item.url, None)
             try:
                 self._store().add(item.site, [self._key(u) for u in urls])
+                add_fingerprint = getattr(self._store(), "add_fingerprint", None)
+                if minhash is not None and add_fingerprint is not None:
+                    add_fingerprint(item.site, self._key(item.url), to_bytes(minhash))
             except (OSError, sqlite3.Error) as exc:
                 # This article is in the feed but not recorded: the next run's reconcile() records it.
                 state_write_failed(self.crawler, self._store_name(), exc)

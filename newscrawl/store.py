@@ -29,13 +29,26 @@ from typing import Protocol
 
 from w3lib.url import canonicalize_url
 
+from .dedup import url_key
+
 DEFAULT_STATE_DIR = ".newscrawl"
 DB_NAME = "seen.sqlite3"
 
 
 def canonical_url(url: str) -> str:
-    """The store key for ``url``: sorted query, no fragment, normalised escapes."""
+    """The store key for ``url``: :func:`newscrawl.dedup.url_key` (sorted query, no fragment,
+    normalised escapes, no tracking parameters, one key for http/https, ``www.``/``m.``/``amp.``
+    hosts and AMP variants)."""
+    return url_key(url)
+
+
+def legacy_url_key(url: str) -> str:
+    """The key stores written before :func:`canonical_url` dropped tracking parameters and
+    AMP/mobile variants used (still looked up, so their URLs stay known)."""
     return canonicalize_url(url, keep_fragments=False)
+
+
+FINGERPRINTS_PER_SITE = 100_000  # content fingerprints kept per site; the oldest are pruned
 
 
 def state_dir(configured: str | os.PathLike | None = None) -> Path:
@@ -73,6 +86,11 @@ class SqliteSeenStore:
             "CREATE TABLE IF NOT EXISTS seen (site TEXT NOT NULL, url TEXT NOT NULL, "
             "exported_at TEXT NOT NULL, PRIMARY KEY (site, url)) WITHOUT ROWID"
         )
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS fingerprints (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+            "site TEXT NOT NULL, url TEXT NOT NULL, minhash BLOB NOT NULL)"
+        )
+        self._db.execute("CREATE INDEX IF NOT EXISTS fingerprints_site ON fingerprints (site, id)")
 
     @classmethod
     def in_dir(cls, directory: str | os.PathLike | None = None) -> SqliteSeenStore:
@@ -80,8 +98,25 @@ class SqliteSeenStore:
         return cls(state_dir(directory) / DB_NAME)
 
     def contains(self, site: str, url: str) -> bool:
-        row = self._db.execute("SELECT 1 FROM seen WHERE site = ? AND url = ?", (site, canonical_url(url)))
+        keys = {canonical_url(url), legacy_url_key(url)}  # a store from before the new keys
+        marks = ", ".join("?" * len(keys))
+        row = self._db.execute(f"SELECT 1 FROM seen WHERE site = ? AND url IN ({marks})", (site, *keys))
         return row.fetchone() is not None
+
+    def fingerprints(self, site: str) -> list[tuple[str, bytes]]:
+        """``(url, MinHash bytes)`` of the site's exported bodies, oldest first."""
+        return self._db.execute("SELECT url, minhash FROM fingerprints WHERE site = ? ORDER BY id",
+                                (site,)).fetchall()
+
+    def add_fingerprint(self, site: str, url: str, minhash: bytes,
+                        keep: int = FINGERPRINTS_PER_SITE) -> None:
+        """Record an exported body's fingerprint; keep the site's newest ``keep``."""
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute("INSERT INTO fingerprints (site, url, minhash) VALUES (?, ?, ?)",
+                             (site, canonical_url(url), minhash))
+            self._db.execute("DELETE FROM fingerprints WHERE site = ? AND id <= (SELECT id FROM fingerprints "
+                             "WHERE site = ? ORDER BY id DESC LIMIT 1 OFFSET ?)", (site, site, keep))
 
     def add(self, site: str, urls: Iterable[str]) -> None:
         stamp = datetime.now(UTC).isoformat()

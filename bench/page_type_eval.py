@@ -1,0 +1,145 @@
+"""How well :func:`newscrawl.extract.page_type` tells articles from other pages, on real pages.
+
+Every set of ``../shared/datasets`` with ``pages/`` holds article pages: the share of them
+*not* classed ``article`` must stay at most 0.5 % (all sets together).  ``catalogue-pages/``
+and ``catalogue-labelled/`` hold real listing pages: every one must be classed not ``article``.
+Also prints the CPU time of the classification per page, against the page's parse, measured
+in the same run.
+
+    python bench/page_type_eval.py [--datasets ../shared/datasets] [--show-misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from newscrawl.extract import Page  # noqa: E402
+from newscrawl.extract.datasets import load_dataset  # noqa: E402
+from newscrawl.extract.errors import ExtractionError  # noqa: E402
+from newscrawl.extract.page_type import page_signals, page_type_of  # noqa: E402
+
+DATASETS = ROOT.parent / "shared" / "datasets"
+LISTING_SETS = ("catalogue-pages", "catalogue-labelled")
+ARTICLE_BAR = 0.005  # at most this share of article pages classed otherwise
+
+
+@dataclass
+class SetResult:
+    name: str
+    pages: int = 0
+    kinds: Counter = field(default_factory=Counter)
+    misses: list[tuple[str, str]] = field(default_factory=list)  # (page id, kind) classed wrongly
+    parse_seconds: float = 0.0
+    classify_seconds: float = 0.0
+
+
+def _classify(result: SetResult, page_id: str, data: bytes, url: str | None, expect_article: bool) -> None:
+    started = time.process_time()
+    try:
+        page = Page.from_html(data, url=url)
+    except ExtractionError:
+        return
+    parsed = time.process_time()
+    kind = page_type_of(page)
+    result.parse_seconds += parsed - started
+    result.classify_seconds += time.process_time() - parsed
+    result.pages += 1
+    result.kinds[kind] += 1
+    if (kind == "article") != expect_article:
+        result.misses.append((page_id, kind))
+
+
+def article_sets(datasets: Path) -> list[Path]:
+    return sorted(p for p in datasets.iterdir() if (p / "pages").is_dir() and p.name not in LISTING_SETS)
+
+
+def evaluate_articles(folder: Path) -> SetResult:
+    result = SetResult(folder.name)
+    for record in load_dataset(folder):
+        _classify(result, record.id, record.html, record.url, expect_article=True)
+    return result
+
+
+def listing_pages(datasets: Path) -> list[tuple[str, bytes, str | None]]:
+    """(name, bytes, url) of every listing page in the two catalogue sets."""
+    pages = []
+    labelled = datasets / "catalogue-labelled"
+    if (labelled / "truth.jsonl").is_file():
+        for record in load_dataset(labelled):
+            pages.append((f"catalogue-labelled/{record.id}", record.html, record.url))
+    plain = datasets / "catalogue-pages"
+    expected_urls = {"cnn_main_site.html": "https://edition.cnn.com/",
+                     "wired_main_site.html": "https://www.wired.com/",
+                     "yahoo_main_site.html": "https://uk.yahoo.com/"}
+    for path in sorted(plain.rglob("*.html")) if plain.is_dir() else []:
+        data = path.read_bytes()
+        if path.suffix == ".gz":
+            data = gzip.decompress(data)
+        pages.append((f"catalogue-pages/{path.relative_to(plain)}", data, expected_urls.get(path.name)))
+    return pages
+
+
+def evaluate_listings(datasets: Path) -> SetResult:
+    result = SetResult("listing pages")
+    for name, data, url in listing_pages(datasets):
+        _classify(result, name, data, url, expect_article=False)
+    return result
+
+
+def evaluate(datasets: Path = DATASETS) -> tuple[list[SetResult], SetResult]:
+    """Per article set, and the listing pages."""
+    return [evaluate_articles(folder) for folder in article_sets(datasets)], evaluate_listings(datasets)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--datasets", type=Path, default=DATASETS)
+    parser.add_argument("--show-misses", action="store_true",
+                        help="print the signals of the pages classed wrongly")
+    args = parser.parse_args(argv)
+    sets, listings = evaluate(args.datasets)
+    print(f"{'set':16} {'pages':>6} {'not article':>12} {'share':>7}  kinds of the misses")
+    total = missed = 0
+    parse = classify = 0.0
+    for r in sets:
+        total += r.pages
+        missed += len(r.misses)
+        parse += r.parse_seconds
+        classify += r.classify_seconds
+        kinds = Counter(kind for _, kind in r.misses)
+        print(f"{r.name:16} {r.pages:6d} {len(r.misses):12d} {len(r.misses) / max(r.pages, 1):7.2%}  "
+              f"{dict(kinds) or ''}")
+    share = missed / max(total, 1)
+    print(f"{'all article sets':16} {total:6d} {missed:12d} {share:7.2%}  (bar: at most {ARTICLE_BAR:.1%})")
+    print(f"listing pages: {listings.pages - len(listings.misses)} of {listings.pages} classed not article "
+          f"{dict(listings.kinds)}")
+    print(f"CPU time of page_type per page: {1000 * classify / max(total, 1):.2f} ms, "
+          f"{classify / max(parse, 1e-9):.1%} of the page's parse")
+    if args.show_misses:
+        by_name = {p.name: p for p in args.datasets.iterdir()}
+        for r in sets:
+            truth = {rec.id: rec for rec in load_dataset(by_name[r.name])} if r.misses else {}
+            for page_id, kind in r.misses:
+                rec = truth[page_id]
+                signals = page_signals(Page.from_html(rec.html, url=rec.url))
+                shown = json.dumps(signals.__dict__, default=list)
+                print(f"MISS {r.name}/{page_id} -> {kind}: {rec.url} {shown}")
+        for name, data, url in listing_pages(args.datasets):
+            signals = page_signals(Page.from_html(data, url=url))
+            print(f"LISTING {name}: {json.dumps(signals.__dict__, default=list)}")
+    ok = share <= ARTICLE_BAR and not listings.misses
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
