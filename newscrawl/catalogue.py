@@ -36,6 +36,9 @@ from .extract.errors import ExtractionError
 from .sites import host_allowed
 
 MIN_SCORE = 2.0
+REJECTED_STATS = "newscrawl/catalogue/rejected/"  # stats prefix: links rejected, by reason
+TEMPLATE_SUPPORT = 3  # confident links that must share a URL template before it lifts its other members
+TEMPLATE_LIFT = 1.0
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
 _NAV_TAGS = {"nav", "header", "footer", "aside", "menu"}
@@ -58,6 +61,16 @@ _DATE_RE = re.compile(r"(19|20)\d{2}[-/]?(0[1-9]|1[0-2])[-/]?([0-3]\d)?")
 _ID_RE = re.compile(r"\d{5,}")
 _EXT_RE = re.compile(r"\.(s?html?|php|aspx?)$", re.IGNORECASE)
 _SKIP_EXT_RE = re.compile(r"\.(jpe?g|png|gif|webp|svg|pdf|zip|mp[34]|css|js|xml|rss|json)$", re.IGNORECASE)
+_LONG_ID_RE = re.compile(r"[0-9a-z]{10,}", re.IGNORECASE)  # an alphanumeric id such as FGK7NCOR0001899O
+# One-word path segments that name a page of media, of tags or of people, not a text article.
+_NOT_ARTICLE_WORDS = frozenset({
+    "video", "videos", "photo", "photos", "pic", "pics", "picture", "pictures", "gallery", "galleries",
+    "slideshow", "slideshows", "live", "tv", "audio", "podcast", "podcasts", "tag", "tags", "topic", "topics",
+    "keyword", "keywords", "author", "authors", "category", "categories", "search", "user", "users",
+    "profile", "account", "login", "subscribe", "newsletter", "newsletters",
+})
+_NOT_ARTICLE_PREFIXES = ("photo", "video")  # photoview, videolist, ...
+_NOT_ARTICLE_PENALTY = 3.0
 
 
 @dataclass(frozen=True)
@@ -67,6 +80,33 @@ class CatalogueLink:
     url: str
     title: str
     score: float
+
+
+@dataclass(frozen=True)
+class LinkScores:
+    """What the catalogue stage made of a page's links: the article links, and every other
+    link (its URL, or its ``href`` when it is no http(s) URL) with the reason it was rejected."""
+
+    accepted: list[CatalogueLink]
+    rejected: dict[str, str]
+
+
+@dataclass
+class _Scored:
+    """One anchor's evidence (see :func:`score_links`)."""
+
+    url: str
+    text: str
+    headline: bool
+    text_points: float
+    shape: float
+    placement: float
+    listed: float
+    template: str
+
+    @property
+    def total(self) -> float:
+        return self.text_points + self.shape + self.listed - self.placement
 
 
 def parse(text: str | bytes) -> html.HtmlElement | None:
@@ -91,8 +131,29 @@ def headline_like(text: str) -> bool:
     return 4 <= len(words) and 15 <= len(text) <= 300
 
 
+def _text_points(text: str, headline: bool) -> float:
+    """Anchor-text evidence: a headline +1; a menu word rules the anchor out; a short label or
+    an image link (no text) counts against, so only strong URL and list evidence lifts it."""
+    if headline:
+        return 1.0
+    if not text:
+        return -1.5
+    if text.casefold() in _MENU_TEXT:
+        return -3.0
+    return -0.5
+
+
+def _not_article_segment(segment: str) -> bool:
+    """A one-word path segment naming a media, tag or people page (``video``, ``photoview``, ``tag``)."""
+    word = segment.lower().rsplit(".", 1)[0]
+    if "-" in word or "_" in word:
+        return False  # a slug: "photos-of-the-week" is a headline, not a section
+    return word in _NOT_ARTICLE_WORDS or word.startswith(_NOT_ARTICLE_PREFIXES)
+
+
 def url_score(url: str, pattern: re.Pattern | None = None) -> float | None:
-    """Evidence from the URL alone; ``None`` rejects the link outright."""
+    """Evidence from the URL alone; ``None`` rejects the link outright (a file, the site root,
+    or a URL the site's ``pattern`` does not match)."""
     parts = urlsplit(url)
     path = parts.path or "/"
     if _SKIP_EXT_RE.search(path):
@@ -118,13 +179,51 @@ def url_score(url: str, pattern: re.Pattern | None = None) -> float | None:
         score -= 1.5  # a section index such as /world/
     if parts.query and not segments[1:] and not _ID_RE.search(parts.query):
         score -= 1.0
+    if any(_not_article_segment(s) for s in segments):
+        score -= _NOT_ARTICLE_PENALTY
     return score
+
+
+def url_template(url: str) -> str:
+    """The shape of ``url``'s path with its variable parts replaced by placeholders: digit runs
+    by ``D<length>``, slugs (three or more hyphenated words) by ``S``, long alphanumeric ids by
+    ``I``, other words by ``w``; the last segment keeps its extension.  Links of one kind on a
+    listing page share a template (``D4/D2/D2/w/S/w.html``, ``D2/D4/D2/I.html``)."""
+    parts = urlsplit(url)
+    segments = [s for s in parts.path.split("/") if s]
+    shapes = []
+    for i, segment in enumerate(segments):
+        stem, dot, ext = segment.rpartition(".") if i == len(segments) - 1 and "." in segment else (
+            segment, "", "")
+        shapes.append(_segment_shape(stem) + (dot + ext.lower() if dot else ""))
+    template = "/".join(shapes)
+    if parts.query and len(segments) <= 1:
+        keys = sorted({pair.split("=", 1)[0] for pair in parts.query.split("&")})
+        template += "?" + "&".join(keys[:5])
+    return template
+
+
+def _segment_shape(segment: str) -> str:
+    if segment.isdigit():
+        return f"D{len(segment)}"
+    if segment.count("-") + segment.count("_") >= 2:
+        return "S"
+    if _ID_RE.search(segment) or (_LONG_ID_RE.fullmatch(segment) and any(c.isdigit() for c in segment)):
+        return "I"
+    return "w"
+
+
+def _template_has_evidence(template: str) -> bool:
+    """Does a template carry article evidence (a number, an id, a slug or a page extension)?"""
+    return any(mark in template for mark in ("D", "S", "I", ".htm", ".shtml", ".php", ".asp"))
 
 
 def _placement_penalty(anchor: html.HtmlElement) -> float:
     penalty = 0.0
     for el in anchor.iterancestors():
         tag = el.tag if isinstance(el.tag, str) else ""
+        if tag in ("body", "html"):
+            break  # a page-wide class ("site-navigation-left") says nothing about one link
         marks = f"{el.get('class', '')} {el.get('id', '')} {el.get('role', '')}"
         if tag in _NAV_TAGS or el.get("role") == "navigation":
             penalty = max(penalty, 2.0)
@@ -149,20 +248,83 @@ def _anchor_text(anchor: html.HtmlElement) -> str:
     return text or normalize_space(anchor.get("title") or "")
 
 
-def _candidates(root, base_url: str, domains: Iterable[str]) -> Iterator[tuple[html.HtmlElement, str, str]]:
+def _links(
+    root, base_url: str, domains: Iterable[str]
+) -> Iterator[tuple[html.HtmlElement, str, str, str | None]]:
+    """Every ``<a href>``: (anchor, absolute URL or the raw href, text, why it is no candidate or None)."""
     domains = tuple(domains)
     page = base_url.split("#")[0]
     for anchor in root.iter("a"):
         href = (anchor.get("href") or "").strip()
-        if not href or href.startswith(("#", "javascript:", "mailto:", "tel:")):
+        if not href:
+            continue
+        if href.startswith(("#", "javascript:", "mailto:", "tel:")):
+            yield anchor, href[:200], "", "not_web"
             continue
         url = urljoin(base_url, href).split("#")[0]
         parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or url == page:
-            continue
-        if not host_allowed(parts.hostname, domains):
-            continue
-        yield anchor, url, _anchor_text(anchor)
+        if parts.scheme not in ("http", "https"):
+            yield anchor, href[:200], "", "not_web"
+        elif url == page:
+            yield anchor, url, "", "same_page"
+        elif not host_allowed(parts.hostname, domains):
+            yield anchor, url, "", "offsite"
+        else:
+            yield anchor, url, _anchor_text(anchor), None
+
+
+def _candidates(root, base_url: str, domains: Iterable[str]) -> Iterator[tuple[html.HtmlElement, str, str]]:
+    """The page's same-site http(s) links other than the page itself: (anchor, URL, text)."""
+    for anchor, url, text, problem in _links(root, base_url, domains):
+        if problem is None:
+            yield anchor, url, text
+
+
+def score_links(
+    root: html.HtmlElement | str | bytes | None,
+    base_url: str,
+    domains: Iterable[str],
+    pattern: str | re.Pattern | None = None,
+    min_score: float = MIN_SCORE,
+) -> LinkScores:
+    """Score every link of a listing page (see the module docstring); the article links in page
+    order, one per URL with its longest title, and each other link with its reason.
+
+    With a site ``pattern`` the pattern decides: a same-site link matching it is an article
+    whatever its text or place, any other is rejected as ``pattern``.
+    """
+    if not isinstance(root, html.HtmlElement):
+        root = parse(root or "")
+    if root is None:
+        return LinkScores([], {})
+    if isinstance(pattern, str):
+        pattern = re.compile(pattern)
+    rejected: dict[str, str] = {}
+    found = []
+    for anchor, url, text, problem in _links(root, base_url, domains):
+        if problem is not None:
+            rejected.setdefault(url, problem)
+        else:
+            found.append((anchor, url, text))
+    if pattern is not None:
+        return _by_pattern(found, pattern, rejected)
+    scored = _score_anchors(found, rejected)
+    lift = _template_lift(scored, min_score)
+    best: dict[str, CatalogueLink] = {}
+    failed: dict[str, tuple[float, _Scored]] = {}
+    for link in scored:
+        score = link.total + lift.get(link.template, 0.0)
+        if score < min_score:
+            if link.url not in failed or score > failed[link.url][0]:
+                failed[link.url] = (score, link)
+        elif link.url not in best or len(link.text) > len(best[link.url].title):
+            best[link.url] = CatalogueLink(link.url, link.text, round(score, 2))
+    for url, (score, link) in failed.items():
+        if url not in best:
+            rejected[url] = _rejection(link, score, min_score)
+    for url in best:
+        rejected.pop(url, None)
+    return LinkScores(list(best.values()), rejected)
 
 
 def find_article_links(
@@ -173,29 +335,65 @@ def find_article_links(
     min_score: float = MIN_SCORE,
 ) -> list[CatalogueLink]:
     """The article links of a listing page, in page order, one per URL with its best title."""
-    if not isinstance(root, html.HtmlElement):
-        root = parse(root or "")
-    if root is None:
-        return []
-    if isinstance(pattern, str):
-        pattern = re.compile(pattern)
-    found = [(a, url, text) for a, url, text in _candidates(root, base_url, domains)]
-    repeated = Counter(_signature(a) for a, _, text in found if headline_like(text))
+    return score_links(root, base_url, domains, pattern, min_score).accepted
+
+
+def _by_pattern(found, pattern: re.Pattern, rejected: dict[str, str]) -> LinkScores:
     best: dict[str, CatalogueLink] = {}
-    for anchor, url, text in found:
-        if not headline_like(text):
-            continue
-        shape = url_score(url, pattern)
+    for _, url, text in found:
+        if url_score(url, pattern) is None:
+            rejected.setdefault(url, "not_html" if _SKIP_EXT_RE.search(urlsplit(url).path) else "pattern")
+        elif url not in best or len(text) > len(best[url].title):
+            best[url] = CatalogueLink(url, text, 3.0)
+    for url in best:
+        rejected.pop(url, None)
+    return LinkScores(list(best.values()), rejected)
+
+
+def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
+    """Each candidate anchor's evidence; a file or the site root is rejected outright."""
+    headlines = [headline_like(text) for _, _, text in found]
+    signatures = [_signature(anchor) for anchor, _, _ in found]
+    repeated = Counter(sig for sig, headline in zip(signatures, headlines, strict=True) if headline)
+    scored = []
+    for (anchor, url, text), headline, signature in zip(found, headlines, signatures, strict=True):
+        shape = url_score(url)
         if shape is None:
+            rejected.setdefault(url, "not_html" if _SKIP_EXT_RE.search(urlsplit(url).path) else "site_root")
             continue
-        score = 1.0 + shape - _placement_penalty(anchor)
-        if repeated[_signature(anchor)] >= 3:
-            score += 1.0
-        if score < min_score:
-            continue
-        if url not in best or len(text) > len(best[url].title):
-            best[url] = CatalogueLink(url, text, round(score, 2))
-    return list(best.values())
+        scored.append(_Scored(
+            url=url, text=text, headline=headline, text_points=_text_points(text, headline), shape=shape,
+            placement=_placement_penalty(anchor), listed=1.0 if repeated[signature] >= 3 else 0.0,
+            template=url_template(url),
+        ))
+    return scored
+
+
+def _template_lift(scored: list[_Scored], min_score: float) -> dict[str, float]:
+    """Per-page self-consistency: URL templates that at least :data:`TEMPLATE_SUPPORT` confident
+    links share (headline text, score a point over the bar) are this page's article form, and
+    lift their weaker members (a short headline, an image link) by :data:`TEMPLATE_LIFT`."""
+    confident: dict[str, set[str]] = {}
+    for link in scored:
+        if link.headline and link.total >= min_score + 1.0:
+            confident.setdefault(link.template, set()).add(link.url)
+    return {template: TEMPLATE_LIFT for template, urls in confident.items()
+            if len(urls) >= TEMPLATE_SUPPORT and _template_has_evidence(template)}
+
+
+def _rejection(link: _Scored, score: float, min_score: float) -> str:
+    """The main reason a link's best anchor fell short of ``min_score``."""
+    if link.text_points <= -3.0:
+        return "menu_text"
+    if link.placement >= 4.0 and score + link.placement >= min_score:
+        return "advert"
+    if link.placement and score + link.placement >= min_score:
+        return "navigation"
+    if link.shape < 0 and any(_not_article_segment(s) for s in urlsplit(link.url).path.split("/") if s):
+        return "not_article_path"
+    if not link.headline and score - link.text_points + 1.0 >= min_score:
+        return "anchor_text"
+    return "url_shape"
 
 
 def find_next_page(root: html.HtmlElement | None, base_url: str, domains: Iterable[str]) -> str | None:

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
+
 from newscrawl.catalogue import (
     find_article_links,
     find_list_apis,
@@ -10,6 +13,8 @@ from newscrawl.catalogue import (
     headline_like,
     links_from_json,
     parse,
+    score_links,
+    url_template,
 )
 from newscrawl.spiders.feeds import parse_feed
 
@@ -105,10 +110,104 @@ def test_feed_formats():
         assert feed.error is None, name
         [entry] = feed.entries
         assert (entry.link, entry.title, entry.summary) == ("https://e.com/1", "One", "First"), name
-        if name != "rss091":
-            assert entry.published == "2024-05-12T06:30:00+00:00", name
+        if name != "rss091":  # the same instant; a feed's own offset is kept
+            assert datetime.fromisoformat(entry.published) == datetime(2024, 5, 12, 6, 30, tzinfo=UTC), name
 
 
 def test_not_a_feed_gives_a_reason():
     feed = parse_feed(b"<html><body>nope</body></html>", "https://e.com/feed.xml")
     assert feed.entries == [] and feed.error
+
+
+# -- signals on small listing pages (en, zh, ru) -------------------------------------------
+
+EN_LIST = """<html><body>
+<nav><a href="/">Home</a><a href="/business/">Business</a><a href="/2024/05/12/nav-link-to-a-story-page">Most read</a></nav>
+<ul class="stories">
+  <li><a href="/2024/05/12/council-approves-new-budget-after-long-debate">Council approves new budget after long debate</a></li>
+  <li><a href="/2024/05/12/river-levels-fall-as-rain-eases-across-region">River levels fall as rain eases across region</a></li>
+  <li><a href="/2024/05/11/school-opens-new-science-wing-for-pupils">School opens new science wing for its pupils</a></li>
+  <li><a href="/2024/05/11/local-team-wins-cup-final-in-extra-time">Local team wins the cup final in extra time</a></li>
+</ul>
+<div class="featured"><p><a href="/2024/05/10/bakery-wins-award">Bakery wins award</a></p></div>
+<div class="tags"><a href="/tag/weather">Weather</a><a href="/author/jane-doe">Jane Doe</a></div>
+<a href="/video/2024/05/12/watch-the-storm-roll-in-over-the-bay">Watch the storm roll in over the bay tonight</a>
+<a href="mailto:desk@example.com">Write to us</a>
+</body></html>"""
+
+
+def test_short_headline_lifted_by_the_page_article_template():
+    urls = [link.url for link in find_article_links(EN_LIST, BASE, DOMAINS)]
+    assert "https://news.example.com/2024/05/10/bakery-wins-award" in urls
+    assert len(urls) == 5  # the four list items and the short headline, nothing else
+    alone = EN_LIST.replace('<ul class="stories">', '<ul class="stories"><!--').replace("</ul>", "--></ul>")
+    assert [link.url for link in find_article_links(alone, BASE, DOMAINS)] == []  # no template to learn from
+
+
+def test_rejected_links_have_a_reason():
+    scores = score_links(EN_LIST, BASE, DOMAINS)
+    assert scores.rejected == {
+        "https://news.example.com/": "site_root",
+        "https://news.example.com/business/": "url_shape",
+        "https://news.example.com/2024/05/12/nav-link-to-a-story-page": "navigation",
+        "https://news.example.com/tag/weather": "not_article_path",
+        "https://news.example.com/author/jane-doe": "not_article_path",
+        "https://news.example.com/video/2024/05/12/watch-the-storm-roll-in-over-the-bay": "not_article_path",
+        "mailto:desk@example.com": "not_web",
+    }
+    assert not set(scores.rejected) & {link.url for link in scores.accepted}
+
+
+def test_pattern_keeps_a_matching_short_link_anywhere():
+    scores = score_links(EN_LIST, BASE, DOMAINS, pattern=re.compile(r"/20\d\d/\d\d/\d\d/[a-z-]+$"))
+    urls = [link.url for link in scores.accepted]
+    assert "https://news.example.com/2024/05/10/bakery-wins-award" in urls
+    assert "https://news.example.com/2024/05/12/nav-link-to-a-story-page" in urls  # in <nav>, but it matches
+    assert scores.rejected["https://news.example.com/tag/weather"] == "pattern"
+
+
+ZH_LIST = """<html><body>
+<div class="nav"><a href="/">首页</a><a href="/domestic/">国内</a><a href="/world/">国际</a><a href="/photo/">图片</a></div>
+<ul class="newsList">
+  <li><a href="https://news.example.com/24/0512/08/J0AB12CD0001899O.html">国务院常务会议部署稳就业工作</a></li>
+  <li><a href="https://news.example.com/24/0512/09/J0AB34EF0001899O.html">多地出台措施支持小微企业发展</a></li>
+  <li><a href="https://news.example.com/24/0512/10/J0AB56GH0001899O.html">全国铁路迎来暑运客流高峰</a></li>
+  <li><a href="https://news.example.com/24/0512/11/J0AB78IJ0001899O.html">科学家发现新的珊瑚礁生态系统</a></li>
+  <li><a href="https://news.example.com/photoview/00AO0001/2309150.html">组图：各地民众欢度端午节假期</a></li>
+</ul>
+<div class="hot"><a href="https://news.example.com/24/0511/07/J0AA11KL0001899O.html">油价下调</a></div>
+</body></html>"""
+
+
+def test_chinese_listing():
+    scores = score_links(ZH_LIST, "https://news.example.com/domestic/", DOMAINS)
+    urls = [link.url for link in scores.accepted]
+    assert len(urls) == 5 and all("/24/05" in url for url in urls)  # the four and the short 油价下调
+    assert scores.rejected["https://news.example.com/photoview/00AO0001/2309150.html"] == "not_article_path"
+    assert scores.rejected["https://news.example.com/world/"] == "url_shape"
+
+
+RU_LIST = """<html><body>
+<div class="allLinks"><h2><a href="/russia/">В России</a></h2><h2><a href="/world/">В мире</a></h2></div>
+<div class="news">
+  <div class="text"><h3><a href="/russia/461033">Активист получил три года за газ на концерте</a></h3></div>
+  <div class="text"><h3><a href="/world/461061">Власти Таиланда определили исполнителя теракта в Бангкоке</a></h3></div>
+  <div class="text"><h3><a href="/sport/461072">ЦСКА проиграл первый матч плей-офф Лиги чемпионов</a></h3></div>
+  <div class="text"><h3><a href="/photo/2354">Владимир Путин совершил погружение у берегов Крыма</a></h3></div>
+  <div class="text"><h3><a href="/sport/461036">"Спортинг" - ЦСКА. Онлайн</a></h3></div>
+</div>
+<a href="/news/">Все новости</a>
+</body></html>"""
+
+
+def test_russian_listing():
+    links = find_article_links(RU_LIST, "https://www.example.ru/", ["example.ru"])
+    assert [link.url.rsplit("/", 2)[-2:] for link in links] == [
+        ["russia", "461033"], ["world", "461061"], ["sport", "461072"], ["sport", "461036"]]
+
+
+def test_url_template():
+    assert url_template("https://a.com/2024/05/12/world/europe/some-long-slug/index.html") == "D4/D2/D2/w/w/S/w.html"
+    assert url_template("https://a.com/20/0703/13/FGK7NCOR0001899O.html") == "D2/D4/D2/I.html"
+    assert url_template("https://a.com/story/what-the-markets-did-today/") == "w/S"
+    assert url_template("https://a.com/?id=123&p=2") == "?id&p"

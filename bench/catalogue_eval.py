@@ -1,0 +1,166 @@
+"""How well :func:`newscrawl.catalogue.find_article_links` finds the article links of real listing pages.
+
+Reads ``catalogue-labelled/`` of ``../shared/datasets`` (real 163, qq, CNN and Wired listing
+pages; ``article_urls`` are the page's links in the site's own article-URL form, see its
+SOURCE.md) and scores the links the catalogue stage yields **without** the site's pattern:
+per page and micro (all links of all pages pooled) precision, recall and F1.  The domains
+given are the registrable domain of the page's URL (``news.163.com`` -> ``163.com``), as a
+zero-configuration crawl would use.  Beside it, when newspaper4k is installed (optional, not a
+project dependency), its ``urls.valid_url`` on the same same-site links, for scale.
+
+    python bench/catalogue_eval.py [--datasets ../shared/datasets] [--show N]
+
+``--show N`` prints up to N false positives and false negatives per page.  Exit status 1 when
+micro F1 is below :data:`F1_BAR`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from newscrawl.catalogue import find_article_links, parse  # noqa: E402
+from newscrawl.discovery import registrable_domain  # noqa: E402
+
+DATASETS = ROOT.parent / "shared" / "datasets"
+LABELLED = "catalogue-labelled"
+F1_BAR = 0.95
+
+
+@dataclass
+class Score:
+    """Counts of one page (or of all pages pooled: micro)."""
+
+    true_pos: int = 0
+    false_pos: int = 0
+    false_neg: int = 0
+    wrong: list[str] = field(default_factory=list)  # yielded, not an article
+    missed: list[str] = field(default_factory=list)  # an article, not yielded
+
+    def add(self, other: Score) -> None:
+        self.true_pos += other.true_pos
+        self.false_pos += other.false_pos
+        self.false_neg += other.false_neg
+
+    @property
+    def precision(self) -> float:
+        found = self.true_pos + self.false_pos
+        return self.true_pos / found if found else 1.0
+
+    @property
+    def recall(self) -> float:
+        relevant = self.true_pos + self.false_neg
+        return self.true_pos / relevant if relevant else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def load_pages(datasets: Path = DATASETS) -> list[dict]:
+    """The labelled listing pages, each with its decoded ``html``; [] when the set is absent."""
+    folder = datasets / LABELLED
+    truth = folder / "truth.jsonl"
+    if not truth.is_file():
+        return []
+    pages = []
+    for line in truth.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            record = json.loads(line)
+            record["html"] = gzip.decompress((folder / record["file"]).read_bytes())
+            pages.append(record)
+    return pages
+
+
+def score_page(found: set[str], expected: set[str]) -> Score:
+    return Score(len(found & expected), len(found - expected), len(expected - found),
+                 sorted(found - expected), sorted(expected - found))
+
+
+def ours(page: dict) -> set[str]:
+    """The article links our catalogue stage yields on ``page`` (no pattern)."""
+    domain = registrable_domain(page["url"])
+    return {link.url for link in find_article_links(page["html"], page["url"], [domain])}
+
+
+def newspaper4k_valid_url() -> Callable[[str], bool] | None:
+    """newspaper4k's ``urls.valid_url`` when newspaper4k is installed (it is no dependency of the
+    project: ``pip install newspaper4k`` to see the baseline), else None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from newspaper.urls import valid_url
+    except ImportError:
+        return None
+    return valid_url
+
+
+def baseline(page: dict, valid_url: Callable[[str], bool]) -> set[str]:
+    """The page's same-site links that newspaper4k's ``valid_url`` accepts."""
+    domain = registrable_domain(page["url"])
+    root = parse(page["html"])
+    found = set()
+    for href in root.xpath("//a/@href") if root is not None else []:
+        url = urljoin(page["url"], href.strip()).split("#")[0]
+        host = urlsplit(url).hostname or ""
+        if (host == domain or host.endswith("." + domain)) and valid_url(url):
+            found.add(url)
+    return found
+
+
+def evaluate(pages: list[dict], finder: Callable[[dict], set[str]] = ours) -> tuple[Score, list[tuple]]:
+    """Micro score over ``pages`` and each page's (id, score)."""
+    micro, rows = Score(), []
+    for page in pages:
+        score = score_page(finder(page), set(page["article_urls"]))
+        micro.add(score)
+        rows.append((page["id"], score))
+    return micro, rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--datasets", type=Path, default=DATASETS)
+    parser.add_argument("--show", type=int, default=0, help="false positives/negatives to print per page")
+    args = parser.parse_args(argv)
+    pages = load_pages(args.datasets)
+    if not pages:
+        print(f"no labelled listing pages under {args.datasets / LABELLED}")
+        return 0
+    micro, rows = evaluate(pages)
+    valid_url = newspaper4k_valid_url()
+    base_micro, base_rows = (None, [])
+    if valid_url:
+        base_micro, base_rows = evaluate(pages, lambda page: baseline(page, valid_url))
+    print(f"{'page':52} {'P':>6} {'R':>6} {'F1':>6}" + ("   newspaper4k valid_url F1" if valid_url else ""))
+    for i, (page_id, score) in enumerate(rows):
+        base = f"   {base_rows[i][1].f1:6.3f}" if valid_url else ""
+        print(f"{page_id:52} {score.precision:6.3f} {score.recall:6.3f} {score.f1:6.3f}{base}")
+        for url in score.wrong[: args.show]:
+            print(f"    FP {url}")
+        for url in score.missed[: args.show]:
+            print(f"    FN {url}")
+    base = f"   {base_micro.f1:6.3f}" if valid_url else ""
+    print(f"{'micro':52} {micro.precision:6.3f} {micro.recall:6.3f} {micro.f1:6.3f}{base}")
+    if valid_url:
+        print(f"newspaper4k valid_url micro: P {base_micro.precision:.3f} R {base_micro.recall:.3f} "
+              f"F1 {base_micro.f1:.3f}")
+    else:
+        print("newspaper4k is not installed: no baseline (pip install newspaper4k to see it)")
+    print(f"bar: micro F1 >= {F1_BAR}: {'met' if micro.f1 >= F1_BAR else 'NOT met'}")
+    return 0 if micro.f1 >= F1_BAR else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
