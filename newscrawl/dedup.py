@@ -101,6 +101,7 @@ def page_canonical(root, page_url: str | None) -> str | None:
 # --- content fingerprints -------------------------------------------------------------------------
 
 NUM_PERM = 128  # MinHash permutations: 512 bytes a fingerprint; standard error of the estimate <= 0.045
+SCHEME = "affine32"  # datasketch 2's hash scheme: 32-bit values (stored fingerprints depend on it)
 SIMILARITY = 0.8  # estimated Jaccard similarity from which two bodies are one article
 MIN_SHINGLES = 20  # shorter bodies are not fingerprinted (boilerplate-sized texts would collide)
 # Long shingles: two stories told with one template (a number changed in each paragraph) share
@@ -127,21 +128,22 @@ def fingerprint(text: str) -> MinHash | None:
     grams = shingles(text or "")
     if len(grams) < MIN_SHINGLES:
         return None
-    minhash = MinHash(num_perm=NUM_PERM)
+    minhash = MinHash(num_perm=NUM_PERM, scheme=SCHEME)
     minhash.update_batch(list(grams))
     return minhash
 
 
 def to_bytes(minhash: MinHash) -> bytes:
-    """The fingerprint as stored: datasketch's hash values are below 2**32, so 4 bytes each."""
+    """The fingerprint as stored: the ``affine32`` scheme's hash values, 4 bytes each."""
     return minhash.hashvalues.astype("<u4").tobytes()
 
 
 def from_bytes(data: bytes) -> MinHash | None:
-    values = np.frombuffer(data, dtype="<u4").astype(np.uint64)
+    """A stored fingerprint; None for one of another size (another NUM_PERM: ignored)."""
+    values = np.frombuffer(data, dtype="<u4")
     if len(values) != NUM_PERM:
-        return None  # stored by another NUM_PERM: ignored
-    return MinHash(num_perm=NUM_PERM, hashvalues=values)
+        return None
+    return MinHash(num_perm=NUM_PERM, hashvalues=values, scheme=SCHEME)
 
 
 class ContentIndex:

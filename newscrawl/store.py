@@ -48,6 +48,7 @@ def legacy_url_key(url: str) -> str:
     return canonicalize_url(url, keep_fragments=False)
 
 
+KEYS_VERSION = 1  # PRAGMA user_version of a store whose keys are all canonical_url's current form
 FINGERPRINTS_PER_SITE = 100_000  # content fingerprints kept per site; the oldest are pruned
 
 
@@ -91,6 +92,19 @@ class SqliteSeenStore:
             "site TEXT NOT NULL, url TEXT NOT NULL, minhash BLOB NOT NULL)"
         )
         self._db.execute("CREATE INDEX IF NOT EXISTS fingerprints_site ON fingerprints (site, id)")
+        if self._db.execute("PRAGMA user_version").fetchone()[0] < KEYS_VERSION:
+            self._rekey()
+
+    def _rekey(self) -> None:
+        """Add the current key (:func:`canonical_url`) of every URL an older version recorded
+        under its older key, once (``PRAGMA user_version`` notes it); the old rows stay."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            rows = self._db.execute("SELECT site, url, exported_at FROM seen").fetchall()
+            rekeyed = [(site, key, stamp) for site, url, stamp in rows if (key := canonical_url(url)) != url]
+            self._db.executemany("INSERT OR IGNORE INTO seen (site, url, exported_at) VALUES (?, ?, ?)",
+                                 rekeyed)
+            self._db.execute(f"PRAGMA user_version = {KEYS_VERSION}")
 
     @classmethod
     def in_dir(cls, directory: str | os.PathLike | None = None) -> SqliteSeenStore:
