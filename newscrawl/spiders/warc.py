@@ -27,7 +27,13 @@ over ``DOWNLOAD_MAXSIZE`` are skipped by their stated length without being read.
 that gives no article is counted under ``newscrawl/dropped/<reason>`` (see :mod:`newscrawl.warc`),
 a file that is missing, not WARC or damaged included: it never stops the run.  A progress line is
 logged every ``LOGSTATS_INTERVAL`` seconds.  ``NEWSCRAWL_FRESH`` is on for this spider (an archive
-is read again in full on every run).
+is read again in full on every run); a URL met twice in one run is exported once (the second is
+dropped as ``duplicate``).  As in a crawl, exported URLs are recorded in the state directory's
+seen-URL store and each site's template library is learned there (``NEWSCRAWL_STATE_DIR``).
+
+Extraction uses the crawl's worker pool (``NEWSCRAWL_EXTRACT_PROCESSES``), where a site's pages
+all go to one worker so that its template library is learned in page order: an archive of many
+sites (CC-NEWS) spreads over the workers, an archive of one site keeps one worker busy.
 """
 
 from __future__ import annotations
