@@ -1,11 +1,52 @@
-"""Zero-configuration discovery: a news site's feeds, sitemaps, sections and list endpoints
-from its home page.  No Scrapy imports."""
+"""Zero-configuration discovery: a news site's feeds, sections, list endpoints and article URL
+form, read from its home page and a few section pages.  No Scrapy imports.
+
+What a home page tells (each function takes a parsed page, its URL and the site's domains):
+
+- :func:`feed_links`: feeds the page declares (``<link rel="alternate"
+  type="application/rss+xml|atom+xml">``, RSS Advisory Board "RSS Autodiscovery", 2006) and
+  anchors that point at a feed (a path ending in ``.rss``/``.xml``/``.atom`` or a
+  ``rss``/``feed``/``atom`` segment, on the site); :data:`FEED_PATHS` are the common places
+  to probe when the page names none;
+- :func:`section_links`: the site's navigation: same-site short paths (one or two segments, or a
+  subdomain's root) with a short label, inside ``nav``/``header``/menu containers or in a row
+  of such links, not media/tag/account pages;
+- list endpoints: :func:`newscrawl.catalogue.find_list_apis` (``data-list-api``);
+- sitemaps: the ``Sitemap:`` lines of robots.txt, which the site spider reads already;
+- :func:`infer_article_pattern`: a regular expression for the site's article URLs, from the
+  URL templates (:func:`newscrawl.catalogue.url_template`) most of the found article links
+  share, checked to match none of the section URLs.
+"""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+import re
+from collections import Counter
+from collections.abc import Iterable
+from re import _constants as sre_constants
+from re import _parser as sre_parse
+from urllib.parse import urljoin, urlsplit
 
-from .sites import _PSL
+from lxml import html
+
+from . import catalogue
+from .extract.dom import normalize_space
+from .sites import _PSL, host_allowed
+
+FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/feed+json")
+FEED_PATHS = ("/rss", "/feed", "/rss.xml", "/index.xml", "/atom.xml", "/feed.xml")  # probed if none named
+MAX_SECTIONS = 40  # section links kept from one page, in page order
+MAX_TEMPLATES = 3  # URL templates an inferred article pattern may join
+_FEED_PATH_RE = re.compile(
+    r"(\.(rss|atom|rdf)$|(^|/)(rss|feeds?|atom)(/|\.xml$|$)|rss[^/]{0,40}\.xml$)", re.IGNORECASE)
+_NOT_SECTION_WORDS = frozenset({
+    "about", "contact", "contacts", "privacy", "terms", "cookies", "help", "faq", "careers", "jobs", "login",
+    "signin", "signup", "register", "account", "subscribe", "subscription", "newsletter", "newsletters",
+    "search", "shop", "store", "advertise", "ads", "donate", "rss", "feed", "feeds", "sitemap", "legal",
+    "policy", "copyright", "author", "authors", "tag", "tags", "user", "profile", "cart", "app", "apps",
+})
+_MAX_SECTION_WORDS = 5
+_MAX_SECTION_CJK = 8
 
 
 def registrable_domain(url: str) -> str:
@@ -14,3 +55,189 @@ def registrable_domain(url: str) -> str:
     host = (urlsplit(url).hostname or "").lower().rstrip(".")
     extracted = _PSL(host)
     return extracted.top_domain_under_public_suffix or host
+
+
+def page_language(root: html.HtmlElement) -> str | None:
+    """The page's language as an ISO 639-1 code: ``<html lang>`` (or ``Content-Language``
+    meta), confirmed or overruled by reading its text (:func:`newscrawl.extract.language.detect_language`)."""
+    from .extract.language import detect_language
+
+    declared = (root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang") or "").strip()
+    if not declared:
+        metas = root.xpath("//meta[translate(@http-equiv,'CONTENT-LANGUAGE','content-language')"
+                           "='content-language']/@content")
+        declared = metas[0].strip() if metas else ""
+    declared = declared.split("-")[0].split("_")[0].lower()[:3] or None
+    body = root.find("body")
+    found = detect_language(body if body is not None else root, declared)
+    return found.split("-")[0].lower() if found else None
+
+
+def feed_links(root: html.HtmlElement | None, base_url: str, domains: Iterable[str]) -> list[str]:
+    """Feeds the page names: declared ones (any host: the page vouches for them) first, then
+    same-site anchors whose URL reads as a feed."""
+    if root is None:
+        return []
+    domains = tuple(domains)
+    found = []
+    for link in root.iter("link"):
+        rels = (link.get("rel") or "").lower().split()
+        kind = (link.get("type") or "").lower().split(";")[0].strip()
+        if "alternate" in rels and kind in FEED_TYPES and link.get("href"):
+            found.append(_absolute(base_url, link.get("href")))
+    for anchor in root.iter("a"):
+        href = anchor.get("href")
+        if not href:
+            continue
+        url = _absolute(base_url, href)
+        parts = urlsplit(url)
+        if parts.scheme in ("http", "https") and host_allowed(parts.hostname, domains) and (
+                _FEED_PATH_RE.search(parts.path) or _feed_host(parts.hostname)):
+            found.append(url)
+    return [url for url in dict.fromkeys(found) if urlsplit(url).scheme in ("http", "https")]
+
+
+def _feed_host(host: str | None) -> bool:
+    """``rss.example.com``/``feeds.example.com``: a host that serves feeds only."""
+    return bool(host) and host.split(".")[0] in ("rss", "feeds", "feed")
+
+
+def probe_urls(home_url: str, limit: int = len(FEED_PATHS)) -> list[str]:
+    """The common feed locations on the home page's origin, at most ``limit``."""
+    return [urljoin(home_url, path) for path in FEED_PATHS[:limit]]
+
+
+def section_links(root: html.HtmlElement | None, base_url: str, domains: Iterable[str]) -> list[str]:
+    """The site's section pages named on the page: same-site short paths with a short label in
+    its navigation (``nav``/``header``/menu containers, or a run of three or more such links
+    in one parent), in page order, at most :data:`MAX_SECTIONS`."""
+    if root is None:
+        return []
+    home = urlsplit(base_url)
+    found: list[str] = []
+    runs: Counter = Counter()
+    candidates = []
+    for anchor, url, text in catalogue._candidates(root, base_url, domains):
+        if _section_url(url, home) and _section_label(text):
+            parent = anchor.getparent()
+            key = id(parent.getparent() if parent is not None and parent.tag == "li" else parent)
+            runs[key] += 1
+            candidates.append((anchor, url, key))
+    for anchor, url, key in candidates:
+        if catalogue._placement_penalty(anchor) >= 2.0 or runs[key] >= 3:
+            found.append(_canonical_section(url))
+    return list(dict.fromkeys(found))[:MAX_SECTIONS]
+
+
+def _section_url(url: str, home) -> bool:
+    """A short same-site path that is not an article, a file or an account/tag/media page."""
+    parts = urlsplit(url)
+    segments = [s for s in parts.path.split("/") if s]
+    if parts.query or len(segments) > 2:
+        return False
+    if not segments:
+        return parts.hostname != home.hostname  # a subdomain's root (money.example.com) is a section
+    if any(s.lower().rsplit(".", 1)[0] in _NOT_SECTION_WORDS for s in segments):
+        return False
+    if any(catalogue._not_article_segment(s) for s in segments):
+        return False
+    shape = catalogue.url_score(url)
+    return shape is not None and shape < catalogue.MIN_SCORE and not catalogue._ID_RE.search(parts.path)
+
+
+def _section_label(text: str) -> bool:
+    text = normalize_space(text)
+    if not text or text.casefold() in catalogue._MENU_TEXT:
+        return False
+    if len(catalogue._CJK_RE.findall(text)) > 0:
+        return len(text) <= _MAX_SECTION_CJK
+    return len(catalogue._WORD_RE.findall(text)) <= _MAX_SECTION_WORDS and len(text) <= 40
+
+
+def _canonical_section(url: str) -> str:
+    return url.split("#")[0]
+
+
+def _absolute(base_url: str, href: str) -> str:
+    return urljoin(base_url, href.strip()).split("#")[0]
+
+
+# -- the article URL pattern ---------------------------------------------------------------
+
+_PLACEHOLDER_RE = {"D": r"\d{%s}", "S": r"[\w.~%%-]+", "I": r"[0-9A-Za-z]+", "w": r"[\w.~%%-]+"}
+_MAX_LITERALS = 6  # a "w" position with at most this many words found becomes their alternation
+
+
+def infer_article_pattern(article_urls: Iterable[str], section_urls: Iterable[str] = ()) -> str | None:
+    """A regular expression (for ``re.search`` on the URL) matching the site's article URLs:
+    the URL templates shared by at least :data:`newscrawl.catalogue.TEMPLATE_SUPPORT` of
+    ``article_urls`` that together cover most of them (at most :data:`MAX_TEMPLATES`).
+    None when no template is shared, or when the pattern would match a section URL.
+
+    The pattern is linear-time by construction: anchored at the start, one bounded
+    character class or literal per path segment, no nested quantifiers
+    (:func:`nested_quantifier` checks).
+    """
+    by_template: dict[str, list[str]] = {}
+    for url in dict.fromkeys(article_urls):
+        by_template.setdefault(catalogue.url_template(url), []).append(url)
+    ranked = sorted(by_template.items(), key=lambda item: -len(item[1]))
+    total = sum(len(urls) for urls in by_template.values())
+    chosen, covered = [], 0
+    for template, urls in ranked[:MAX_TEMPLATES]:
+        if len(urls) < catalogue.TEMPLATE_SUPPORT or "?" in template or not template:
+            break
+        chosen.append(_template_regex(template, urls))
+        covered += len(urls)
+        if covered >= 0.8 * total:
+            break
+    if not chosen:
+        return None
+    body = chosen[0] if len(chosen) == 1 else "(?:" + "|".join(chosen) + ")"
+    pattern = r"^https?://[^/?#]+/" + body + r"/?(?:[?#]|$)"
+    compiled = re.compile(pattern)
+    if nested_quantifier(pattern) or any(compiled.search(url) for url in section_urls):
+        return None
+    return pattern
+
+
+def _template_regex(template: str, urls: list[str]) -> str:
+    """One template as a regex; a ``w`` position keeps its words when few (``story|review``)."""
+    shapes = template.split("/")
+    paths = [[s for s in urlsplit(url).path.split("/") if s] for url in urls]
+    parts = []
+    for i, shape in enumerate(shapes):
+        stem, dot, ext = shape.partition(".")
+        if stem.startswith("D"):
+            regex = _PLACEHOLDER_RE["D"] % stem[1:]
+        elif stem == "w":
+            words = {p[i].rsplit(".", 1)[0] if dot else p[i] for p in paths if len(p) > i}
+            if len(words) <= _MAX_LITERALS and all(words):
+                regex = "(?:" + "|".join(sorted(re.escape(w) for w in words)) + ")"
+            else:
+                regex = _PLACEHOLDER_RE["w"].replace("%%", "%")
+        else:
+            regex = _PLACEHOLDER_RE[stem].replace("%%", "%")
+        parts.append(regex + (re.escape("." + ext) if dot else ""))
+    return "/".join(parts)
+
+
+def nested_quantifier(pattern: str) -> bool:
+    """Does ``pattern`` repeat something that itself repeats (``(a+)+``, ``(?:\\w+\\.)*``)?  Such
+    patterns can backtrack exponentially; a generated pattern must have none."""
+
+    def walk(items, inside: bool) -> bool:
+        for op, arg in items:
+            if op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT, sre_constants.POSSESSIVE_REPEAT):
+                low, high, sub = arg
+                if inside or walk(sub, high > 1 or high == sre_constants.MAXREPEAT):
+                    return True
+            elif op == sre_constants.SUBPATTERN:
+                if walk(arg[-1], inside):
+                    return True
+            elif op == sre_constants.BRANCH:
+                if any(walk(branch, inside) for branch in arg[1]):
+                    return True
+        return False
+
+    return walk(sre_parse.parse(pattern), False)

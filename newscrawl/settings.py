@@ -37,6 +37,9 @@ NEWSCRAWL_MAX_LIST_APIS = 20  # list endpoints (data-list-api) read per catalogu
 NEWSCRAWL_SITEMAP_MAX_AGE_DAYS = 7  # older sitemap entries skipped when no since/max_age_days; 0 = none
 NEWSCRAWL_SITEMAP_MAX_DEPTH = 3  # sitemap index levels followed below a configured or robots.txt sitemap
 NEWSCRAWL_SITEMAP_MAX_FILES = 1000  # sitemap files read per run; the rest are dropped (sitemap_capped)
+NEWSCRAWL_DISCOVER_MAX_SECTIONS = 10  # scrapy crawl discover / addsite: section pages read from the home page
+NEWSCRAWL_DISCOVER_MAX_FEEDS = 20  # scrapy crawl discover / addsite: feeds read (named or listed by the site)
+NEWSCRAWL_DISCOVER_FEED_PROBES = 4  # common feed paths (/rss, /feed, ...) tried when the home page names none
 NEWSCRAWL_SERVE_PORT = None  # port of a served (demo) site; None = stable per site name, 0 = random
 NEWSCRAWL_MAX_ERROR_RATE = 0.5  # exit status 1 when a larger share of fetched articles fails extraction
 NEWSCRAWL_WARC = None  # directory or .warc.gz file: record every response as WARC (newscrawl/warc.py)

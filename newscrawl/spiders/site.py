@@ -47,6 +47,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from itertools import islice
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -277,11 +278,11 @@ class SiteSpider(scrapy.Spider):
             self.logger.warning("Catalogue %s has more than %d links (NEWSCRAWL_MAX_LISTING_LINKS); skipped",
                                 response.url, max_links)
             return
-        pattern = self.site.article_pattern
-        links = catalogue.find_article_links(root, response.url, self.allowed_domains, pattern)
-        self.logger.debug("%d article links on %s", len(links), response.url)
-        for link in links:
-            item = self._listing(link.url, link.title, "catalogue", response.url)
+        scores = catalogue.score_links(root, response.url, self.allowed_domains, self.article_pattern)
+        self._count_rejected(scores.rejected, response.url)
+        self.logger.debug("%d article links on %s", len(scores.accepted), response.url)
+        for link in scores.accepted:
+            item = self._listing(link.url, link.title or None, "catalogue", response.url)
             if item:
                 yield item
         yield from self._list_api_requests(catalogue.find_list_apis(root, response.url), response.url)
@@ -289,6 +290,18 @@ class SiteSpider(scrapy.Spider):
             following = catalogue.find_next_page(root, response.url, self.allowed_domains)
             if following and following not in self._listing_seen and self.allow_list.allows(following):
                 yield self._listing_request(following, self.parse_catalogue, page=page + 1)
+
+    @cached_property
+    def article_pattern(self) -> re.Pattern | None:
+        """The site's ``article_pattern``, compiled once (it is user input, checked at load)."""
+        return re.compile(self.site.article_pattern) if self.site.article_pattern else None
+
+    def _count_rejected(self, rejected: dict[str, str], listing_url: str) -> None:
+        """Links the catalogue stage did not take: ``newscrawl/catalogue/rejected/<reason>`` each,
+        and one DEBUG line a link."""
+        for url, reason in rejected.items():
+            self.crawler.stats.inc_value(catalogue.REJECTED_STATS + reason)
+            self.logger.debug("Catalogue %s: link %s rejected (%s)", listing_url, url, reason)
 
     def _list_api_requests(self, apis: list[str], listing_url: str):
         """Requests for a catalogue page's list endpoints: new ones on the allow-list, at most
@@ -481,7 +494,7 @@ class SiteSpider(scrapy.Spider):
         ``BlogPosting``), else an article-shaped URL (:func:`newscrawl.catalogue.url_score`
         at least :data:`~newscrawl.catalogue.MIN_SCORE`: a date or id plus a slug or ``.html``)."""
         if self.site.article_pattern:
-            return catalogue.url_score(response.url, re.compile(self.site.article_pattern)) is not None
+            return catalogue.url_score(response.url, self.article_pattern) is not None
         root = catalogue.parse(response.text)
         if root is not None:
             og_type = root.xpath("string(//meta[@property='og:type']/@content)").strip().lower()
