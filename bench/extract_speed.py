@@ -32,8 +32,11 @@ slow spell of a shared machine falls on all of them alike; with ``--repeat N`` e
 timed N times per extractor and the median kept.  Objects alive before timing starts are
 frozen out of the garbage collector (``gc.freeze``), so a full collection does not charge
 the benchmark's own heap to one extractor.  A page's first run can include one-off costs
-(a date parser loading a language's data): the slow-page list re-times the stages warm and
-shows that total beside the measured one.  Compare figures of one run only.
+(a date parser loading a language's data — dateparser loads every locale the first time
+htmldate asks it about an unknown date format, ~0.5 s): the slow-page list re-times the stages
+warm and shows that total beside the measured one.  Extractors that share a library share its
+caches (htmldate serves trafilatura and newscrawl's last-resort date search): on a page, the
+first of them to ask pays the misses.  Compare figures of one run only.
 """
 
 from __future__ import annotations
