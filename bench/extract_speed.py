@@ -238,7 +238,7 @@ def auto_stages(text: str, url: str | None) -> dict[str, float]:
     """CPU ms of each step of ``extract_page(method="auto")``, in its order (each value that
     several steps share — the language, the title — is computed once, where it is first needed)."""
     from newscrawl.extract import auto, auto_learned
-    from newscrawl.extract.authors import find_author
+    from newscrawl.extract.authors import find_authors
     from newscrawl.extract.dates import find_published
     from newscrawl.extract.title import find_title
 
@@ -269,7 +269,7 @@ def auto_stages(text: str, url: str | None) -> dict[str, float]:
     mark("render")
     find_published(page)
     mark("dates")
-    find_author(page)
+    find_authors(page)
     mark("authors")
     page_description(page)
     mark("descr")

@@ -167,3 +167,17 @@ def test_compatibility_property_joins_the_list():
     head = '<meta name="author" content="Sarah E. Needleman and John Roe">'
     assert find_author(page(head)) == "Sarah E. Needleman, John Roe"
     assert find_author(page()) is None
+
+
+def test_a_personal_site_names_its_owner_but_an_outlet_names_nobody():
+    blog = '<meta property="og:site_name" content="Helge Fahrnberger"><meta name="author" content="Helge Fahrnberger">'
+    outlet = '<meta property="og:site_name" content="Miami Today"><meta name="author" content="Miami Today">'
+    assert find_authors(page(blog)) == ["Helge Fahrnberger"]
+    assert find_authors(page(outlet)) == []
+    assert clean_name("Grant Tinsley, PhD") == ["Grant Tinsley"]
+
+
+def test_dublin_core_last_first_and_korean_reporter_title():
+    assert find_authors(page('<meta name="dc.creator" content="Brazil, Rachel">')) == ["Rachel Brazil"]
+    assert clean_name("신현주 기자") == ["신현주"]
+    assert find_authors(page('<meta name="dc.creator" content="Jane Doe, John Roe">')) == ["Jane Doe", "John Roe"]

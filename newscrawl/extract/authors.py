@@ -65,9 +65,9 @@ _HAN = re.compile(r"[\u3400-\u9fff]")
 _HAN_NAMES = re.compile(r"^[\u3400-\u9fff·]{2,5}(?:[\s\u3000]+[\u3400-\u9fff·]{2,5})+$")
 _JUNK = re.compile(r"https?:|www\.|@|\.(?:com|html?)\b|\d|^\W+$", re.IGNORECASE)  # names hold no digits
 _TRAILING = re.compile(
-    r"(?:(?<!\s)\s*+)?(?:\||–|—|-{1,2}\s|\(|（|\[|【|•|(?<=\s)·|·(?=\s)|\bupdated\b|\bpublished\b|"
-    r"\bam\b\s++\d|\bon\b\s++\d|\bveröffentlicht\b|\baktualisiert\b|\bstand\b\s*+:|\d{1,2}[.:/]\d{1,2}|"
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\.?\s++\d|\b(?:19|20)\d\d\b)(?s:.*)",
+    r"(?:(?<!\s)\s*+)?(?:\||–|—|-{1,2}\s|\(|（|\[|【|•|(?<=\s)·|·(?=\s)|\d{1,2}[.:/]\d{1,2}|"
+    r"\b(?:updated\b|published\b|am\s++\d|on\s++\d|veröffentlicht\b|aktualisiert\b|stand\s*+:|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\.?\s++\d|(?:19|20)\d\d\b))(?s:.*)",
     re.IGNORECASE,
 )
 # Words that make a byline part an affiliation, not a person ("Herald staff", "Staff Writer").
@@ -76,14 +76,21 @@ AFFILIATION_WORDS = frozenset(
     "contributing columnist bureau newsroom desk team journalist journalists photographer redaktion "
     "redakteur redakteurin korrespondent korrespondentin journaliste rédaction rédacteur envoyé "
     "корреспондент корреспондента корреспондентка обозреватель редакция редактор собкор "
-    "inc ltd gmbh corp llc agency".split()
+    "inc ltd gmbh corp llc agency 기자 특파원".split()
 )
 # News agencies and wire services: organisations, never a person.
 AGENCIES = frozenset(
     "reuters ap afp dpa tass itar-tass xinhua bloomberg upi efe ansa pti ians kyodo yonhap epa apa anp "
     "belga sid kna cnn bbc интерфакс тасс 新华社 中新社 中新网 央视网 人民网 新华网".split()
 ) | {"associated press", "agence france-presse", "ria novosti", "риа новости", "press association"}
-_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "phd", "md"})
+_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})  # part of the name
+_CREDENTIALS = frozenset({"phd", "ph.d", "md", "mba", "rd", "rn", "msc", "bsc"})  # not part of it
+# Words of an organisation's or outlet's name: a site name holding one is no person's name.
+ORGANISATION_WORDS = frozenset(
+    "news nachrichten zeitung times today daily weekly presse press magazin magazine journal online "
+    "tv radio foundation stiftung verlag verein association institute institut university universität "
+    "council ministry department group company media report reports sport sports blog".split()
+)
 _NAME_STRIP = " ·:：-–—'\"\u201c\u201d"
 _NOT_NAMES = frozenset(
     "author authors autor admin administrator editor redaktion staff unknown anonymous 未知 匿名 佚名 "
@@ -142,11 +149,22 @@ def find_author(page: Page) -> str | None:
 
 def _find_authors(page: Page) -> list[str]:
     site_names = _site_names(page)
+    personal_site: list[str] = []
     for names in _sources(page):
         people = unique_names(n for n in names if not _is_site(n.casefold(), site_names))
-        if people:  # "Jane Doe, Example News" → ["Jane Doe"]; the site alone names nobody
+        if people:  # "Jane Doe, Example News" → ["Jane Doe"]
             return people
-    return []
+        personal_site = personal_site or [n for n in names if _is_personal_site_name(n)][:1]
+    return personal_site
+
+
+def _is_personal_site_name(name: str) -> bool:
+    """A site name that is a person's (a blog's owner: "Helge Fahrnberger"), taken only when no
+    other name is found: letters only, at most three words, none of an organisation's words."""
+    words = name.split()
+    return (0 < len(words) <= 3 and all(w.replace("-", "").replace("'", "").isalpha() for w in words)
+            and not any(w.casefold() in ORGANISATION_WORDS | AFFILIATION_WORDS for w in words)
+            and name.casefold() not in AGENCIES)
 
 
 def _sources(page: Page) -> Iterator[list[str]]:
@@ -183,6 +201,8 @@ def clean_name(raw: Any) -> list[str]:
         if names and name.casefold().rstrip(".") in _SUFFIXES:
             names[-1] = f"{names[-1]} {name}"
             continue
+        if name.casefold().rstrip(".") in _CREDENTIALS:  # "Grant Tinsley, PhD"
+            continue
         name = _without_affiliation(name)
         if _is_name(name):
             names.append(name)
@@ -207,8 +227,14 @@ def _without_affiliation(name: str) -> str:
     words = name.split()
     for i, word in enumerate(words):
         if word.casefold().strip(".,") in AFFILIATION_WORDS:
-            return " ".join(words[:i]) if i >= 2 else ""
+            caseless = i == 1 and _is_caseless(words[0])  # "신현주 기자": a Korean name is one word
+            return " ".join(words[:i]) if i >= 2 or caseless else ""
     return name
+
+
+def _is_caseless(word: str) -> bool:
+    """Written in a script without letter case (Han, Hangul, kana): one word can be a whole name."""
+    return word[:1].isalpha() and not word[:1].isupper() and not word[:1].islower()
 
 
 def _is_name(name: str) -> bool:
@@ -297,6 +323,15 @@ def _people(value: Any, by_id: Mapping[str, Mapping]) -> tuple[list[str], list[s
     return people, orgs
 
 
+_INVERTED_META = frozenset({"citation_author", "dc.creator", "dcterms.creator"})  # "Brazil, Rachel"
+
+
+def _surname_first(key: str, value: str) -> bool:
+    """"Brazil, Rachel": Highwire's citation_author always, Dublin Core when one word leads
+    ("Jane Doe, John Roe" is two people)."""
+    return key == "citation_author" or len(value.split(",")[0].split()) == 1
+
+
 def _meta_authors(page: Page) -> list[str]:
     """Names of the best-ranked author ``<meta>`` name present (all its occurrences)."""
     wanted = {name: rank for rank, name in enumerate(META_NAMES)}
@@ -305,7 +340,7 @@ def _meta_authors(page: Page) -> list[str]:
         key = (meta.get("name") or meta.get("property") or meta.get("itemprop") or "").strip().lower()
         if key in wanted and meta.get("content"):
             value = meta.get("content")
-            if key == "citation_author" and value.count(",") == 1:  # "Last, First"
+            if key in _INVERTED_META and value.count(",") == 1 and _surname_first(key, value):
                 value = " ".join(reversed(value.split(",")))
             by_rank.setdefault(wanted[key], []).append(value)
     for rank in sorted(by_rank):
