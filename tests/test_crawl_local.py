@@ -150,7 +150,7 @@ async def test_feed_crawl_with_failures_and_odd_pages(http_server, tmp_path):
     assert "city council met" in items[nocharset]["text"]
     assert items[ok]["feed_title"] == "A normal article about the budget vote"
     assert items[ok]["feed_summary"] == "Summary of A normal article about the budget vote"
-    assert items[ok]["feed_published"] == "2024-05-12T06:30:00+00:00"
+    assert items[ok]["feed_published"] == "2024-05-12T08:30:00+02:00"  # the feed's own offset, kept
     stats = crawler.stats.get_stats()
     drops = {k.rsplit("/", 1)[1]: v for k, v in stats.items() if k.startswith("newscrawl/dropped/")}
     assert drops == {"http_error": 2, "timeout": 1, "offsite": 2, "empty_body": 1, "binary": 1}

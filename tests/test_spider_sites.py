@@ -159,7 +159,7 @@ def test_feed_in_the_sites_format(site):
     items = list(spider.parse_feed(XmlResponse(url=config.feeds[0], body=body)))
     assert [i.url for i in items] == articles  # the entry on another host is not followed
     assert all(i.source == "feed" and i.feed_summary == f"Summary {n}" for n, i in enumerate(items))
-    assert items[0].feed_published == "2024-05-11T16:30:00+00:00"
+    assert items[0].feed_published == "2024-05-12T00:30:00+08:00"  # the feed's own offset, kept
     assert spider.crawler.stats.get_value("newscrawl/dropped/offsite") == 1
     pattern = config.article_pattern
     assert pattern is None or all(re.search(pattern, u) for u in articles)
