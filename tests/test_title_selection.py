@@ -83,3 +83,101 @@ def test_json_ld_names_of_people_and_organisations_are_not_headlines():
     assert _json_ld_headline(page(article)) == "Bridge reopens"
     site = ld({"@type": "WebSite", "headline": "Example Times", "name": "Example Times"})
     assert _json_ld_headline(page(site)) is None
+
+
+# --- pages without headline metadata: seed 003's rule, guarded against chrome -----------------
+
+
+def bare(title: str, body: str = "", url: str | None = None) -> Page:
+    """A page with a ``<title>`` and no og:title, twitter:title or JSON-LD headline."""
+    html = f"<html><head><title>{title}</title></head><body>{body}<p>Some text.</p></body></html>"
+    return Page.from_html(html, url)
+
+
+def test_without_headings_the_title_loses_its_section_and_site_labels():
+    assert find_title(bare("吉林境内车祸致36名香港游客受伤 - 新华社会 - 新华网"), precise=True) == (
+        "吉林境内车祸致36名香港游客受伤"
+    )
+    assert find_title(bare("鼠標手與頸椎病擬列入職業病引爭議_圖片頻道_新華網"), precise=True) == (
+        "鼠標手與頸椎病擬列入職業病引爭議"
+    )
+    # A bare hyphen joins the parts between Han characters ...
+    assert find_title(bare("女主播视频门 韩版大S炫富 少女时代爆猛料-女主播-东北网娱乐"), precise=True) == (
+        "女主播视频门 韩版大S炫富 少女时代爆猛料"
+    )
+    # ... but not between Latin letters, and a headline's own " - " stays when both halves are long.
+    assert find_title(bare("Covid-19 cases rise again - and hospitals prepare | Daily Post"), precise=True) == (
+        "Covid-19 cases rise again - and hospitals prepare"
+    )
+
+
+def test_a_short_leading_part_goes_only_before_a_strong_separator():
+    assert find_title(bare("Time 4 talks » Blog Archiv » Weitere Digitalisierung der Kinos"), precise=True) == (
+        "Weitere Digitalisierung der Kinos"
+    )
+    assert find_title(bare("Ozone - the cure for back pain nobody tried"), precise=True) == (
+        "Ozone - the cure for back pain nobody tried"
+    )
+
+
+def test_navigation_headings_that_share_nothing_with_the_title_are_not_titles():
+    body = "<h2>手机上看新闻</h2><h2>商讯</h2><h3>幼儿园老师结婚给全班发帖</h3>"
+    p = bare("龙年春节国内游提早报喜 报名人数已超去年同期_畅游_广州站_凤凰网", body)
+    assert find_title(p, precise=True) == "龙年春节国内游提早报喜 报名人数已超去年同期"
+
+
+def test_a_heading_holding_the_whole_article_is_not_the_title():
+    text = "Samsung 全白版平板越南亮相 2012-01-15 " + "據國外媒體報導，三星日前在越南展出了全新的白色版平板電腦。" * 8
+    p = bare("Samsung 全白版平板越南亮相 - 數碼 - 新浪網", f"<h2>{text}</h2>")
+    assert find_title(p, precise=True) == "Samsung 全白版平板越南亮相"
+
+
+def test_a_blog_name_heading_every_page_is_chrome_the_matching_heading_is_the_title():
+    body = "<h1>DimidoBlog</h1><h2>Was ist Virales Marketing?</h2><h3>Kategorien</h3>"
+    assert find_title(bare("Was ist Virales Marketing? | DimidoBlog", body), precise=True) == (
+        "Was ist Virales Marketing?"
+    )
+
+
+def test_the_heading_most_like_the_title_wins_as_seed_003_says():
+    body = "<h1>Sections</h1><h2>Politics</h2><h1>Verkündung des Tabaksteuergesetzes</h1>"
+    p = bare("Zoll online - Fachmeldungen - Verkündung des Tabaksteuergesetzes", body)
+    assert find_title(p, precise=True) == "Verkündung des Tabaksteuergesetzes"
+
+
+def test_the_h1_holds_when_the_title_is_only_the_site_name_or_a_label():
+    p = bare("Anwalt Niemeyer", "<h1>Willkommen in der Kanzlei!</h1>", url="https://www.anwaltniemeyer.de/")
+    assert find_title(p, precise=True) == "Willkommen in der Kanzlei!"
+    assert find_title(bare("Home", "<h1>Time to say goodbye.</h1>"), precise=True) == "Time to say goodbye."
+
+
+def test_a_headline_given_as_the_site_name_still_counts_as_the_headline():
+    head = '<meta property="og:site_name" content="Students halls too full, experts warn">'
+    html = (f"<html><head><title>Students halls too full, experts warn</title>{head}</head><body>"
+            "<h1>Students halls too full, experts warn</h1><h2>More from The Guardian</h2></body></html>")
+    assert find_title(Page.from_html(html, "https://www.msn.com/en-gb/news/1"), precise=True) == (
+        "Students halls too full, experts warn"
+    )
+
+
+def test_a_day_stamp_glued_to_the_heading_is_not_part_of_the_title():
+    title = "NR2.RU::: Euro falls against the hryvnia / Official rates for 6 January / 06.01.12 / Finance"
+    body = "<h1>Euro falls against the hryvnia<span>Official rates for 6 January</span> 06.01.12 08:46</h1>"
+    assert find_title(bare(title, body), precise=True) == "Euro falls against the hryvnia"
+
+
+def test_a_bare_time_after_the_headline_stays_some_sites_title_with_it():
+    p = bare("天冷抵抗力弱 齒源膿瘍患者多 - 自由時報", "<h1>天冷抵抗力弱 齒源膿瘍患者多 【16:15】</h1>")
+    assert find_title(p, precise=True) == "天冷抵抗力弱 齒源膿瘍患者多 【16:15】"
+
+
+def test_the_body_still_leaves_out_the_headline_the_sources_vote_for():
+    from newscrawl.extract.title import voted_headline
+
+    p = bare("Harbour closed - storm expected | Daily Post", "<h1>Harbour closed - storm expected</h1>")
+    assert voted_headline(p) == find_title(p, precise=True) == "Harbour closed - storm expected"
+    # Without headline metadata and with only navigation headings, the two differ: the vote
+    # (auto's body was measured with it) follows the h1, the title follows <title>.
+    p = bare("中国在复杂形势中持续铁腕治理年关欠薪", "<h1>相关新闻</h1><h2>阅读点击排行</h2>")
+    assert voted_headline(p) == "相关新闻"
+    assert find_title(p, precise=True) == "中国在复杂形势中持续铁腕治理年关欠薪"

@@ -30,7 +30,7 @@ from .decay import DL_MAX, is_link_node
 from .hints import MARKUPS, STRONG, never_body, strip_furniture, weigh_markup
 from .page import Page
 from .stopwords import stopword_matcher
-from .title import find_title, similarity
+from .title import similarity, voted_headline
 
 LAMBDA = 0.75
 KEEP_SHARE = 0.5
@@ -341,7 +341,7 @@ def extract_body(
 ) -> Body:
     gain = Gain(page, cjk_mode, mu)
     block = best_block(gain, lam)
-    title = find_title(page, precise=True)
+    title = voted_headline(page)
     block = titled_article(block, gain, lam, title)
     body = Body(method="auto", root=block, skip=prune(block, gain, lam, dl_max, title, prune_linkless))
     if drop_furniture:

@@ -32,7 +32,27 @@ from .page import Page
 _SEPARATORS = re.compile(
     r"(?<!\s)\s++(?:[|\-–—_·:»«/]\s+|[|｜_]\s*|-\s*|——\s*|－\s*)|[|｜_]\s*|——\s*|－\s*"
 )
+# Where a <title> splits into parts besides _SEPARATORS: a hyphen between two Han characters
+# (Chinese titles join headline, section and site with a bare "-": "标题-栏目-网站"; between
+# Latin letters it is a word's own hyphen and stays), and a run of colons ("SITE.RU::: Headline").
+_TITLE_CUTS = re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])-(?=[\u3400-\u9fff\uf900-\ufaff])|::+\s*")
+# A day written after a headline in its heading ("Headline 06.01.12 08:49").  A bare time is
+# not enough: some sites title their stories "Headline 【16:15】".
+_DATE_STAMP = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}")
+# Separators strong enough to cut a leading part ("Site | Headline", "Blog » Archive » Headline");
+# a leading part before " - " or ": " may be the headline's own first half ("Ozone - a new cure").
+_STRONG_SEPARATORS = frozenset("|｜_»«/:")
 MAX_CANDIDATE_CHARS = 600
+# A <title> part shorter than this share of what remains is chrome (a site or section label).
+CHROME_SHARE = 0.5
+# He 2019 takes the heading most similar to <title> however low the similarity; below this, no
+# heading is the headline (only navigation, teasers or a body-sized block) and the <title> is.
+HEADING_MIN_SIMILARITY = 0.5
+H1_MIN_SIMILARITY = 0.25
+# ... and it yields to another heading only when that one scores this much higher.
+H1_MARGIN = 0.2
+# A <title> shorter than this (after its chrome is cut) is a label ("Home"), not a headline.
+MIN_TITLE_HEADLINE_CHARS = 8
 # Typographic variants of one character, folded before sources are compared: metadata
 # often carries ASCII quotes and hyphens where the visible headline has typographic ones.
 _TYPOGRAPHY = str.maketrans(
@@ -186,6 +206,114 @@ def _names_site(part: str, site_names: set[str]) -> bool:
     return False
 
 
+def _title_parts(title: str) -> list[tuple[int, int, str]]:
+    """``title``'s parts between separators: ``(start, end, separator after it)``, blank parts dropped."""
+    cuts = sorted(m.span() for pattern in (_SEPARATORS, _TITLE_CUTS) for m in pattern.finditer(title))
+    parts, start = [], 0
+    for begin, end in [*cuts, (len(title), len(title))]:
+        if begin < start:  # a Han hyphen inside a separator already cut
+            continue
+        if title[start:begin].strip():
+            parts.append((start, begin, title[begin:end].strip()))
+        elif parts:  # two separators in a row ("新闻中心__网站"): the later one follows the part
+            parts[-1] = (parts[-1][0], parts[-1][1], title[begin:end].strip() or parts[-1][2])
+        start = end
+    return parts
+
+
+def title_headline(title: str | None, site_names: set[str] = frozenset()) -> tuple[str, set[str]]:
+    """The headline inside a ``<title>`` and the folded chrome parts cut off it.
+
+    ``Headline - Section - Site`` → ``Headline``: trailing parts go while they name the site
+    or are shorter than :data:`CHROME_SHARE` of what stays; leading parts go likewise, but a
+    short one only before a strong separator (``Site | Headline``, ``Blog » Headline``), since
+    ``Ozone - the cure nobody tried`` keeps its first word.  The text between the kept
+    parts stays as written (a headline's own `` - `` survives when its halves are long).
+    """
+    title = dom.normalize_space(title)
+    parts = _title_parts(title)
+    if len(parts) < 2:
+        return title, set()
+    lo, hi = 0, len(parts)
+
+    def text(a: int, b: int) -> str:
+        return title[parts[a][0]:parts[b - 1][1]].strip()
+
+    while hi - lo > 1:
+        last, rest = text(hi - 1, hi), text(lo, hi - 1)
+        if _names_site(last, site_names) or len(last) < CHROME_SHARE * len(rest):
+            hi -= 1
+        else:
+            break
+    while hi - lo > 1:
+        first, rest = text(lo, lo + 1), text(lo + 1, hi)
+        strong = parts[lo][2][:1] in _STRONG_SEPARATORS
+        if _names_site(first, site_names) or (strong and len(first) < CHROME_SHARE * len(rest)):
+            lo += 1
+        else:
+            break
+    chrome = {_fold(text(i, i + 1)) for i in (*range(lo), *range(hi, len(parts)))}
+    return text(lo, hi), chrome
+
+
+def _he_title(page: Page, site_names: set[str]) -> str | None:
+    """Seed 003's rule for a page without headline metadata, with guards against chrome.
+
+    The reference is ``<title>``; the candidates are the ``<h1>``…``<h6>`` texts, less
+    headings that are the site's logo (linked home), a site name, or a part the ``<title>``
+    itself marks as chrome (a blog name heading every page).  A candidate scores its best
+    similarity (formula 2) to the whole ``<title>`` or to its headline part
+    (:func:`title_headline`).  Seed 003 takes the best candidate however low its score;
+    here it must reach :data:`HEADING_MIN_SIMILARITY`.  Below that no heading states what
+    ``<title>`` says: the first ``<h1>`` still holds when it shares some of it, or of its
+    first part (``Headline - Subtitle``), at :data:`H1_MIN_SIMILARITY`;
+    else ``<title>``'s headline part is the title, unless that is only a site name or a
+    word (``Home``), when the first ``<h1>`` or best heading is.
+    """
+    title = page.title_tag[:MAX_CANDIDATE_CHARS]
+    # A page that gives its headline as its site name (og:site_name) names no site.
+    site_names = {n for n in site_names if not _names_site(title, {n})}
+    headline, chrome = title_headline(title, site_names)
+    references = [_fold(t) for t in dict.fromkeys((title, headline)) if t]
+    first_part = [_fold(headline[a:b]) for a, b, _ in _title_parts(headline)][:1]
+    best, best_score = None, -1.0
+    h1, h1_score = None, -1.0
+    for el in page.root.iter(*dom.HEADING_TAGS):
+        text = dom.node_text(el)[:MAX_CANDIDATE_CHARS]
+        folded = _fold(text)
+        if not text or folded in chrome or _names_site(text, site_names) or _is_home_link(el, page):
+            continue
+        score = max((similarity(folded, ref) for ref in references), default=0.0)
+        if h1 is None and el.tag == "h1":
+            score = max([score, *(similarity(folded, part) for part in first_part)])
+            h1, h1_score = text, score
+        if score > best_score:
+            best, best_score = text, score
+    if h1 is not None and h1_score >= H1_MIN_SIMILARITY and best_score - h1_score < H1_MARGIN:
+        return _without_stamp(h1, title)
+    if best is not None and best_score >= HEADING_MIN_SIMILARITY:
+        return _without_stamp(best, title)
+    if h1 is not None and h1_score >= H1_MIN_SIMILARITY:
+        return _without_stamp(h1, title)
+    if len(headline) >= MIN_TITLE_HEADLINE_CHARS and not _names_site(headline, site_names):
+        return headline
+    return h1 or best or headline or None
+
+
+def _without_stamp(heading: str, title: str) -> str:
+    """``heading`` less what its page printed after the headline in the same element: when
+    it opens with a ``<title>`` part and goes on to a day (``Headline Subtitle 06.01.12
+    08:49``), that part, as ``<title>`` writes it."""
+    folded = _fold(heading)
+    for start, end, _ in _title_parts(title):
+        part = title[start:end].strip()
+        key = _fold(part)
+        if len(key) >= 8 and len(folded) > len(key) and folded.startswith(key):
+            if _DATE_STAMP.search(folded, len(key)):
+                return part
+    return heading
+
+
 def _without_kicker(longer: str, shorter: str) -> bool:
     """Is ``longer`` just ``shorter`` with a kicker or tail joined by a separator?"""
     lf, sf = _fold(longer), _fold(shorter)
@@ -195,7 +323,40 @@ def _without_kicker(longer: str, shorter: str) -> bool:
     return bool(rest) and (rest[0] in _KICKER_JOINS or rest[-1] in _KICKER_JOINS)
 
 
+def voted_headline(page: Page) -> str | None:
+    """The headline the page's own sources vote for (:func:`_vote`), also on pages without
+    headline metadata, where the article's title comes from :func:`_he_title` instead.
+
+    ``auto`` leaves this headline out of the body: its body figures were measured with it,
+    and the choice of the reported title does not move them.
+    """
+    if "voted_headline" not in page.derived:
+        reference = page.title_tag[:MAX_CANDIDATE_CHARS]
+        page.derived["voted_headline"] = _vote(page, reference, heading_texts(page), _site_names(page))
+    return page.derived["voted_headline"]
+
+
 def _precise_title(page: Page, reference: str, listing: str, candidates: list[str]) -> str | None:
+    """The listing's title by seed 003, else the vote of the page's headline metadata
+    (:func:`_vote`), else, on a page without any, seed 003's rule (:func:`_he_title`)."""
+    if listing:
+        return lcs_title(reference or listing, candidates) if candidates else listing
+    names = _site_names(page)
+    if not any(_metadata_headlines(page, names)):
+        return _he_title(page, names)
+    return _vote(page, reference, candidates, names)
+
+
+def _metadata_headlines(page: Page, names: set[str]) -> list[str | None]:
+    """JSON-LD ``headline``, ``og:title`` and ``twitter:title``, the site name cut off."""
+    return [
+        _json_ld_headline(page),
+        strip_site_name(dom.meta_content(page.root, "og:title"), names),
+        strip_site_name(dom.meta_content(page.root, "twitter:title"), names),
+    ]
+
+
+def _vote(page: Page, reference: str, candidates: list[str], names: set[str]) -> str | None:
     """The headline by agreement between the page's own sources.
 
     Sources: the first ``<h1>`` that is not a link home (a blog's name), the seed-003
@@ -205,19 +366,9 @@ def _precise_title(page: Page, reference: str, listing: str, candidates: list[st
     to another (``Politik: Headline`` vs ``Headline``) counts for the shorter one.  The
     winner is returned as the ``<h1>`` writes it when the ``<h1>`` is among its sources.
     """
-    if listing:
-        return lcs_title(reference or listing, candidates) if candidates else listing
-    names = _site_names(page)
     h1 = _main_h1(page)
     lcs_pick = lcs_title(reference, candidates) if candidates and reference else None
-    sources = [
-        h1,
-        lcs_pick,
-        _json_ld_headline(page),
-        strip_site_name(dom.meta_content(page.root, "og:title"), names),
-        strip_site_name(dom.meta_content(page.root, "twitter:title"), names),
-        strip_site_name(page.title_tag, names),
-    ]
+    sources = [h1, lcs_pick, *_metadata_headlines(page, names), strip_site_name(page.title_tag, names)]
     present = [s for s in sources if s]
     if not present:
         return candidates[0] if candidates else None
