@@ -153,3 +153,50 @@ def test_evaluate_on_shared_aeb_sample(tmp_path):
     (result,) = json.loads(out.read_text())
     assert result["pages"] == 15 and result["errors"] == 0
     assert result["body_zyte_f1"] > 0.6
+
+
+def test_evaluate_over_every_folder_skips_non_datasets_and_writes_markdown(tmp_path):
+    """``scrapy evaluate root/*``: feed and listing folders are noted and skipped, the datasets
+    are scored side by side with a peer, and ``--markdown`` writes one table per field."""
+    from newscrawl.extract import models
+
+    root = tmp_path / "datasets"
+    trained_on = (models.read_manifest().get("body_sets") or ["aeb"])[0]
+    write_dataset(root / trained_on)  # a set the shipped model saw: auto's figures are in-sample
+    write_dataset(root / "unseen")
+    (root / "feeds" / "rss").mkdir(parents=True)  # no pages/, no truth.jsonl
+    (root / "feeds" / "SOURCE.md").write_text("feeds")
+    listing = root / "listings"
+    (listing / "pages").mkdir(parents=True)
+    (listing / "truth.jsonl").write_text(json.dumps({"id": "home", "article_urls": ["https://a.example/1"]}))
+    markdown = tmp_path / "tables.md"
+    folders = sorted(str(p) for p in root.iterdir())
+    proc = scrapy(tmp_path, "evaluate", *folders, "--method", "auto", "--baseline", "readability",
+                  "--markdown", str(markdown))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"skipped {root / 'feeds'}: no pages or truth.jsonl" in proc.stdout
+    assert f"skipped {listing}: its truth fills none of" in proc.stdout
+    assert f"== {trained_on} (3 pages" in proc.stdout and "== unseen (3 pages" in proc.stdout
+
+    tables = markdown.read_text()
+    sections = {block.split("\n", 1)[0]: block for block in tables.split("### ")[1:]}
+    assert set(sections) == {"Body F1 (Zyte benchmark: token 4-gram shingles)", "Title exact", "Date (day)",
+                             "Author F1"}
+    for block in sections.values():
+        lines = block.strip().split("\n")
+        assert lines[2] == "| dataset | pages | auto | readability |"
+        rows = {line.split(" | ")[0].lstrip("| "): line for line in lines[4:] if line.startswith("|")}
+        assert set(rows) == {trained_on, "unseen"}
+        assert "\\*" in rows[trained_on].split(" | ")[2] and "\\*" not in rows["unseen"]
+        assert "\\*" not in rows[trained_on].split(" | ")[3]  # the peer has no shipped model
+    title_rows = [line for line in sections["Title exact"].split("\n") if line.startswith("| unseen")]
+    assert title_rows == ["| unseen | 2 | 1.000 | 1.000 |"]  # the blank page has no title truth
+    assert "| unseen | 2 | 1.000 | n/a |" in sections["Date (day)"]  # readability extracts no dates
+    assert tables.rstrip().endswith("in-sample: the method's shipped model was trained on this dataset.")
+
+
+def test_evaluate_with_no_dataset_among_the_folders_is_a_usage_error(tmp_path):
+    (tmp_path / "feeds").mkdir()
+    proc = scrapy(tmp_path, "evaluate", str(tmp_path / "feeds"))
+    assert proc.returncode == 2
+    assert "no dataset among" in proc.stderr

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from . import metrics
-from .datasets import Record, decode_like_scrapy, load_dataset, read_truth
+from .datasets import TRUTH_FILE, Record, dataset_fields, decode_like_scrapy, load_dataset, read_truth
 
 logger = logging.getLogger(__name__)
 
@@ -330,6 +330,58 @@ def format_table(results: list[Result]) -> str:
     return "\n".join([title, *lines])
 
 
+# The markdown tables: heading, figure key, truth count key.
+MARKDOWN_TABLES = [
+    ("Body F1 (Zyte benchmark: token 4-gram shingles)", "body_zyte_f1", "n_body"),
+    ("Title exact", "title_exact", "n_title"),
+    ("Date (day)", "date_day", "n_date"),
+    ("Author F1", "author_f1", "n_author"),
+]
+IN_SAMPLE_MARK = "\\*"
+# Figures a baseline cannot have: readability-lxml extracts no date and no author.
+NOT_EXTRACTED = {"readability": frozenset({"date_day", "author_f1"})}
+
+
+def _column_name(result: Result) -> str:
+    return result.method + "".join(f" {k}={v}" for k, v in result.params.items())
+
+
+def format_markdown(results: Mapping[str, list[Result]]) -> str:
+    """One markdown table per field of :data:`MARKDOWN_TABLES`: a row per dataset whose truth
+    has the field, a column per method and baseline (in the order run).  A figure of a
+    learned method on a set its shipped model was trained on is marked in-sample; a field
+    the baseline does not extract is ``n/a``, a method not run on the set ``–``."""
+    columns = list(dict.fromkeys(_column_name(r) for rs in results.values() for r in rs))
+    sections = []
+    for heading, key, count in MARKDOWN_TABLES:
+        rows = []
+        for dataset, dataset_results in results.items():
+            by_column = {_column_name(r): r for r in dataset_results}
+            figures = {name: r.figures for name, r in by_column.items()}
+            if not any(key in f for f in figures.values()):
+                continue
+            n = next(f[count] for f in figures.values() if count in f)
+            cells = []
+            for name in columns:
+                value = figures.get(name, {}).get(key)
+                mark = IN_SAMPLE_MARK if name in by_column and in_sample_note(
+                    by_column[name].method, dataset) else ""
+                if key in NOT_EXTRACTED.get(name, ()):
+                    cells.append("n/a")
+                else:
+                    cells.append("–" if value is None else f"{value:.3f}{mark}")
+            rows.append(f"| {dataset} | {n} | " + " | ".join(cells) + " |")
+        if rows:
+            sections.append("\n".join([
+                f"### {heading}", "",
+                "| dataset | pages | " + " | ".join(columns) + " |",
+                "|---|---:|" + "---:|" * len(columns),
+                *rows,
+            ]))  # fmt: skip
+    note = (f"{IN_SAMPLE_MARK} in-sample: the method's shipped model was trained on this dataset.")
+    return "\n\n".join([*sections, note]) + "\n"
+
+
 def run_all(
     datasets: list[str | Path],
     methods: list[str],
@@ -360,6 +412,35 @@ def run_all(
                 evaluate(dataset, baseline_extractor(name), name, records=records, progress=progress)
             )
     return out
+
+
+# Truth keys some figure scores: a directory whose truth has none of them (a listing set's
+# ``article_urls``) is no evaluation dataset.
+SCORED_FIELDS = ("text", "title", "date", "author", "with", "without", "text_prefix")
+
+
+def discover_datasets(paths: Iterable[str | Path]) -> tuple[list[str], list[tuple[str, str]]]:
+    """The dataset directories among ``paths`` and, for every other directory, why it is skipped.
+
+    A dataset holds ``pages/`` and ``truth.jsonl`` whose rows fill at least one field this
+    module scores (:data:`SCORED_FIELDS`), so ``scrapy evaluate ../shared/datasets/*`` runs on
+    every set and notes the feed and listing folders.  A path that is no directory at all is
+    an error (:class:`~.datasets.DatasetError`), raised before any work.
+    """
+    datasets: list[str] = []
+    skipped: list[tuple[str, str]] = []
+    for path in map(str, paths):
+        directory = Path(path)
+        if not directory.is_dir():
+            read_truth(directory)  # raises: not a dataset directory
+        missing = [name for name in ("pages", TRUTH_FILE) if not (directory / name).exists()]
+        if missing:
+            skipped.append((path, f"no {' or '.join(missing)} (not in the dataset layout)"))
+        elif not dataset_fields(directory) & set(SCORED_FIELDS):
+            skipped.append((path, f"its truth fills none of {', '.join(SCORED_FIELDS)}"))
+        else:
+            datasets.append(path)
+    return datasets, skipped
 
 
 def split_list(value: str | None) -> list[str]:
@@ -466,6 +547,11 @@ def add_arguments(parser: argparse.ArgumentParser, positional: bool = True) -> N
     )
     parser.add_argument("--plot", metavar="PNG", help="with --sweep: write the P/R/F1 curves here")
     parser.add_argument("--json", metavar="FILE", help="write the results, with per-page scores, as JSON")
+    parser.add_argument(
+        "--markdown", metavar="FILE",
+        help="write one markdown table per field (body F1, title exact, date day, author F1): "
+        "rows are datasets, columns methods and baselines; in-sample figures are marked",
+    )  # fmt: skip
     parser.add_argument("--worst", type=int, default=0, metavar="N", help="list the N lowest body-F1 pages")
     parser.add_argument("--check-floors", metavar="FLOORS_JSON", help="exit 1 if a figure is below its floor")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="tqdm bar")
@@ -477,8 +563,12 @@ def run_cli(args: argparse.Namespace, echo: Callable[[str], None] = print) -> in
 
     if not args.datasets:
         raise ValueError("give at least one dataset directory")
-    for dataset in args.datasets:
-        read_truth(dataset)  # a wrong path fails before any work
+    datasets, skipped = discover_datasets(args.datasets)  # a wrong path fails before any work
+    for path, reason in skipped:
+        echo(f"skipped {path}: {reason}")
+    if not datasets:
+        raise ValueError(f"no dataset among {', '.join(map(str, args.datasets))}")
+    args.datasets = datasets
     floors = quality_gate.load_floors(args.check_floors) if args.check_floors else None
     params = parse_params(args.param)
     if args.sweep:
@@ -506,6 +596,9 @@ def run_cli(args: argparse.Namespace, echo: Callable[[str], None] = print) -> in
             if args.worst:
                 echo(worst_pages(result, args.worst))
         echo("")
+    if args.markdown:
+        Path(args.markdown).write_text(format_markdown(results), encoding="utf-8")
+        echo(f"markdown tables written to {args.markdown}")
     if args.json:
         payload = [r.to_dict(with_pages=True) for rs in results.values() for r in rs]
         Path(args.json).write_text(json.dumps(payload, indent=1, ensure_ascii=False, default=str))
