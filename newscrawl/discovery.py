@@ -20,9 +20,11 @@ What a home page tells (each function takes a parsed page, its URL and the site'
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from re import _constants as sre_constants
 from re import _parser as sre_parse
 from urllib.parse import urljoin, urlsplit
@@ -31,7 +33,7 @@ from lxml import html
 
 from . import catalogue
 from .extract.dom import normalize_space
-from .sites import _PSL, host_allowed
+from .sites import _PSL, _is_ip, host_allowed, parse_sites
 
 FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/feed+json")
 FEED_PATHS = ("/rss", "/feed", "/rss.xml", "/index.xml", "/atom.xml", "/feed.xml")  # probed if none named
@@ -47,6 +49,20 @@ _NOT_SECTION_WORDS = frozenset({
 })
 _MAX_SECTION_WORDS = 5
 _MAX_SECTION_CJK = 8
+
+
+@dataclass
+class Survey:
+    """What a discovery run found (``scrapy addsite`` turns it into a sites-file entry)."""
+
+    home: str
+    language: str | None = None
+    feeds: list[str] = field(default_factory=list)  # feeds that parsed with entries
+    sitemaps: list[str] = field(default_factory=list)  # robots.txt Sitemap: lines
+    sections: list[str] = field(default_factory=list)  # section pages named by the home page
+    list_apis: list[str] = field(default_factory=list)
+    catalogue_links: dict[str, int] = field(default_factory=dict)  # catalogue page -> article links on it
+    articles: list[str] = field(default_factory=list)  # article URLs listed anywhere
 
 
 def registrable_domain(url: str) -> str:
@@ -241,3 +257,61 @@ def nested_quantifier(pattern: str) -> bool:
         return False
 
     return walk(sre_parse.parse(pattern), False)
+
+
+# -- a sites-file entry for a person to review (scrapy addsite) ------------------------------
+
+MIN_CATALOGUE_LINKS = 3  # a section page listing fewer article links is not kept as a catalogue
+MAX_CATALOGUES = 10
+
+
+def site_table(survey: Survey) -> dict:
+    """The ``[sites.<name>]`` table for a surveyed site: its domains (the home page's registrable
+    domain, and that of each feed or sitemap on another domain), the home page and the section
+    pages that listed articles as catalogues, its feeds, sitemaps and list endpoints, language
+    and inferred ``article_pattern``.  Keys without a value are left out."""
+    catalogues = [survey.home] + [url for url in survey.sections
+                                  if survey.catalogue_links.get(url, 0) >= MIN_CATALOGUE_LINKS]
+    domains = [_site_domain(survey.home)]
+    for url in survey.feeds + survey.sitemaps + survey.list_apis:
+        if not host_allowed(urlsplit(url).hostname, [d.split(":")[0] for d in domains]):
+            domains.append(_site_domain(url))
+    table = {
+        "language": survey.language,
+        "domains": list(dict.fromkeys(domains)),
+        "catalogues": catalogues[:MAX_CATALOGUES],
+        "feeds": survey.feeds,
+        "sitemaps": survey.sitemaps,
+        "list_apis": survey.list_apis,
+        "article_pattern": infer_article_pattern(survey.articles, [survey.home, *survey.sections]),
+    }
+    return {key: value for key, value in table.items() if value}
+
+
+def _site_domain(url: str) -> str:
+    """A URL's registrable domain; an IP address or ``localhost`` keeps its port (a test server)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if (_is_ip(host) or host == "localhost") and parts.port:
+        return f"{host}:{parts.port}"
+    return registrable_domain(url)
+
+
+def site_entry(name: str, table: dict) -> str:
+    """``table`` as a TOML ``[sites.<name>]`` entry, validated as :func:`newscrawl.sites.load_sites`
+    would (raises :class:`newscrawl.sites.SiteConfigError`); the pattern as a literal string."""
+    parse_sites({"sites": {name: table}}, source="the discovered entry")
+    lines = [f"[sites.{name}]"]
+    for key, value in table.items():
+        lines.append(f"{key} = {_toml_value(key, value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(key: str, value) -> str:
+    if isinstance(value, list):
+        if len(value) <= 1:
+            return "[" + ", ".join(json.dumps(v, ensure_ascii=False) for v in value) + "]"
+        return "[\n" + "".join(f"    {json.dumps(v, ensure_ascii=False)},\n" for v in value) + "]"
+    if key == "article_pattern" and "'" not in value and "\n" not in value:
+        return f"'{value}'"  # a TOML literal string: the regex as written
+    return json.dumps(value, ensure_ascii=False)  # JSON string escapes are TOML basic-string escapes

@@ -19,32 +19,18 @@ only records what it found in :attr:`DiscoverSpider.survey`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import scrapy
 from scrapy.http import TextResponse
 
 from .. import catalogue, discovery
+from ..discovery import Survey
 from ..items import ListingItem
 from ..sites import SiteConfig, origin_of
 from .site import SiteSpider, page_kind, robots_sitemaps
 
 DISCOVER_STATS = "newscrawl/discover/"  # stats prefix: what discovery found and tried
-
-
-@dataclass
-class Survey:
-    """What a discovery run found (``scrapy addsite`` turns it into a sites-file entry)."""
-
-    home: str
-    language: str | None = None
-    feeds: list[str] = field(default_factory=list)  # feeds that parsed with entries
-    sitemaps: list[str] = field(default_factory=list)  # robots.txt Sitemap: lines
-    sections: list[str] = field(default_factory=list)  # section pages named by the home page
-    list_apis: list[str] = field(default_factory=list)
-    catalogue_links: dict[str, int] = field(default_factory=dict)  # catalogue page -> article links on it
-    articles: list[str] = field(default_factory=list)  # article URLs listed anywhere
 
 
 class DiscoverSpider(SiteSpider):
