@@ -101,11 +101,46 @@ def evaluate(datasets: Path = DATASETS) -> tuple[list[SetResult], SetResult]:
     return [evaluate_articles(folder) for folder in article_sets(datasets)], evaluate_listings(datasets)
 
 
+def costs(datasets: Path, every: int) -> dict[str, float]:
+    """CPU seconds per page of the parse, ``page_type``, the full extraction (method ``auto``),
+    the body fingerprint and the canonical-URL lookup, on every ``every``-th article page."""
+    from newscrawl.dedup import fingerprint, page_canonical
+    from newscrawl.extract import extract_page
+
+    spent = Counter()
+    pages = 0
+    for folder in article_sets(datasets):
+        for n, record in enumerate(load_dataset(folder)):
+            if n % every:
+                continue
+            try:
+                started = time.process_time()
+                page = Page.from_html(record.html, url=record.url)
+                parsed = time.process_time()
+                page_type_of(page)
+                classified = time.process_time()
+                page_canonical(page.root, record.url)
+                canonical = time.process_time()
+                article = extract_page(page)
+                extracted = time.process_time()
+                fingerprint(article.text or "")
+                done = time.process_time()
+            except ExtractionError:
+                continue
+            pages += 1
+            spent.update({"parse": parsed - started, "page_type": classified - parsed,
+                          "canonical": canonical - classified, "extraction": extracted - canonical,
+                          "fingerprint": done - extracted})
+    return {k: v / max(pages, 1) for k, v in spent.items()} | {"pages": pages}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", type=Path, default=DATASETS)
     parser.add_argument("--show-misses", action="store_true",
                         help="print the signals of the pages classed wrongly")
+    parser.add_argument("--cost-sample", type=int, default=0, metavar="N",
+                        help="also time the whole extraction on every N-th article page, for comparison")
     args = parser.parse_args(argv)
     sets, listings = evaluate(args.datasets)
     print(f"{'set':16} {'pages':>6} {'not article':>12} {'share':>7}  kinds of the misses")
@@ -125,6 +160,13 @@ def main(argv: list[str] | None = None) -> int:
           f"{dict(listings.kinds)}")
     print(f"CPU time of page_type per page: {1000 * classify / max(total, 1):.2f} ms, "
           f"{classify / max(parse, 1e-9):.1%} of the page's parse")
+    if args.cost_sample:
+        c = costs(args.datasets, args.cost_sample)
+        whole = c["parse"] + c["page_type"] + c["canonical"] + c["extraction"] + c["fingerprint"]
+        print(f"CPU per page on {c['pages']} pages: parse {1000 * c['parse']:.1f} ms, extraction "
+              f"{1000 * c['extraction']:.1f} ms; page_type {1000 * c['page_type']:.2f} ms "
+              f"({c['page_type'] / whole:.1%} of the whole), canonical {1000 * c['canonical']:.3f} ms, "
+              f"fingerprint {1000 * c['fingerprint']:.2f} ms ({c['fingerprint'] / whole:.1%})")
     if args.show_misses:
         by_name = {p.name: p for p in args.datasets.iterdir()}
         for r in sets:
