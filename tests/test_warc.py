@@ -382,3 +382,14 @@ async def test_an_archive_that_cannot_be_written_stops_the_recording_not_the_cra
     stats = crawler.stats.get_stats()
     assert stats["newscrawl/warc/write_failed"] and "newscrawl/warc/records" not in stats
     assert stats["finish_reason"] == "finished"
+
+
+@pytest_twisted.ensureDeferred
+async def test_pages_wait_while_the_bodies_in_the_pipelines_reach_the_byte_bound(tmp_path):
+    pages = [warc_record(f"http://news.example/2024/01/0{n}/story-number-{n}-here.html",
+                         http_block(article(f"Council story number {n} of the week"))) for n in range(1, 5)]
+    archive = write_warc(tmp_path / "four.warc.gz", pages)
+    feed = tmp_path / "out.jsonl"
+    crawler = await read_warc(tmp_path, str(archive), feed, SCRAPER_SLOT_MAX_ACTIVE_SIZE=1)
+    assert len(read_jsonl(feed)) == 4
+    assert crawler.stats.get_value("newscrawl/warc/peak_in_flight") == 1  # one page at a time

@@ -23,7 +23,9 @@ Each exported article has the record's target URI as ``url`` and its ``WARC-Date
 ``fetched_at``; ``site`` is the crawl's site name in a newscrawl archive, the host (without
 ``www.``) otherwise.  Records are read one at a time and at most ``NEWSCRAWL_EXTRACT_BACKLOG`` ×
 workers pages are in the pipelines at once, so memory does not grow with the archive; records
-over ``DOWNLOAD_MAXSIZE`` are skipped by their stated length without being read.  Every record
+over ``DOWNLOAD_MAXSIZE`` are skipped by their stated length without being read; pages wait while
+the bodies in the pipelines add up to ``SCRAPER_SLOT_MAX_ACTIVE_SIZE`` (Scrapy's bound on response
+bytes in processing, default 5 MB; a larger page goes alone).  Every record
 that gives no article is counted under ``newscrawl/dropped/<reason>`` (see :mod:`newscrawl.warc`),
 a file that is missing, not WARC or damaged included: it never stops the run.  A progress line is
 logged every ``LOGSTATS_INTERVAL`` seconds.  ``NEWSCRAWL_FRESH`` is on for this spider (an archive
@@ -81,6 +83,8 @@ class WarcSpider(scrapy.Spider):
             raise ValueError(f"no WARC file matches {path!r}")
         self.keep = keep
         self.in_flight = 0
+        self.bytes_in_flight = 0
+        self._sizes: dict[int, int] = {}  # id(item) -> its body's bytes, while in the pipelines
         self.peak_in_flight = 0  # most pages in the pipelines at once (newscrawl/warc/peak_in_flight)
         self._room: asyncio.Event | None = None
         self.sent = 0
@@ -98,13 +102,23 @@ class WarcSpider(scrapy.Spider):
         workers = max(1, settings.getint("NEWSCRAWL_EXTRACT_PROCESSES", 1))
         return max(2, settings.getint("NEWSCRAWL_EXTRACT_BACKLOG", 32) * workers)
 
-    def _item_done(self, *args: Any, **kwargs: Any) -> None:
+    @property
+    def max_bytes_in_flight(self) -> int:
+        """Scrapy's own bound on the response bytes a spider processes at once."""
+        return self.crawler.settings.getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE", 5_000_000)
+
+    def _full(self) -> bool:
+        return self.in_flight >= self.max_in_flight or (
+            self.in_flight > 0 and self.bytes_in_flight >= self.max_bytes_in_flight)
+
+    def _item_done(self, item: Any = None, *args: Any, **kwargs: Any) -> None:
         self.in_flight -= 1
-        if self._room is not None and self.in_flight < self.max_in_flight:
+        self.bytes_in_flight -= self._sizes.pop(id(item), 0)
+        if self._room is not None and not self._full():
             self._room.set()
 
     async def _wait_for_room(self) -> None:
-        while self.in_flight >= self.max_in_flight:
+        while self._full():
             self._room = asyncio.Event()
             await self._room.wait()
 
@@ -124,10 +138,14 @@ class WarcSpider(scrapy.Spider):
                     record_drop(self.crawler, outcome.reason, outcome.url, outcome.detail)
                     continue
                 await self._wait_for_room()
+                item = self.item(outcome)
+                self._sizes[id(item)] = len(outcome.body)
                 self.in_flight += 1
+                self.bytes_in_flight += len(outcome.body)
                 self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
                 self.sent += 1
-                yield self.item(outcome)
+                del outcome
+                yield item
                 if time.monotonic() - last_report >= interval:
                     last_report = time.monotonic()
                     self.log_progress(number, path, done_bytes + progress.offset, total, progress)
