@@ -7,7 +7,8 @@
   path and query markers (``/amp/``, ``/amp``, ``.amp.html``, ``?amp``, ``amp=1``).
   Two URLs with one key are one article; the fetched URL is still the one exported.
 - :func:`page_canonical` — the page's own ``<link rel="canonical">`` (else ``og:url``),
-  when it points to the same site: the article's identity beside the URLs it was reached by.
+  when it points to the same site and not to its home page (a misconfigured CMS declares the
+  home page on every page): the article's identity beside the URLs it was reached by.
 - :class:`ContentIndex` — MinHash fingerprints of article bodies (Broder, "On the
   resemblance and containment of documents", 1997; here 10-word shingles; datasketch's ``MinHash`` and
   ``MinHashLSH``, the banding scheme of Leskovec, Rajaraman and Ullman, *Mining of Massive
@@ -37,6 +38,7 @@ _AMP_VALUES = frozenset({"", "1", "true", "amp"})
 _HOST_PREFIXES = ("www.", "m.", "amp.", "mobile.", "wap.")
 _AMP_SEGMENT = re.compile(r"/amp(?=/|\Z)")
 _AMP_SUFFIX = re.compile(r"\.amp(?=\.html?\Z)")
+_HOME_PATH = re.compile(r"\A/?(?:(?:index|default)\.\w{1,5})?\Z")
 
 
 def url_key(url: str) -> str:
@@ -91,10 +93,13 @@ def page_canonical(root, page_url: str | None) -> str | None:
         return None
     try:
         absolute = urljoin(page_url, declared.strip())
-        if urlsplit(absolute).scheme not in ("http", "https") or not same_site(absolute, page_url):
+        parts = urlsplit(absolute)
+        if parts.scheme not in ("http", "https") or not same_site(absolute, page_url):
             return None
     except ValueError:
         return None
+    if _HOME_PATH.match(parts.path) and not parts.query:
+        return None  # a CMS that declares the home page canonical on every page: no identity
     return absolute
 
 

@@ -66,6 +66,8 @@ def test_the_canonical_url_on_the_same_site_only():
     bad = page('<html><head><link rel="canonical" href="javascript:alert(1)"></head></html>')
     assert page_canonical(bad.root, bad.url) is None
     assert page_canonical(page("<html><body><p>x</p></body></html>").root, BASE) is None
+    home = page('<html><head><link rel="canonical" href="https://news.example/"></head></html>')
+    assert page_canonical(home.root, home.url) is None  # every page of a misconfigured site says so
 
 
 WORDS = ("council budget library roads schools mayor vote residents evening committee finance proposal "
