@@ -12,6 +12,13 @@ project dependency), its ``urls.valid_url`` on the same same-site links, for sca
 
 ``--show N`` prints up to N false positives and false negatives per page.  Exit status 1 when
 micro F1 is below :data:`F1_BAR`.
+
+Then discovery (:mod:`newscrawl.discovery`) on the CNN home page of ``catalogue-pages/newspaper4k``
+against the section and feed URLs newspaper4k's tests expect its ``Source`` to find there:
+recall and precision of our section and feed URLs from that one page (URLs compared without a
+trailing slash), beside newspaper4k's own ``Source`` on the same page offline when installed.
+newspaper4k's expected feeds come mostly from its fetching the site's RSS page; offline, from
+the home page alone, neither tool can see those.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from newscrawl.catalogue import find_article_links, parse  # noqa: E402
-from newscrawl.discovery import registrable_domain  # noqa: E402
+from newscrawl.discovery import feed_links, registrable_domain, section_links  # noqa: E402
 
 DATASETS = ROOT.parent / "shared" / "datasets"
 LABELLED = "catalogue-labelled"
@@ -129,6 +136,75 @@ def evaluate(pages: list[dict], finder: Callable[[dict], set[str]] = ours) -> tu
     return micro, rows
 
 
+def _norm(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{(parts.hostname or '').lower()}{parts.path.rstrip('/')}" + (
+        f"?{parts.query}" if parts.query else "")
+
+
+def recall_precision(found: list[str], expected: list[str]) -> tuple[float, float, int]:
+    """(recall, precision, hits) of ``found`` against ``expected``, URLs normalised."""
+    found_set, expected_set = {_norm(u) for u in found}, {_norm(u) for u in expected}
+    hits = len(found_set & expected_set)
+    return (hits / len(expected_set) if expected_set else 1.0,
+            hits / len(found_set) if found_set else 1.0, hits)
+
+
+def discovery_on_cnn(datasets: Path = DATASETS) -> dict | None:
+    """Our sections and feeds from the CNN home page, and newspaper4k's when installed."""
+    folder = datasets / "catalogue-pages" / "newspaper4k"
+    expected_file = folder / "cnn_main_site.expected.json"
+    if not expected_file.is_file():
+        return None
+    expected = json.loads(expected_file.read_text(encoding="utf-8"))
+    page = (folder / "cnn_main_site.html").read_bytes()
+    root = parse(page)
+    url = expected["url"]
+    domains = [registrable_domain(url)]
+    result = {"expected": expected, "ours": {"sections": section_links(root, url, domains),
+                                              "feeds": feed_links(root, url, domains)}}
+    theirs = newspaper4k_source(url, page.decode("utf-8", "replace"))
+    if theirs is not None:
+        result["newspaper4k"] = theirs
+    return result
+
+
+def newspaper4k_source(url: str, page: str) -> dict | None:
+    """newspaper4k's categories and feeds from the home page alone (no network), when installed."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from newspaper import Source
+            from newspaper.source import Category
+
+            source = Source(url, memorize_articles=False)
+            source.html = page
+            source.parse()
+            source.set_categories()
+            sections = [c.url for c in source.categories]
+            source.categories = [Category(url=source.url, html=page, doc=source.doc)]
+            source.set_feeds()
+            return {"sections": sections, "feeds": [f.url for f in source.feeds]}
+    except ImportError:
+        return None
+
+
+def print_discovery(result: dict | None) -> None:
+    if result is None:
+        print("no catalogue-pages/newspaper4k/cnn_main_site.expected.json: discovery not measured")
+        return
+    print("\ndiscovery on the CNN home page (expected: newspaper4k's test values)")
+    for tool in ("ours", "newspaper4k"):
+        if tool not in result:
+            print("newspaper4k is not installed: no side-by-side")
+            continue
+        for kind, key in (("sections", "category_urls"), ("feeds", "feeds")):
+            found, expected = result[tool][kind], result["expected"][key]
+            recall, precision, hits = recall_precision(found, expected)
+            print(f"  {tool:12} {kind:8} found {len(found):3}  expected {len(expected):3}  hits {hits:3}  "
+                  f"recall {recall:.3f}  precision {precision:.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", type=Path, default=DATASETS)
@@ -159,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("newspaper4k is not installed: no baseline (pip install newspaper4k to see it)")
     print(f"bar: micro F1 >= {F1_BAR}: {'met' if micro.f1 >= F1_BAR else 'NOT met'}")
+    print_discovery(discovery_on_cnn(args.datasets))
     return 0 if micro.f1 >= F1_BAR else 1
 
 

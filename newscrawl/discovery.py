@@ -124,41 +124,51 @@ def probe_urls(home_url: str, limit: int = len(FEED_PATHS)) -> list[str]:
 
 
 def section_links(root: html.HtmlElement | None, base_url: str, domains: Iterable[str]) -> list[str]:
-    """The site's section pages named on the page: same-site short paths with a short label in
-    its navigation (``nav``/``header``/menu containers, or a run of three or more such links
-    in one parent), in page order, at most :data:`MAX_SECTIONS`."""
+    """The site's section pages named on the page: same-site short paths (or another
+    subdomain's root) with a short label, in its navigation (``nav``/``header``/menu
+    containers), in a run of three or more such links in one list, or as a heading's link (a
+    block titled by its section); in page order, without query (tracking parameters), at most
+    :data:`MAX_SECTIONS`."""
     if root is None:
         return []
     home = urlsplit(base_url)
-    found: list[str] = []
+    tree = root.getroottree()
     runs: Counter = Counter()
     candidates = []
     for anchor, url, text in catalogue._candidates(root, base_url, domains):
-        if _section_url(url, home) and _section_label(text):
+        section = _section_url(url, home)
+        if section and _section_label(text):
             parent = anchor.getparent()
-            key = id(parent.getparent() if parent is not None and parent.tag == "li" else parent)
+            holder = parent.getparent() if parent is not None and parent.tag == "li" else parent
+            key = tree.getpath(holder) if holder is not None else ""
             runs[key] += 1
-            candidates.append((anchor, url, key))
-    for anchor, url, key in candidates:
-        if catalogue._placement_penalty(anchor) >= 2.0 or runs[key] >= 3:
-            found.append(_canonical_section(url))
+            candidates.append((anchor, section, key))
+    found = [section for anchor, section, key in candidates
+             if runs[key] >= 3 or _in_heading(anchor) or catalogue._placement_penalty(anchor) >= 2.0]
     return list(dict.fromkeys(found))[:MAX_SECTIONS]
 
 
-def _section_url(url: str, home) -> bool:
-    """A short same-site path that is not an article, a file or an account/tag/media page."""
+def _in_heading(anchor: html.HtmlElement) -> bool:
+    parent = anchor.getparent()
+    return parent is not None and parent.tag in ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def _section_url(url: str, home) -> str | None:
+    """``url`` without its query when it is a section: a short same-site path that is not an
+    article, a file or an account/tag page, or another subdomain's root."""
     parts = urlsplit(url)
     segments = [s for s in parts.path.split("/") if s]
-    if parts.query or len(segments) > 2:
-        return False
+    bare = f"{parts.scheme}://{parts.netloc}{parts.path or '/'}"
+    if len(segments) > 2:
+        return None
     if not segments:
-        return parts.hostname != home.hostname  # a subdomain's root (money.example.com) is a section
+        return bare if parts.hostname != home.hostname else None  # money.example.com is a section
     if any(s.lower().rsplit(".", 1)[0] in _NOT_SECTION_WORDS for s in segments):
-        return False
-    if any(catalogue._not_article_segment(s) for s in segments):
-        return False
-    shape = catalogue.url_score(url)
-    return shape is not None and shape < catalogue.MIN_SCORE and not catalogue._ID_RE.search(parts.path)
+        return None
+    shape = catalogue.url_score(bare)
+    if shape is None or catalogue._ID_RE.search(parts.path) or catalogue._DATE_RE.search(parts.path):
+        return None
+    return bare if shape < catalogue.MIN_SCORE else None
 
 
 def _section_label(text: str) -> bool:
@@ -168,10 +178,6 @@ def _section_label(text: str) -> bool:
     if len(catalogue._CJK_RE.findall(text)) > 0:
         return len(text) <= _MAX_SECTION_CJK
     return len(catalogue._WORD_RE.findall(text)) <= _MAX_SECTION_WORDS and len(text) <= 40
-
-
-def _canonical_section(url: str) -> str:
-    return url.split("#")[0]
 
 
 def _absolute(base_url: str, href: str) -> str:

@@ -30,7 +30,7 @@ def home_html(base: str) -> str:
     return (f'<html lang="en"><head><title>Example News</title>'
             f'<link rel="alternate" type="application/rss+xml" title="All" href="/rss/all.xml"></head><body>'
             f'<header><nav class="main-nav"><ul><li><a href="/">Home</a></li>{nav}'
-            f'<li><a href="/about/">About us</a></li><li><a href="/video/">Video</a></li></ul></nav></header>'
+            f'<li><a href="/about/">About us</a></li><li><a href="/tag/weather/">Weather</a></li></ul></nav></header>'
             f"<main><ul class='top-stories'>{top}</ul></main>"
             f'<footer><a href="/privacy">Privacy</a></footer></body></html>')
 
@@ -86,7 +86,7 @@ async def test_discover_crawls_a_site_nobody_configured(http_server, tmp_path):
     assert survey.sitemaps == [http_server.url("/sitemap.xml")]
     assert survey.sections == [http_server.url(f"/{s}/") for s in SECTIONS]
     assert survey.language == "en"
-    assert "/about/" not in http_server.hits and "/video/" not in http_server.hits
+    assert "/about/" not in http_server.hits and "/tag/weather/" not in http_server.hits
     stats = crawler.stats.get_stats()
     assert stats["newscrawl/discover/sections"] == 2
     assert stats.get("newscrawl/discover/feed_probes") is None  # the home page names its feed
@@ -128,7 +128,8 @@ def test_feeds_and_sections_of_a_home_page():
     assert discovery.feed_links(root, base, domains) == [
         "https://feeds.example.org/atom.xml", "https://www.example.com/rss/index.xml"]
     assert discovery.section_links(root, base, domains) == [
-        "https://www.example.com/guonei/", "https://www.example.com/guoji/", "https://money.example.com/"]
+        "https://www.example.com/guonei/", "https://www.example.com/guoji/", "https://money.example.com/",
+        "https://www.example.com/photo/"]  # not /login, not the home page
 
 
 def test_registrable_domain():
@@ -153,3 +154,16 @@ def test_inferred_pattern_matches_articles_not_sections():
 def test_nested_quantifiers_are_found():
     assert discovery.nested_quantifier(r"(a+)+b") and discovery.nested_quantifier(r"^(?:[\w-]+\.)*x")
     assert not discovery.nested_quantifier(r"^https?://[^/?#]+/\d{4}/(?:a|b)/[\w.-]+\.html(?:[?#]|$)")
+
+
+def test_sections_from_link_runs_and_headings_without_tracking_queries():
+    page = """<html><body>
+    <ul><li><a href="http://us.example.com/?hpt=ed_US">U.S.</a></li><li><a href="http://intl.example.com/?hpt=ed">International</a></li>
+    <li><a href="http://cnn.com/?hpt=x">Elsewhere</a></li><li><a href="/espanol/">Español</a></li></ul>
+    <div class="block"><h4><a href="/SPORT/?hpt=hp_bn2">SPORT</a></h4>
+    <ul><li><a href="/2014/07/24/sport/a-long-story-about-the-match/index.html">A long story about the match</a></li></ul></div>
+    <p><a href="/weather/">Weather</a> and <a href="/tv/">TV</a></p>
+    </body></html>"""
+    assert discovery.section_links(catalogue.parse(page), "http://www.example.com/", ["example.com"]) == [
+        "http://us.example.com/", "http://intl.example.com/", "http://www.example.com/espanol/",
+        "http://www.example.com/SPORT/"]  # not the article, not the links in running text
