@@ -181,3 +181,11 @@ def test_dublin_core_last_first_and_korean_reporter_title():
     assert find_authors(page('<meta name="dc.creator" content="Brazil, Rachel">')) == ["Rachel Brazil"]
     assert clean_name("신현주 기자") == ["신현주"]
     assert find_authors(page('<meta name="dc.creator" content="Jane Doe, John Roe">')) == ["Jane Doe", "John Roe"]
+
+
+def test_link_to_an_author_page_names_the_person():
+    body = ('<p class="meta-info"><a href="/autoren/name/max-kolter">Dr. Max Kolter</a></p>'
+            '<nav><a href="/authors/">Our Authors</a></nav>' + PARA)
+    assert find_authors(page(body=body, lang="de")) == ["Dr. Max Kolter"]
+    assert find_authors(page(body='<a href="/authors/all">All authors here</a>' + PARA)) == []
+    assert find_authors(page(body='<nav><a href="/authors/">Our Authors</a></nav>' + PARA)) == []
