@@ -163,12 +163,22 @@ def test_the_bars_on_the_real_pages():
 async def test_a_listing_page_reached_as_a_detail_page_is_dropped(http_server, tmp_path):
     story = http_server.add("/news/2024/05/12/council-budget.html", article("en"))
     section = http_server.add("/news/2024/05/12/world-roundup.html", listing("en", items=30, teaser=False))
+    gone = http_server.add("/news/2024/05/11/council-vote.html",
+                           html(ERRORS["zh"], f"<h1>{ERRORS['zh']}</h1><p>{PROSE['zh'][:20]}</p>"))
     links = (f"<li><a href='{story}'>{HEADLINES['en'].format(n=1)}</a></li>"
-             f"<li><a href='{section}'>{HEADLINES['en'].format(n=2)} roundup</a></li>")
+             f"<li><a href='{section}'>{HEADLINES['en'].format(n=2)} roundup</a></li>"
+             f"<li><a href='{gone}'>{HEADLINES['en'].format(n=3)} vote</a></li>")
     catalogue = http_server.add("/list.html", html("List", f"<ul>{links}</ul>"))
     feed = tmp_path / "out.jsonl"
     crawler = await run_crawl(site_spider(catalogues=[catalogue]), crawl_settings(tmp_path, feed))
     assert [i["url"] for i in read_jsonl(feed)] == [story]
     stats = crawler.stats.get_stats()
     assert stats.get("newscrawl/dropped/not_article/listing") == 1
+    assert stats.get("newscrawl/dropped/not_article/error") == 1  # a "page not found" served with 200
     assert http_server.hits["/news/2024/05/12/world-roundup.html"] == 1
+
+    feed2 = tmp_path / "out2.jsonl"  # NEWSCRAWL_PAGE_TYPE_FILTER=False exports every page
+    crawler = await run_crawl(site_spider(catalogues=[catalogue]), crawl_settings(
+        tmp_path, feed2, NEWSCRAWL_PAGE_TYPE_FILTER=False, NEWSCRAWL_FRESH=True))
+    assert {story, gone} <= {i["url"] for i in read_jsonl(feed2)}
+    assert not [k for k in crawler.stats.get_stats() if "not_article" in k]
