@@ -6,9 +6,11 @@ the floor of each figure (keys of :func:`newscrawl.extract.evaluation.summarize`
 
     {"method": "auto", "floors": {"aeb": {"body_zyte_f1": 0.90}, "fundus": {...}}}
 
-``scrapy evaluate --check-floors data/quality-floors.json DATASET_DIR...`` evaluates the
-guarded method and exits 1 naming every figure below its floor.  Datasets with floors
-that were not given on the command line are reported as not checked, not as failures.
+``scrapy evaluate ../shared/datasets/* --check-floors data/quality-floors.json`` evaluates the
+guarded method on every dataset (folders that are none are skipped with a note) and exits 1
+naming every figure below its floor.  Datasets with floors that were not given on the
+command line are reported as not checked, not as failures.  ``measured`` (optional, not
+read by the gate) records the figures the floors were set from.
 No Scrapy imports: the gate is plain Python over evaluation results.
 """
 

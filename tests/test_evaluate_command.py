@@ -112,6 +112,28 @@ def test_shipped_floors_file_is_valid():
     assert all(0 < v <= 1 for figures in floors.floors.values() for v in figures.values())
 
 
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/datasets not present")
+def test_shipped_floors_cover_every_dataset_with_body_title_or_date_truth():
+    from newscrawl.extract.datasets import dataset_fields
+    from newscrawl.extract.evaluation import discover_datasets
+
+    floors = quality_gate.load_floors(REPO / "data" / "quality-floors.json").floors
+    datasets, _ = discover_datasets(sorted(SHARED.iterdir()))
+    for path in datasets:
+        fields = dataset_fields(path)
+        name = Path(path).name
+        wanted = {"title_exact"} if "title" in fields else set()
+        if "date" in fields:
+            wanted.add("date_day")
+        if "text" in fields:
+            wanted.add("body_zyte_f1")
+        elif {"with", "without"} & fields:
+            wanted.add("snippet_f1")
+        elif "text_prefix" in fields:
+            wanted.add("prefix_match")
+        assert wanted <= set(floors.get(name, {})), f"{name}: no floor for {wanted - set(floors.get(name, {}))}"
+
+
 def _result(method, figures, params=None):
     return SimpleNamespace(method=method, params=params or {}, figures=figures)
 
@@ -166,6 +188,7 @@ def test_evaluate_over_every_folder_skips_non_datasets_and_writes_markdown(tmp_p
     write_dataset(root / "unseen")
     (root / "feeds" / "rss").mkdir(parents=True)  # no pages/, no truth.jsonl
     (root / "feeds" / "SOURCE.md").write_text("feeds")
+    (root / "README.md").write_text("the sets")  # a file beside the folders
     listing = root / "listings"
     (listing / "pages").mkdir(parents=True)
     (listing / "truth.jsonl").write_text(json.dumps({"id": "home", "article_urls": ["https://a.example/1"]}))
@@ -176,6 +199,7 @@ def test_evaluate_over_every_folder_skips_non_datasets_and_writes_markdown(tmp_p
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"skipped {root / 'feeds'}: no pages or truth.jsonl" in proc.stdout
     assert f"skipped {listing}: its truth fills none of" in proc.stdout
+    assert f"skipped {root / 'README.md'}: not a directory" in proc.stdout
     assert f"== {trained_on} (3 pages" in proc.stdout and "== unseen (3 pages" in proc.stdout
 
     tables = markdown.read_text()

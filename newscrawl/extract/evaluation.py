@@ -424,15 +424,18 @@ def discover_datasets(paths: Iterable[str | Path]) -> tuple[list[str], list[tupl
 
     A dataset holds ``pages/`` and ``truth.jsonl`` whose rows fill at least one field this
     module scores (:data:`SCORED_FIELDS`), so ``scrapy evaluate ../shared/datasets/*`` runs on
-    every set and notes the feed and listing folders.  A path that is no directory at all is
-    an error (:class:`~.datasets.DatasetError`), raised before any work.
+    every set and notes the feed and listing folders (and files such as its README).  A path
+    that does not exist is an error (:class:`~.datasets.DatasetError`), raised before any work.
     """
     datasets: list[str] = []
     skipped: list[tuple[str, str]] = []
     for path in map(str, paths):
         directory = Path(path)
-        if not directory.is_dir():
+        if not directory.exists():
             read_truth(directory)  # raises: not a dataset directory
+        if not directory.is_dir():
+            skipped.append((path, "not a directory"))
+            continue
         missing = [name for name in ("pages", TRUTH_FILE) if not (directory / name).exists()]
         if missing:
             skipped.append((path, f"no {' or '.join(missing)} (not in the dataset layout)"))
