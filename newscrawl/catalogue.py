@@ -14,9 +14,18 @@ kinds of evidence:
 - **repeated list structure**: links sharing the same ancestor tag/class path with
   other headline-like links (``ul.news > li > a`` repeated 20 times) are a list;
 - **placement**: links inside ``nav``/``header``/``footer``/``aside`` or containers
-  whose class/id says menu, footer, ad, banner, share... are navigation or ads.
+  whose class/id says menu, footer, ad, banner, share... are navigation or ads;
+- **the page's own article form**: links are grouped by URL template (digit runs, slugs and
+  ids replaced by placeholders, :func:`url_template`); a template that several confident
+  links share is this page's article form and lifts its weaker members, such as a short
+  headline ("Bakery wins award") outside the main list.  Paths naming media, tag, author or
+  account pages (``/video/``, ``/photoview/``, ``/tag/``) count against a link.
 
-Only http(s) links on the site's own domains are considered.  No Scrapy imports.
+Only http(s) links on the site's own domains are considered.  Every link not taken gets a
+reason (:func:`score_links`): ``not_web``, ``same_page``, ``offsite``, ``not_html``,
+``site_root``, ``pattern``, ``menu_text``, ``advert``, ``navigation``, ``not_article_path``,
+``anchor_text`` or ``url_shape``; the site spider counts them as
+``newscrawl/catalogue/rejected/<reason>`` and logs each at DEBUG.  No Scrapy imports.
 """
 
 from __future__ import annotations
@@ -371,11 +380,11 @@ def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
 
 def _template_lift(scored: list[_Scored], min_score: float) -> dict[str, float]:
     """Per-page self-consistency: URL templates that at least :data:`TEMPLATE_SUPPORT` confident
-    links share (headline text, score a point over the bar) are this page's article form, and
+    links share (headline text, score half a point over the bar) are this page's article form, and
     lift their weaker members (a short headline, an image link) by :data:`TEMPLATE_LIFT`."""
     confident: dict[str, set[str]] = {}
     for link in scored:
-        if link.headline and link.total >= min_score + 1.0:
+        if link.headline and link.total >= min_score + 0.5:
             confident.setdefault(link.template, set()).add(link.url)
     return {template: TEMPLATE_LIFT for template, urls in confident.items()
             if len(urls) >= TEMPLATE_SUPPORT and _template_has_evidence(template)}

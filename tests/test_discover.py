@@ -3,6 +3,7 @@ and the discovery helpers (newscrawl.discovery) on small pages."""
 
 from __future__ import annotations
 
+import logging
 import re
 
 import pytest_twisted
@@ -167,3 +168,15 @@ def test_sections_from_link_runs_and_headings_without_tracking_queries():
     assert discovery.section_links(catalogue.parse(page), "http://www.example.com/", ["example.com"]) == [
         "http://us.example.com/", "http://intl.example.com/", "http://www.example.com/espanol/",
         "http://www.example.com/SPORT/"]  # not the article, not the links in running text
+
+
+@pytest_twisted.ensureDeferred
+async def test_rejected_catalogue_links_are_logged_at_debug(http_server, tmp_path, caplog):
+    build_site(http_server)
+    caplog.set_level(logging.DEBUG)
+    await run_crawl(DiscoverSpider, crawl_settings(tmp_path, tmp_path / "out.jsonl", LOG_LEVEL="DEBUG"),
+                    url=http_server.url("/"), survey="1")
+    messages = [record.getMessage() for record in caplog.records]
+    assert f"Catalogue {http_server.url('/')}: link {http_server.url('/about/')} rejected (menu_text)" in messages
+    assert f"Catalogue {http_server.url('/')}: link {http_server.url('/tag/weather/')} rejected (not_article_path)" \
+        in messages
