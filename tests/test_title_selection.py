@@ -181,3 +181,14 @@ def test_the_body_still_leaves_out_the_headline_the_sources_vote_for():
     p = bare("中国在复杂形势中持续铁腕治理年关欠薪", "<h1>相关新闻</h1><h2>阅读点击排行</h2>")
     assert voted_headline(p) == "相关新闻"
     assert find_title(p, precise=True) == "中国在复杂形势中持续铁腕治理年关欠薪"
+
+
+def test_site_names_go_from_either_end_before_any_length_rule():
+    p = bare("mediaarchitecture.de // » Jens Weber", "<h3>[&gt; Jens Weber</h3>", url="http://mediaarchitecture.de/jw/")
+    assert find_title(p, precise=True) == "Jens Weber"  # the heading's markup debris dropped too
+
+
+def test_a_bare_hyphen_after_cjk_punctuation_opens_the_site_part():
+    assert find_title(bare("武汉的声音：有英勇的你，才有英雄的城！-新华网"), precise=True) == (
+        "武汉的声音：有英勇的你，才有英雄的城！"
+    )

@@ -32,10 +32,13 @@ from .page import Page
 _SEPARATORS = re.compile(
     r"(?<!\s)\s++(?:[|\-–—_·:»«/]\s+|[|｜_]\s*|-\s*|——\s*|－\s*)|[|｜_]\s*|——\s*|－\s*"
 )
-# Where a <title> splits into parts besides _SEPARATORS: a hyphen between two Han characters
-# (Chinese titles join headline, section and site with a bare "-": "标题-栏目-网站"; between
-# Latin letters it is a word's own hyphen and stays), and a run of colons ("SITE.RU::: Headline").
-_TITLE_CUTS = re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])-(?=[\u3400-\u9fff\uf900-\ufaff])|::+\s*")
+# Where a <title> splits into parts besides _SEPARATORS: a hyphen before a Han character after
+# another or after CJK punctuation (Chinese titles join headline, section and site with a bare
+# "-": "标题-栏目-网站", "标题！-网站"; between Latin letters it is a word's own hyphen and
+# stays), and a run of colons ("SITE.RU::: Headline").
+_TITLE_CUTS = re.compile(
+    r"(?<=[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff01-\uff60])-(?=[\u3400-\u9fff\uf900-\ufaff])|::+\s*"
+)
 # A day written after a headline in its heading ("Headline 06.01.12 08:49").  A bare time is
 # not enough: some sites title their stories "Headline 【16:15】".
 _DATE_STAMP = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}")
@@ -43,6 +46,8 @@ _DATE_STAMP = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}")
 # a leading part before " - " or ": " may be the headline's own first half ("Ozone - a new cure").
 _STRONG_SEPARATORS = frozenset("|｜_»«/:")
 MAX_CANDIDATE_CHARS = 600
+# Markup debris a heading may carry around the headline ("[> Jens Weber").
+_DEBRIS = " []<>{}()|/\\*#~=+-:;,"
 # A <title> part shorter than this share of what remains is chrome (a site or section label).
 CHROME_SHARE = 0.5
 # He 2019 takes the heading most similar to <title> however low the similarity; below this, no
@@ -224,10 +229,10 @@ def _title_parts(title: str) -> list[tuple[int, int, str]]:
 def title_headline(title: str | None, site_names: set[str] = frozenset()) -> tuple[str, set[str]]:
     """The headline inside a ``<title>`` and the folded chrome parts cut off it.
 
-    ``Headline - Section - Site`` → ``Headline``: trailing parts go while they name the site
-    or are shorter than :data:`CHROME_SHARE` of what stays; leading parts go likewise, but a
-    short one only before a strong separator (``Site | Headline``, ``Blog » Headline``), since
-    ``Ozone - the cure nobody tried`` keeps its first word.  The text between the kept
+    ``Headline - Section - Site`` → ``Headline``: parts that name the site go from either
+    end; then trailing parts shorter than :data:`CHROME_SHARE` of what stays, and leading ones
+    likewise but only before a strong separator (``Site | Headline``, ``Blog » Headline``),
+    since ``Ozone - the cure nobody tried`` keeps its first word.  The text between the kept
     parts stays as written (a headline's own `` - `` survives when its halves are long).
     """
     title = dom.normalize_space(title)
@@ -239,19 +244,15 @@ def title_headline(title: str | None, site_names: set[str] = frozenset()) -> tup
     def text(a: int, b: int) -> str:
         return title[parts[a][0]:parts[b - 1][1]].strip()
 
-    while hi - lo > 1:
-        last, rest = text(hi - 1, hi), text(lo, hi - 1)
-        if _names_site(last, site_names) or len(last) < CHROME_SHARE * len(rest):
-            hi -= 1
-        else:
-            break
-    while hi - lo > 1:
-        first, rest = text(lo, lo + 1), text(lo + 1, hi)
-        strong = parts[lo][2][:1] in _STRONG_SEPARATORS
-        if _names_site(first, site_names) or (strong and len(first) < CHROME_SHARE * len(rest)):
-            lo += 1
-        else:
-            break
+    while hi - lo > 1 and _names_site(text(hi - 1, hi), site_names):
+        hi -= 1
+    while hi - lo > 1 and _names_site(text(lo, lo + 1), site_names):
+        lo += 1
+    while hi - lo > 1 and len(text(hi - 1, hi)) < CHROME_SHARE * len(text(lo, hi - 1)):
+        hi -= 1
+    while (hi - lo > 1 and parts[lo][2][:1] in _STRONG_SEPARATORS
+           and len(text(lo, lo + 1)) < CHROME_SHARE * len(text(lo + 1, hi))):
+        lo += 1
     chrome = {_fold(text(i, i + 1)) for i in (*range(lo), *range(hi, len(parts)))}
     return text(lo, hi), chrome
 
@@ -272,7 +273,7 @@ def _he_title(page: Page, site_names: set[str]) -> str | None:
     """
     title = page.title_tag[:MAX_CANDIDATE_CHARS]
     # A page that gives its headline as its site name (og:site_name) names no site.
-    site_names = {n for n in site_names if not _names_site(title, {n})}
+    site_names = {n for n in site_names if n.replace(" ", "") != _fold(title).replace(" ", "")}
     headline, chrome = title_headline(title, site_names)
     references = [_fold(t) for t in dict.fromkeys((title, headline)) if t]
     first_part = [_fold(headline[a:b]) for a, b, _ in _title_parts(headline)][:1]
@@ -301,13 +302,17 @@ def _he_title(page: Page, site_names: set[str]) -> str | None:
 
 
 def _without_stamp(heading: str, title: str) -> str:
-    """``heading`` less what its page printed after the headline in the same element: when
-    it opens with a ``<title>`` part and goes on to a day (``Headline Subtitle 06.01.12
-    08:49``), that part, as ``<title>`` writes it."""
+    """``heading`` less what its page printed around the headline in the same element:
+    markup debris around a ``<title>`` part (``[> Headline``), or a day after it when the
+    heading opens with that part (``Headline Subtitle 06.01.12 08:49``).  The part is
+    returned as ``<title>`` writes it."""
     folded = _fold(heading)
+    bare = folded.strip(_DEBRIS)
     for start, end, _ in _title_parts(title):
         part = title[start:end].strip()
         key = _fold(part)
+        if bare != folded and bare == key:
+            return part
         if len(key) >= 8 and len(folded) > len(key) and folded.startswith(key):
             if _DATE_STAMP.search(folded, len(key)):
                 return part
