@@ -79,6 +79,9 @@ _NOT_ARTICLE_WORDS = frozenset({
     "profile", "account", "login", "subscribe", "newsletter", "newsletters",
 })
 _NOT_ARTICLE_PREFIXES = ("photo", "video")  # photoview, videolist, ...
+_MEDIA_HOST_LABELS = frozenset({
+    "v", "video", "videos", "live", "photo", "photos", "pic", "pics", "tv", "vod",
+})
 _NOT_ARTICLE_PENALTY = 3.0
 
 
@@ -188,9 +191,14 @@ def url_score(url: str, pattern: re.Pattern | None = None) -> float | None:
         score -= 1.5  # a section index such as /world/
     if parts.query and not segments[1:] and not _ID_RE.search(parts.query):
         score -= 1.0
-    if any(_not_article_segment(s) for s in segments):
+    if any(_not_article_segment(s) for s in segments) or _media_host(parts.hostname):
         score -= _NOT_ARTICLE_PENALTY
     return score
+
+
+def _media_host(host: str | None) -> bool:
+    """A subdomain that serves video, photos or live streams (``v.``, ``live.``, ``photo.``)."""
+    return bool(host) and host.count(".") >= 2 and host.split(".", 1)[0].lower() in _MEDIA_HOST_LABELS
 
 
 def url_template(url: str) -> str:
@@ -398,7 +406,9 @@ def _rejection(link: _Scored, score: float, min_score: float) -> str:
         return "advert"
     if link.placement and score + link.placement >= min_score:
         return "navigation"
-    if link.shape < 0 and any(_not_article_segment(s) for s in urlsplit(link.url).path.split("/") if s):
+    parts = urlsplit(link.url)
+    segments = [s for s in parts.path.split("/") if s]
+    if link.shape < 0 and (_media_host(parts.hostname) or any(map(_not_article_segment, segments))):
         return "not_article_path"
     if not link.headline and score - link.text_points + 1.0 >= min_score:
         return "anchor_text"

@@ -211,3 +211,11 @@ def test_url_template():
     assert url_template("https://a.com/20/0703/13/FGK7NCOR0001899O.html") == "D2/D4/D2/I.html"
     assert url_template("https://a.com/story/what-the-markets-did-today/") == "w/S"
     assert url_template("https://a.com/?id=123&p=2") == "?id&p"
+
+
+def test_media_subdomains_count_against_a_link():
+    page = "".join(f'<li><a href="https://{host}.example.com/room/22505{i}.html">Live: the match as it happens, minute by minute</a></li>'
+                   for i, host in enumerate(("live", "v", "news")))
+    scores = score_links(f"<ul>{page}</ul>", BASE, DOMAINS)
+    assert [link.url for link in scores.accepted] == ["https://news.example.com/room/225052.html"]
+    assert scores.rejected["https://live.example.com/room/225050.html"] == "not_article_path"
