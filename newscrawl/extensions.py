@@ -53,6 +53,7 @@ from .extract.template import TEMPLATE_DB
 from .items import ArticleItem
 from .store import (
     DB_NAME,
+    FINGERPRINTS_PER_SITE,
     CorruptStore,
     RunLock,
     SeenStore,
@@ -114,6 +115,8 @@ class SeenUrls:
         self._claimed: set[str] = set()
         self._exported: set[str] = set()
         self._content: dict[str, ContentIndex] = {}  # site -> fingerprints of exported bodies
+        self.fingerprints_kept = crawler.settings.getint("NEWSCRAWL_FINGERPRINTS_PER_SITE",
+                                                         FINGERPRINTS_PER_SITE)
         self._fingerprints: dict[str, Any] = {}  # URL -> MinHash of a body passed for export, unrecorded
         self.export_failed = False  # set when a feed write failed: record nothing more
         self.state_failed = False  # set when the store could not record: export nothing more
@@ -183,6 +186,8 @@ class SeenUrls:
         """The URL of an article exported earlier (this run, or a run before unless
         ``NEWSCRAWL_FRESH``) whose body is the same text as ``text``; None when there is none.
         A body that is new is held for :meth:`item_scraped` to record once it is exported."""
+        if self.fingerprints_kept <= 0:
+            return None
         minhash = fingerprint(text or "")
         if minhash is None:
             return None
@@ -217,7 +222,8 @@ class SeenUrls:
                 self._store().add(item.site, [self._key(u) for u in urls])
                 add_fingerprint = getattr(self._store(), "add_fingerprint", None)
                 if minhash is not None and add_fingerprint is not None:
-                    add_fingerprint(item.site, self._key(item.url), to_bytes(minhash))
+                    add_fingerprint(item.site, self._key(item.url), to_bytes(minhash),
+                                    keep=self.fingerprints_kept)
             except (OSError, sqlite3.Error) as exc:
                 # This article is in the feed but not recorded: the next run's reconcile() records it.
                 state_write_failed(self.crawler, self._store_name(), exc)

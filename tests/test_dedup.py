@@ -240,3 +240,11 @@ async def test_a_syndicated_copy_is_dropped_as_duplicate_content_also_in_a_later
     feed3 = tmp_path / "run3.jsonl"  # NEWSCRAWL_FRESH forgets what earlier runs exported
     await run_crawl(spider_for(http_server, "/feed2.xml"), crawl_settings(tmp_path, feed3, NEWSCRAWL_FRESH=True))
     assert [i["url"] for i in read_jsonl(feed3)] == [mirror]
+
+    mirror2 = http_server.add("/mirror/2024/05/15/budget-council-mirror-2.html",
+                              article_page("Budget: the council debates", PARAGRAPHS, chrome="Mirror Two"))
+    http_server.add("/feed3.xml", feed_xml([mirror2]), headers={"Content-Type": "application/rss+xml"})
+    feed4 = tmp_path / "run4.jsonl"  # NEWSCRAWL_FINGERPRINTS_PER_SITE=0: no content check
+    await run_crawl(spider_for(http_server, "/feed3.xml"),
+                    crawl_settings(tmp_path, feed4, NEWSCRAWL_FINGERPRINTS_PER_SITE=0))
+    assert [i["url"] for i in read_jsonl(feed4)] == [mirror2]
