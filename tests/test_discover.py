@@ -180,3 +180,13 @@ async def test_rejected_catalogue_links_are_logged_at_debug(http_server, tmp_pat
     assert f"Catalogue {http_server.url('/')}: link {http_server.url('/about/')} rejected (menu_text)" in messages
     assert f"Catalogue {http_server.url('/')}: link {http_server.url('/tag/weather/')} rejected (not_article_path)" \
         in messages
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_home_page_with_too_many_links_is_not_explored(http_server, tmp_path):
+    build_site(http_server)
+    crawler = await run_crawl(DiscoverSpider, crawl_settings(tmp_path, tmp_path / "out.jsonl",
+                                                            NEWSCRAWL_MAX_LISTING_LINKS=5), url=http_server.url("/"))
+    assert crawler.stats.get_value("newscrawl/listing_error/too_many_links") == 1
+    assert crawler.spider.survey.sections == [] and "/world/" not in http_server.hits
+    assert "/rss/all.xml" not in http_server.hits

@@ -19,6 +19,7 @@ only records what it found in :attr:`DiscoverSpider.survey`.
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any
 
 import scrapy
@@ -64,6 +65,10 @@ class DiscoverSpider(SiteSpider):
         root = catalogue.parse(response.text)
         if root is None:
             self.crawler.stats.inc_value("newscrawl/listing_error/not_html")
+            return
+        max_links = self.crawler.settings.getint("NEWSCRAWL_MAX_LISTING_LINKS", 10_000)
+        if next(islice(root.iter("a"), max_links, None), None) is not None:
+            yield from self.parse_catalogue(response)  # counts and logs the page as too_many_links
             return
         self.survey.language = discovery.page_language(root)
         feeds = discovery.feed_links(root, response.url, self.allowed_domains)
