@@ -268,9 +268,13 @@ def _anchor_text(anchor: html.HtmlElement) -> str:
 def _links(
     root, base_url: str, domains: Iterable[str]
 ) -> Iterator[tuple[html.HtmlElement, str, str, str | None]]:
-    """Every ``<a href>``: (anchor, absolute URL or the raw href, text, why it is no candidate or None)."""
+    """Every ``<a href>``: (anchor, absolute URL or the raw href, text, why it is no candidate or None).
+
+    Relative links resolve against the page's ``<base href>`` when it has one (HTML Living
+    Standard, "document base URL"), else against ``base_url``."""
     domains = tuple(domains)
     page = base_url.split("#")[0]
+    base_url = document_base(root, base_url)
     for anchor in root.iter("a"):
         href = (anchor.get("href") or "").strip()
         if not href:
@@ -288,6 +292,17 @@ def _links(
             yield anchor, url, "", "offsite"
         else:
             yield anchor, url, _anchor_text(anchor), None
+
+
+def document_base(root: html.HtmlElement, page_url: str) -> str:
+    """The URL relative links resolve against: the first ``<base href>``, itself resolved
+    against the page's URL, when it is http(s); else the page's URL."""
+    for base in root.iter("base"):
+        href = (base.get("href") or "").strip()
+        if href:
+            resolved = urljoin(page_url, href)
+            return resolved if urlsplit(resolved).scheme in ("http", "https") else page_url
+    return page_url
 
 
 def _candidates(root, base_url: str, domains: Iterable[str]) -> Iterator[tuple[html.HtmlElement, str, str]]:
@@ -420,12 +435,13 @@ def find_next_page(root: html.HtmlElement | None, base_url: str, domains: Iterab
     if root is None:
         return None
     domains = tuple(domains)
+    page_url, base_url = base_url, document_base(root, base_url)
     for el in root.iter("link", "a"):
         if "next" in (el.get("rel") or "").lower().split() and el.get("href"):
             url = urljoin(base_url, el.get("href").strip()).split("#")[0]
-            if host_allowed(urlsplit(url).hostname, domains) and url != base_url:
+            if host_allowed(urlsplit(url).hostname, domains) and url != page_url:
                 return url
-    for anchor, url, text in _candidates(root, base_url, domains):
+    for anchor, url, text in _candidates(root, page_url, domains):
         classes = (anchor.get("class") or "").lower().split()
         if _NEXT_TEXT.match(text) or "next" in classes or "pagination-next" in classes:
             return url
@@ -436,6 +452,7 @@ def find_list_apis(root: html.HtmlElement | None, base_url: str) -> list[str]:
     """JSON endpoints a JavaScript-rendered list is built from (``data-list-api`` attributes)."""
     if root is None:
         return []
+    base_url = document_base(root, base_url)
     urls = []
     for el in root.xpath("//*[@data-list-api]"):
         value = el.get("data-list-api", "").strip()

@@ -95,6 +95,7 @@ def feed_links(root: html.HtmlElement | None, base_url: str, domains: Iterable[s
     if root is None:
         return []
     domains = tuple(domains)
+    base_url = catalogue.document_base(root, base_url)
     found = []
     for link in root.iter("link"):
         rels = (link.get("rel") or "").lower().split()

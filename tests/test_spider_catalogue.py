@@ -219,3 +219,16 @@ def test_media_subdomains_count_against_a_link():
     scores = score_links(f"<ul>{page}</ul>", BASE, DOMAINS)
     assert [link.url for link in scores.accepted] == ["https://news.example.com/room/225052.html"]
     assert scores.rejected["https://live.example.com/room/225050.html"] == "not_article_path"
+
+
+def test_relative_links_resolve_against_the_base_element():
+    page = ('<html><head><base href="https://news.example.com/archive/"></head><body><ul>'
+            + "".join(f'<li><a href="2024/05/1{i}/story-number-{i}-about-the-long-budget.html">Story number {i} about the long budget</a></li>'
+                      for i in range(3)) + '</ul><a href="javascript:void(0)">x</a></body></html>')
+    links = find_article_links(page, "https://news.example.com/world/", DOMAINS)
+    assert links[0].url == "https://news.example.com/archive/2024/05/10/story-number-0-about-the-long-budget.html"
+    assert len(links) == 3
+    assert find_next_page(parse('<base href="/p/"><a rel="next" href="2">n</a>'), BASE, DOMAINS) \
+        == "https://news.example.com/p/2"
+    assert find_next_page(parse('<base href="javascript:alert(1)"><a rel="next" href="p2">n</a>'), BASE, DOMAINS) \
+        == "https://news.example.com/world/p2"  # a base that is no http(s) URL is ignored
