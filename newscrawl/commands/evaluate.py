@@ -34,7 +34,8 @@ class Command(ScrapyCommand):
     def syntax(self) -> str:
         return (
             "DATASET_DIR... [--method auto,cevc,decay] [--baseline trafilatura,readability] "
-            "[--sweep alpha|T --plot out.png] [--limit N] [--json out.json] [--check-floors FLOORS]\n"
+            "[--sweep alpha|T --plot out.png] [--limit N] [--json out.json] [--markdown out.md] "
+            "[--check-floors FLOORS]\n"
             "       scrapy evaluate --ablation [--train DATASET --test DATASET] [--datasets-root DIR] "
             "[--limit N]\n"
             "       scrapy evaluate DATASET_DIR... --method template --leaf-tags [--n1 10] [--n2 3] "
@@ -50,8 +51,11 @@ class Command(ScrapyCommand):
             "(truth.jsonl + pages/<id>.html.gz) and print one table per dataset: body P/R/F1 as the "
             "Zyte benchmark computes it and as seed 000's LCS, title exact accuracy and seed 003 "
             "character F1, day-level date accuracy, author F1, snippet and prefix scores where the "
-            "truth has them, pages per CPU second and errors.  --check-floors exits 1 when a figure "
-            "is below its floor."
+            "truth has them, pages per CPU second and errors.  Folders that are not datasets (no pages/ "
+            "or truth.jsonl, or no scored field in the truth) are skipped with a one-line note, so "
+            "DATASETS/* evaluates every set.  --markdown writes one table per field (body F1, title "
+            "exact, date day, author F1; rows are datasets, columns methods and baselines, in-sample "
+            "figures marked).  --check-floors exits 1 when a figure is below its floor."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
