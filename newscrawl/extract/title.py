@@ -235,7 +235,7 @@ def title_headline(title: str | None, site_names: set[str] = frozenset()) -> tup
     since ``Ozone - the cure nobody tried`` keeps its first word.  The text between the kept
     parts stays as written (a headline's own `` - `` survives when its halves are long).
     """
-    title = dom.normalize_space(title)
+    title = dom.normalize_space(title)[:MAX_CANDIDATE_CHARS]
     parts = _title_parts(title)
     if len(parts) < 2:
         return title, set()
