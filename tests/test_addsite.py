@@ -13,9 +13,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from test_discover import SECTIONS, article_path, build_site
+import pytest_twisted
+import test_discover
+from conftest import crawl_settings, run_crawl
+from test_discover import SECTIONS, build_site
 
+from newscrawl.discovery import nested_quantifier, site_entry, site_table
 from newscrawl.sites import load_sites
+from newscrawl.spiders.discover import DiscoverSpider
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -102,3 +107,20 @@ def test_addsite_refuses_a_bad_name(tmp_path):
     done = addsite(tmp_path, "Bad-Name", "https://www.example.com/", "--sites", str(tmp_path / "none.toml"))
     assert done.returncode != 0 and "site name" in done.stderr
 
+
+
+@pytest_twisted.ensureDeferred
+async def test_survey_of_a_served_site_becomes_an_entry_load_sites_accepts(http_server, tmp_path):
+    """The same discovery in process (RoutesServer): the entry's pattern matches every article
+    URL and none of the catalogue (section) URLs."""
+    articles = test_discover.build_site(http_server)
+    crawler = await run_crawl(DiscoverSpider, crawl_settings(tmp_path, tmp_path / "out.jsonl"),
+                              url=http_server.url("/"), survey="1")
+    entry = site_entry("served", site_table(crawler.spider.survey))
+    (tmp_path / "sites.toml").write_text(entry, encoding="utf-8")
+    site = load_sites(tmp_path / "sites.toml")["served"]
+    pattern = re.compile(site.article_pattern)
+    assert all(pattern.search(url) for url in articles)
+    assert site.catalogues and not any(pattern.search(url) for url in site.catalogues)
+    assert site.feeds == (http_server.url("/rss/all.xml"),) and site.language == "en"
+    assert not nested_quantifier(site.article_pattern)
