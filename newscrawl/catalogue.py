@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import chain, islice
 from urllib.parse import urljoin, urlsplit
 
 from lxml import html
@@ -235,26 +236,45 @@ def _template_has_evidence(template: str) -> bool:
     return any(mark in template for mark in ("D", "S", "I", ".htm", ".shtml", ".php", ".asp"))
 
 
-def _placement_penalty(anchor: html.HtmlElement) -> float:
-    penalty = 0.0
-    for el in anchor.iterancestors():
-        tag = el.tag if isinstance(el.tag, str) else ""
-        if tag in ("body", "html"):
-            break  # a page-wide class ("site-navigation-left") says nothing about one link
-        marks = f"{el.get('class', '')} {el.get('id', '')} {el.get('role', '')}"
-        if tag in _NAV_TAGS or el.get("role") == "navigation":
-            penalty = max(penalty, 2.0)
-        if _AD_WORDS.search(marks):
-            return 4.0
-        if _NAV_WORDS.search(marks):
-            penalty = max(penalty, 2.0)
-    return penalty
+def _placement_penalty(anchor: html.HtmlElement, cache: dict | None = None) -> float:
+    """4 inside an ad container, 2 inside navigation (``nav``/``header``/``footer``/``aside``,
+    ``role=navigation``, a menu/footer/share... class or id), else 0; ``body`` and ``html``
+    do not count (a page-wide class such as "site-navigation-left" says nothing about one link).
+
+    ``cache`` (element -> penalty of it and its ancestors) makes a page's anchors cost one
+    walk over the tree in all, not one walk up per anchor."""
+    cache = {} if cache is None else cache
+    uncached = []
+    inherited = 0.0
+    el = anchor.getparent()
+    while el is not None:
+        if el in cache:
+            inherited = cache[el]
+            break
+        if el.tag in ("body", "html"):
+            break
+        uncached.append(el)
+        el = el.getparent()
+    for el in reversed(uncached):
+        inherited = max(inherited, _own_penalty(el))
+        cache[el] = inherited
+    return inherited
+
+
+def _own_penalty(el: html.HtmlElement) -> float:
+    tag = el.tag if isinstance(el.tag, str) else ""
+    marks = f"{el.get('class', '')} {el.get('id', '')} {el.get('role', '')}"
+    if _AD_WORDS.search(marks):
+        return 4.0
+    if tag in _NAV_TAGS or el.get("role") == "navigation" or _NAV_WORDS.search(marks):
+        return 2.0
+    return 0.0
 
 
 def _signature(anchor: html.HtmlElement, depth: int = 3) -> str:
     """Tag and class path of the anchor's nearest ancestors: the "list structure" key."""
     path = []
-    for el in [anchor, *anchor.iterancestors()][: depth + 1]:
+    for el in islice(chain((anchor,), anchor.iterancestors()), depth + 1):
         cls = " ".join(sorted((el.get("class") or "").split()))
         path.append(f"{el.tag}.{cls}" if cls else str(el.tag))
     return ">".join(path)
@@ -388,6 +408,7 @@ def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
     signatures = [_signature(anchor) for anchor, _, _ in found]
     repeated = Counter(sig for sig, headline in zip(signatures, headlines, strict=True) if headline)
     scored = []
+    placement_cache: dict = {}
     for (anchor, url, text), headline, signature in zip(found, headlines, signatures, strict=True):
         shape = url_score(url)
         if shape is None:
@@ -395,8 +416,8 @@ def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
             continue
         scored.append(_Scored(
             url=url, text=text, headline=headline, text_points=_text_points(text, headline), shape=shape,
-            placement=_placement_penalty(anchor), listed=1.0 if repeated[signature] >= 3 else 0.0,
-            template=url_template(url),
+            placement=_placement_penalty(anchor, placement_cache),
+            listed=1.0 if repeated[signature] >= 3 else 0.0, template=url_template(url),
         ))
     return scored
 

@@ -144,8 +144,9 @@ def section_links(root: html.HtmlElement | None, base_url: str, domains: Iterabl
             key = tree.getpath(holder) if holder is not None else ""
             runs[key] += 1
             candidates.append((anchor, section, key))
+    cache: dict = {}
     found = [section for anchor, section, key in candidates
-             if runs[key] >= 3 or _in_heading(anchor) or catalogue._placement_penalty(anchor) >= 2.0]
+             if runs[key] >= 3 or _in_heading(anchor) or catalogue._placement_penalty(anchor, cache) >= 2.0]
     return list(dict.fromkeys(found))[:MAX_SECTIONS]
 
 
