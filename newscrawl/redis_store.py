@@ -48,7 +48,7 @@ from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
 from .extract.template import MAX_ENTRIES, N1, N2, LeafIndex, SiteTemplates, dumps_state, templates_from_json
-from .store import canonical_url
+from .store import canonical_url, legacy_url_key
 
 DEFAULT_PREFIX = "newscrawl"
 
@@ -100,7 +100,12 @@ class RedisSeenStore:
         return f"{self.prefix}:seen:{site}"
 
     def contains(self, site: str, url: str) -> bool:
-        return bool(self.client.hexists(self._key(site), canonical_url(url)))
+        """Whether ``url`` was exported; keys written before :func:`canonical_url` folded
+        tracking parameters and AMP/mobile variants are looked up too."""
+        key, legacy = canonical_url(url), legacy_url_key(url)
+        if legacy == key:
+            return bool(self.client.hexists(self._key(site), key))
+        return any(self.client.hmget(self._key(site), [key, legacy]))
 
     def add(self, site: str, urls: Iterable[str]) -> None:
         stamp = datetime.now(UTC).isoformat()

@@ -303,3 +303,16 @@ def test_scheduler_claims_listing_pages_once_but_not_retries_or_details(redis_ur
     assert two.claims.owner_of("testsite:listing", listing.url) == "w2"  # taken over
     assert crawler.stats.get_value("newscrawl/distributed/claims_taken_over") == 1
     assert crawler.stats.get_value("newscrawl/distributed/listing_claimed_elsewhere") == 1  # /list/2
+
+
+def test_seen_store_still_knows_urls_recorded_under_the_old_key_form(redis_url):
+    from newscrawl.redis_store import RedisSeenStore, connect
+    from newscrawl.store import legacy_url_key
+
+    client = connect(redis_url)
+    store = RedisSeenStore(client, prefix="legacy-test")
+    url = "http://www.example.com/a.html?utm_source=x&id=3"
+    client.hset(store._key("site"), legacy_url_key(url), "2026-11-01T00:00:00+00:00")
+    assert store.contains("site", url)
+    assert not store.contains("site", "http://www.example.com/b.html")
+    client.delete(store._key("site"))
