@@ -75,7 +75,7 @@ _LONG_ID_RE = re.compile(r"[0-9a-z]{10,}", re.IGNORECASE)  # an alphanumeric id 
 # One-word path segments that name a page of media, of tags or of people, not a text article.
 _NOT_ARTICLE_WORDS = frozenset({
     "video", "videos", "photo", "photos", "pic", "pics", "picture", "pictures", "gallery", "galleries",
-    "slideshow", "slideshows", "live", "tv", "audio", "podcast", "podcasts", "tag", "tags", "topic", "topics",
+    "slideshow", "slideshows", "tv", "audio", "podcast", "podcasts", "tag", "tags", "topic", "topics",
     "keyword", "keywords", "author", "authors", "category", "categories", "search", "user", "users",
     "profile", "account", "login", "subscribe", "newsletter", "newsletters",
 })
