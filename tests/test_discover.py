@@ -190,3 +190,20 @@ async def test_a_home_page_with_too_many_links_is_not_explored(http_server, tmp_
     assert crawler.stats.get_value("newscrawl/listing_error/too_many_links") == 1
     assert crawler.spider.survey.sections == [] and "/world/" not in http_server.hits
     assert "/rss/all.xml" not in http_server.hits
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_feeds_page_linked_from_the_home_page_is_read_for_its_feeds(http_server, tmp_path):
+    build_site(http_server)
+    home = home_html(http_server.base).replace('rel="alternate"', 'rel="x"').replace(
+        "<footer>", '<footer><a href="/services/rss/">RSS</a>')
+    http_server.add("/", home)
+    http_server.add("/services/rss/", '<html><body><h1>Our feeds</h1><ul><li><a href="/rss/all.xml">All</a></li>'
+                    '<li><a href="/rss/world.xml">World</a></li><li><a href="/about/">About</a></li></ul></body></html>')
+    http_server.add("/rss/world.xml", rss(http_server.base).replace("business", "world"),
+                    headers={"Content-Type": "application/rss+xml"})
+    crawler = await run_crawl(DiscoverSpider, crawl_settings(tmp_path, tmp_path / "out.jsonl"),
+                              url=http_server.url("/"), survey="1")
+    assert sorted(crawler.spider.survey.feeds) == [http_server.url("/rss/all.xml"), http_server.url("/rss/world.xml")]
+    stats = crawler.stats.get_stats()
+    assert stats["newscrawl/discover/feed_index_pages"] == 1 and "newscrawl/discover/feed_probes" not in stats
