@@ -288,7 +288,7 @@ def site_table(survey: Survey) -> dict:
         "language": survey.language,
         "domains": list(dict.fromkeys(domains)),
         "catalogues": catalogues[:MAX_CATALOGUES],
-        "feeds": survey.feeds,
+        "feeds": sorted(survey.feeds),  # responses arrive in any order: a stable entry
         "sitemaps": survey.sitemaps,
         "list_apis": survey.list_apis,
         "article_pattern": infer_article_pattern(survey.articles, [survey.home, *survey.sections]),
