@@ -169,3 +169,61 @@ def test_of_two_stories_on_one_page_the_one_headed_by_the_title_is_the_body():
     )
     assert "Club signs" in html
     assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+SIDEBAR_BLURBS = [
+    f"This site is written by a photographer who has worked for the papers of the city for {n} years "
+    "and who writes about the cameras and the lenses that she uses every day of the week."
+    for n in range(10, 16)
+]
+
+
+def test_a_short_post_beside_a_wordier_sidebar_is_the_body():
+    # The sidebar holds most of the page's text, yet the post's own markup names it the body.
+    post = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS[:3])
+    sidebar = "".join(f"<p>{p}</p>" for p in SIDEBAR_BLURBS)
+    html = f"""<html lang="en"><head><title>New lens in stock</title></head><body>
+<div id="container"><div class="post"><h2>New lens in stock</h2><div class="entry-content">{post}</div></div>
+<div id="sidebar"><div class="widget">{sidebar}</div></div></div></body></html>"""
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS[:3]
+
+
+def _news_feed(items: int, stamp: bool) -> str:
+    """A feed of other stories: a linked headline (after a time stamp when ``stamp``) in a
+    ``<dt>``, its summary in the ``<dd>`` after it."""
+    return "<dl class='feed'>" + "".join(
+        f"<dt>{f'<span>10:{i:02d}</span> ' if stamp else ''}<a href='/news/{i}'>Headline of story {i}</a></dt>"
+        f"<dd>The summary of the other story number {i} says what happened in the city and why it matters "
+        "to the people who live there.</dd>"
+        for i in range(items)
+    ) + "</dl>"
+
+
+def test_headline_summaries_in_sibling_elements_are_teasers():
+    # A feed of other stories beside the article, in the same column: the summaries together
+    # outweigh the article, and each follows its linked headline.
+    html = english_article(paragraphs=ARTICLE_PARAGRAPHS[:2], after_body=_news_feed(6, stamp=False))
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS[:2]
+
+
+def test_a_time_stamp_before_the_headline_link_still_makes_a_teaser():
+    html = english_article(paragraphs=ARTICLE_PARAGRAPHS[:2], after_body=_news_feed(6, stamp=True))
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS[:2]
+    stamped = "".join(
+        f'<div class="card"><span>10:{i:02d}</span> <a href="/n/{i}">Another story headline {i}</a>'
+        "<p>This is a summary of the story.</p></div>"
+        for i in range(5)
+    )
+    assert extract(english_article(extra_body=stamped), method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_a_list_of_linked_headings_with_descriptions_that_is_the_page_stays():
+    # Headline-summary pairs that hold nearly all the text are the article ("ten tools" post).
+    items = "".join(
+        f"<dt><a href='/tool/{i}'>Tool {i}</a></dt><dd>The tool number {i} is the one that we use when the "
+        "files are too large for the other tools, and it is free for everyone.</dd>"
+        for i in range(8)
+    )
+    html = english_article(paragraphs=ARTICLE_PARAGRAPHS[:1], extra_body=f"<dl>{items}</dl>")
+    assert "The tool number 7 is the one" in extract(html, method="auto").text
+

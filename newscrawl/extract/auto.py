@@ -40,6 +40,7 @@ SCRIPT_BODY_BELOW = 200
 HEADLINE_SIMILARITY = 0.8
 MU = 0.5
 MAX_WEIGHT = 1.5
+_WORDED = re.compile(r"[^\W\d_]")  # a letter of any script
 
 
 class Gain:
@@ -66,21 +67,24 @@ class Gain:
         classes: list[str | None] = [None] * size
         hidden: set[int] = set()
         markups = MARKUPS
-        text_at, tail_at = [False] * size, [False] * size  # more than white space?
+        # Does element i's text/tail hold a word?  A time stamp or a bullet before a headline
+        # link does not stop the link from leading its item (see _leads_with_link).
+        text_at, tail_at = [False] * size, [False] * size
+        worded = _WORDED.search
         text = elements[0].text
         if text and not text.isspace():
             texts.append((0, text))
-            text_at[0] = True
+            text_at[0] = worded(text) is not None
         for i in range(1, size):
             el = elements[i]
             text = el.text
             if text and not text.isspace():
                 texts.append((i, text))
-                text_at[i] = True
+                text_at[i] = worded(text) is not None
             text = el.tail
             if text and not text.isspace():
                 texts.append((parent[i], text))
-                tail_at[i] = True
+                tail_at[i] = worded(text) is not None
             items = el.items()
             if items:  # hints.markup_key, inline
                 attributes = dict(items)
@@ -122,7 +126,12 @@ class Gain:
         # unless it names itself a consent dialog or a comment thread.
         keep = KEEP_SHARE * total
         for i in np.flatnonzero(raw_valid > keep).tolist():
-            if i and own_weight[i] == 0.0 and not never_body(elements[i]):
+            if (
+                i
+                and own_weight[i] == 0.0
+                and not never_body(elements[i])
+                and not marked_body_elsewhere(i, tree.end, own_weight, raw_valid)
+            ):
                 own_weight[i] = 1.0
                 hidden.discard(i)
         self.hidden: set[html.HtmlElement] = {elements[i] for i in hidden}
@@ -154,7 +163,30 @@ class Gain:
         return self.valids[i] - lam * self.noises[i]
 
 
+# An element marked as the article body, outside a boilerplate-marked one and holding this share
+# of the latter's valid text, is the article, however short: a blog post beside a wordy sidebar.
+MARKED_BODY_SHARE = 0.15
+
+
+def marked_body_elsewhere(i: int, ends: np.ndarray, own_weight: list[float], valid: np.ndarray) -> bool:
+    """Is there, neither inside element ``i`` nor around it, an element whose own markup says
+    article body (:data:`~.hints.STRONG`: ``entry-content``, ``itemprop=articleBody``) holding
+    at least :data:`MARKED_BODY_SHARE` of ``i``'s valid text?
+
+    Then ``i``, marked as boilerplate, holds most of the page's text because the article is
+    short (a footer of blogroll descriptions, a sidebar of site blurbs), not because the
+    markup is wrong.  Positions as in :class:`~.dom.TreeIndex`; ``valid`` holds subtree totals.
+    """
+    positions = np.arange(len(own_weight))
+    disjoint = (positions >= ends[i]) | (ends <= i)  # neither inside ``i`` nor holding it
+    marked = disjoint & (np.asarray(own_weight) >= STRONG)
+    return bool(np.any(valid[marked] >= MARKED_BODY_SHARE * valid[i]))
+
+
 TEASER_MIN_ITEMS = 3
+# Headlines and their summaries may hold more of the page's text than a short article beside
+# them, but not this much: then the list is the article.
+SUMMARIES_SHARE = 0.75
 # Paragraphs are never teasers; table rows and cells repeat because tables lay out pages.
 NOT_TEASERS = frozenset({"p", "tr", "td", "th", "tbody"})
 
@@ -171,9 +203,10 @@ def _leads_with_link(item: int, tree: dom.TreeIndex, text_at: list, tail_at: lis
 
     A link followed by the rest of its sentence (``<a>Name</a> scored twice``, also
     ``<strong><a>Name</a></strong> scored twice``) opens a line of prose, not a teaser.
-    ``text_at[i]``/``tail_at[i]`` say whether element ``i``'s text/tail is more than white space.
+    ``text_at[i]``/``tail_at[i]`` say whether element ``i``'s text/tail holds a letter: a time
+    stamp or a bullet before the link (``<dt><span>10:17</span> <a>headline</a></dt>``) is passed over.
     """
-    # The owner of the first text node that is not blank, in document order (as
+    # The owner of the first text node that holds a letter, in document order (as
     # dom.iter_text_nodes yields them; the item's own tail is outside it): pre-order
     # positions, with a stack of the open elements whose tails come when their subtrees end.
     end, parent = tree.ends, tree.parent
@@ -243,10 +276,44 @@ def teaser_items(
         if valid_of is None:
             valid_of, links_of = valid.tolist(), links.tolist()
         led = [it for it in items if links_of[it] and _leads_with_link(it, tree, text_at, tail_at)]
+        if len(led) < 0.6 * len(items):
+            continue
         # A list that holds most of the page's text is the article (a "10 things" post).
-        if len(led) >= 0.6 * len(items) and sum(valid_of[it] for it in items) < 0.5 * total_valid:
-            found.update(led)
+        listed = sum(valid_of[it] for it in items)
+        if listed >= 0.5 * total_valid:
+            continue
+        found.update(led)
+        summaries = _summaries(led, tree, elements, links_of)
+        if listed + sum(valid_of[it] for it in summaries) < SUMMARIES_SHARE * total_valid:
+            found.update(summaries)
     return found
+
+
+def _summaries(led: list[int], tree: dom.TreeIndex, elements, links_of: list) -> list[int]:
+    """The summaries of headline items kept in sibling elements: the element right after each
+    item, when at least :data:`TEASER_MIN_ITEMS` items have one, all of one block tag that is
+    neither the items' nor a paragraph's, without links (``<dt><a>headline</a></dt><dd>summary</dd>``).
+    Block items only, and no headings: a linked subhead and the section under it are the article's,
+    and a heading after an item opens the next section.
+    Positions as in :func:`teaser_items`."""
+    end, parent = tree.end, tree.parent
+    size = len(elements)
+    after = [int(end[it]) for it in led]
+    after = [j for it, j in zip(led, after, strict=True) if j < size and parent[j] == parent[it]]
+    if len(after) < TEASER_MIN_ITEMS or any(links_of[j] for j in after):
+        return []
+    tags = {elements[j].tag for j in after}
+    item_tag = elements[led[0]].tag
+    if (
+        len(tags) != 1
+        or tags & {item_tag, "p"}
+        or not tags <= dom.BLOCK_TAGS
+        or item_tag not in dom.BLOCK_TAGS
+        or item_tag in dom.HEADING_TAGS
+        or tags & set(dom.HEADING_TAGS)
+    ):
+        return []
+    return after
 
 
 def best_block(gain: Gain, lam: float = LAMBDA) -> html.HtmlElement:
