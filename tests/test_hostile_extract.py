@@ -155,7 +155,7 @@ def test_the_pipeline_drops_refused_pages_with_a_reason(name, reason):
 
 
 def test_the_pipeline_turns_a_library_bug_into_one_dropped_item(monkeypatch):
-    from newscrawl.pipelines import stages
+    from newscrawl.pipelines import extraction as stages
 
     def broken(*args, **kwargs):
         raise RecursionError("maximum recursion depth exceeded")

@@ -13,7 +13,7 @@ from test_evaluate_command import scrapy
 
 from newscrawl.extract import Page, dom
 from newscrawl.extract.template import TemplateStore, iter_leaves
-from newscrawl.pipelines import stages
+from newscrawl.pipelines import extraction as stages
 from newscrawl.pipelines.templates import CrawlTemplates
 from newscrawl.sites import load_sites
 from newscrawl.spiders.loader import spider_class

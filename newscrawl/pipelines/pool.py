@@ -129,7 +129,7 @@ def _start_worker(method: str, settings: dict, parent_pid: int) -> None:
     extraction library."""
     global _worker
     _die_with(parent_pid)
-    from .stages import extract_fields, warm_up
+    from .extraction import extract_fields, warm_up
     from .templates import CrawlTemplates
 
     buffer = _Buffer()

@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from datetime import UTC, datetime
 from typing import Any
 
-from ..dedup import page_canonical
 from ..extensions import Dropped, Scheduled, SeenUrls
-from ..extract import METHODS, ExtractionError, Page, extract_page, page_type_of
+from ..extract import METHODS
 from ..items import ArticleItem, ListingItem
 from ..store import canonical_url
+from .extraction import extract_fields, warm_up
 from .pool import ExtractionPool, ExtractionTimeout, WorkerCrashed
 from .templates import CrawlTemplates
 
 logger = logging.getLogger(__name__)
 
-# ExtractionError.reason -> drop reason
-_EXTRACTION_REASONS = {"empty": "empty_body", "binary": "binary", "too-large": "too_large",
-                       "too-deep": "too_deep", "unparseable": "unparseable"}
 _BINARY_TYPES = ("image/", "audio/", "video/", "font/", "application/pdf", "application/zip",
                  "application/octet-stream", "application/gzip", "application/x-")
 
@@ -64,62 +60,6 @@ class FetchStage(Stage):
             raise Dropped("duplicate", "already scheduled in this run", item.url)
         self.crawler.engine.crawl(self.crawler.spider.detail_request(item, self.seen.run_id))
         raise Scheduled(item.url)
-
-
-# Long enough for every lazy load (py3langid's model needs a paragraph of text: ~1 s).
-_WARM_UP_PAGE = ("<html><head><title>Warm-up</title></head><body><article><h1>The warm-up page</h1>"
-                 + "<p>This page is extracted once when extraction starts, so that the library loads its "
-                   "models and word lists before the first article arrives from the crawl.</p>" * 3
-                 + "</article></body></html>")
-
-
-def warm_up(method: str) -> None:
-    """Load the library's models and word lists now, not while downloads are in flight."""
-    try:
-        extract_page(Page.from_html(_WARM_UP_PAGE, url="http://localhost/"), method=method)
-    except Exception:  # noqa: BLE001 - a failing warm-up shows again on the first real page
-        logger.debug("Extraction warm-up failed", exc_info=True)
-
-
-def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: bytes, url: str,
-                   content_type: str | None, listing_title: str | None, feed_entry: dict) -> dict:
-    """One page's article fields: parse, apply the site's template library, extract.
-
-    Raises :class:`Dropped` with the reason when the page holds no article.  Runs in the
-    crawl process or in an extraction worker (:mod:`.pool`), with the same outcome.
-    """
-    started = time.perf_counter()
-    try:
-        page = Page.from_html(body, url=url, content_type=content_type)
-        kind = _page_type(page)  # before the template library cleans the tree: as the library sees a page
-        templates.apply(site, page)
-        article = extract_page(page, listing_title=listing_title, feed_entry=feed_entry, method=method)
-    except ExtractionError as exc:
-        raise Dropped(_EXTRACTION_REASONS.get(exc.reason, "extraction_error"), str(exc), url) from None
-    except Exception as exc:  # a library bug must cost one article, not the crawl
-        logger.debug("Extraction failed on %s", url, exc_info=True)
-        raise Dropped("extraction_error", f"{type(exc).__name__}: {exc}", url) from None
-    return {
-        "extraction_seconds": time.perf_counter() - started,
-        "title": article.title,
-        "text": article.text or "",
-        "published": article.published.isoformat() if article.published else None,
-        "authors": list(article.authors),
-        "links": [{"text": link.text, "url": link.url} for link in article.links],
-        "language": article.language,
-        "method": article.method or method,
-        "page_type": kind,
-        "canonical": page_canonical(page.root, url),
-    }
-
-
-def _page_type(page: Page) -> str:
-    """The page's kind; ``article`` when the classification itself fails (keep, not lose)."""
-    try:
-        return page_type_of(page)
-    except Exception:  # noqa: BLE001 - a classifier bug must not cost the article
-        logger.debug("Page type of %s failed", page.url, exc_info=True)
-        return "article"
 
 
 class ExtractStage(Stage):

@@ -507,7 +507,7 @@ class SiteSpider(scrapy.Spider):
     def parse_article_page(self, response):
         """The page's article, extracted as the pipelines would (without the template library)."""
         from ..extensions import Dropped
-        from ..pipelines.stages import CrawlTemplates, extract_fields
+        from ..pipelines.extraction import CrawlTemplates, extract_fields
 
         templates = CrawlTemplates(self.crawler)
         templates.enabled = False
