@@ -227,3 +227,19 @@ def test_a_list_of_linked_headings_with_descriptions_that_is_the_page_stays():
     html = english_article(paragraphs=ARTICLE_PARAGRAPHS[:1], extra_body=f"<dl>{items}</dl>")
     assert "The tool number 7 is the one" in extract(html, method="auto").text
 
+
+def test_a_promo_box_inside_the_marked_body_does_not_split_it():
+    # A slideshow of captioned pictures, longer than the story, inside the story's own container:
+    # the container stays the body, and the slideshow is pruned from it.
+    slides = "".join(
+        f"<p>Picture {i}: the bank that has been at the centre of the rate scandal since the summer, "
+        "when it paid a fine to the regulators of the two countries.</p>"
+        for i in range(6)
+    )
+    sidebar = "".join(f"<p>{p}</p>" for p in SIDEBAR_BLURBS)
+    first, second = ("".join(f"<p>{p}</p>" for p in half) for half in (ARTICLE_PARAGRAPHS[:2], ARTICLE_PARAGRAPHS[2:]))
+    html = f"""<html lang="en"><head><title>Council approves budget</title></head><body>
+<div class="page"><h1>Council approves budget</h1><div class="article-body">{first}
+<div class="promo_holder"><div class="slideshow">{slides}</div></div>{second}</div></div>
+<aside class="sidebar">{sidebar}</aside></body></html>"""
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS

@@ -137,16 +137,25 @@ class Gain:
         self.hidden: set[html.HtmlElement] = {elements[i] for i in hidden}
 
         weight = [1.0] * size
+        in_marked_body = [False] * size
         for i in range(1, size):
             own_i = own_weight[i]
             if own_i >= STRONG:  # explicit body markup outranks any wrapper
                 weight[i] = STRONG
+                in_marked_body[i] = True
             else:
                 w = weight[parent[i]] * own_i
                 weight[i] = w if w < MAX_WEIGHT else MAX_WEIGHT
+                in_marked_body[i] = in_marked_body[parent[i]]
 
         w = np.array(weight)
-        valid, noise = tree.subtree_totals(np.array((own[0] * w, own[1] + own[0] * np.maximum(0.0, 1.0 - w))))
+        # Valid text under boilerplate markup counts as noise, so that a container holding a
+        # sidebar loses to the article beside it; not so for a large prose block inside it.
+        recounted = own[0] * np.maximum(0.0, 1.0 - w)
+        embedded = embedded_blocks(tree, elements, weight, in_marked_body, raw_valid + raw_noise, raw_links)
+        if embedded is not None:
+            recounted[embedded] = 0.0
+        valid, noise = tree.subtree_totals(np.array((own[0] * w, own[1] + recounted)))
         self._weight, self._valid, self._noise = w, valid, noise
         self._hidden = np.zeros(size, dtype=bool)
         self._hidden[list(hidden)] = True
@@ -161,6 +170,37 @@ class Gain:
     def score(self, el: html.HtmlElement, lam: float) -> float:
         i = self.index[el]
         return self.valids[i] - lam * self.noises[i]
+
+
+# A boilerplate-marked block of at least this many characters, nearly without links, inside
+# explicit body markup: a slideshow or promo box that CleanTree drops from the body.
+EMBEDDED_BLOCK_CHARS = 500
+EMBEDDED_BLOCK_LINKS = 0.1
+
+
+def embedded_blocks(tree: dom.TreeIndex, elements, weight: list[float], in_marked_body: list[bool],
+                    chars: np.ndarray, links: np.ndarray) -> np.ndarray | None:
+    """A mask of the elements inside large boilerplate-marked prose blocks (a captioned
+    slideshow, a promo box) that sit inside explicit body markup, or None when there are none.
+
+    Their valid text would count as noise against every container holding them, and the
+    article body around such a block would lose to one of its own paragraphs; CleanTree drops
+    the block from the body anyway.  Comment threads (:func:`~.hints.never_body`) and link
+    lists still count against the body.  Positions as in :class:`~.dom.TreeIndex`; ``chars``
+    and ``links`` hold subtree totals.
+    """
+    parent, end = tree.parent, tree.end
+    roots = [
+        i for i in np.flatnonzero(chars >= EMBEDDED_BLOCK_CHARS).tolist()
+        if i and weight[i] == 0.0 and weight[parent[i]] > 0.0 and in_marked_body[parent[i]]
+        and links[i] <= EMBEDDED_BLOCK_LINKS * chars[i] and not never_body(elements[i])
+    ]
+    if not roots:
+        return None
+    depth = np.zeros(len(elements) + 1, dtype=np.int64)
+    np.add.at(depth, roots, 1)
+    np.add.at(depth, end[roots], -1)
+    return np.cumsum(depth[:-1]) > 0
 
 
 # An element marked as the article body, outside a boilerplate-marked one and holding this share
