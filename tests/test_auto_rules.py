@@ -243,3 +243,17 @@ def test_a_promo_box_inside_the_marked_body_does_not_split_it():
 <div class="promo_holder"><div class="slideshow">{slides}</div></div>{second}</div></div>
 <aside class="sidebar">{sidebar}</aside></body></html>"""
     assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_paragraphs_beside_a_longer_comment_thread_in_one_container_are_the_body():
+    # The paragraphs sit directly in the container that also holds the comment thread.
+    story = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    comments = "".join(
+        f"<li><p>{n}. Reader {n} wrote: I have been to the city many times and I think that the "
+        "council was right to approve the budget, because the roads are in a terrible state.</p></li>"
+        for n in range(12)
+    )
+    html = f"""<html lang="en"><head><title>Council approves budget</title></head><body>
+<div id="content"><h1>Council approves budget</h1>{story}<div id="comments"><ol>{comments}</ol></div></div>
+</body></html>"""
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS

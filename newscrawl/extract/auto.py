@@ -365,6 +365,33 @@ def best_block(gain: Gain, lam: float = LAMBDA) -> html.HtmlElement:
     return gain.elements[int(candidates[int(np.argmax(scores))])]
 
 
+# A paragraph is the body only when its siblings are not mostly paragraphs worth as much.
+SIBLING_PARAGRAPHS = 3
+SIBLING_PARAGRAPHS_GAIN = 2.0
+
+
+def paragraphs_parent(block: html.HtmlElement, gain: Gain, lam: float) -> html.HtmlElement:
+    """The parent of ``block`` when ``block`` is one ``<p>`` among sibling paragraphs that
+    together gain :data:`SIBLING_PARAGRAPHS_GAIN` times as much; else ``block``.
+
+    A body of paragraphs set directly in a container that also holds a comment thread or a
+    sidebar longer than the article: the container's own gain is negative, and the longest
+    paragraph wins.  CleanTree then drops the boilerplate children from the container.
+    """
+    parent = block.getparent()
+    if block.tag != "p" or parent is None or parent not in gain.index:
+        return block
+    index, valids, noises, hidden = gain.index, gain.valids, gain.noises, gain.hidden
+    gains = [
+        valids[index[p]] - lam * noises[index[p]]
+        for p in parent.iterchildren("p")
+        if p not in hidden and gain.weights[index[p]] > 0
+    ]
+    positive = [g for g in gains if g > 0]
+    enough = sum(positive) >= SIBLING_PARAGRAPHS_GAIN * gain.score(block, lam)
+    return parent if len(positive) >= SIBLING_PARAGRAPHS and enough else block
+
+
 SIBLING_ARTICLE_SHARE = 0.2
 
 
@@ -447,7 +474,7 @@ def extract_body(
     **_ignored,
 ) -> Body:
     gain = Gain(page, cjk_mode, mu)
-    block = best_block(gain, lam)
+    block = paragraphs_parent(best_block(gain, lam), gain, lam)
     title = voted_headline(page)
     block = titled_article(block, gain, lam, title)
     body = Body(method="auto", root=block, skip=prune(block, gain, lam, dl_max, title, prune_linkless))
