@@ -67,24 +67,21 @@ class Gain:
         classes: list[str | None] = [None] * size
         hidden: set[int] = set()
         markups = MARKUPS
-        # Does element i's text/tail hold a word?  A time stamp or a bullet before a headline
-        # link does not stop the link from leading its item (see _leads_with_link).
-        text_at, tail_at = [False] * size, [False] * size
-        worded = _WORDED.search
+        text_at, tail_at = [False] * size, [False] * size  # more than white space?
         text = elements[0].text
         if text and not text.isspace():
             texts.append((0, text))
-            text_at[0] = worded(text) is not None
+            text_at[0] = True
         for i in range(1, size):
             el = elements[i]
             text = el.text
             if text and not text.isspace():
                 texts.append((i, text))
-                text_at[i] = worded(text) is not None
+                text_at[i] = True
             text = el.tail
             if text and not text.isspace():
                 texts.append((parent[i], text))
-                tail_at[i] = worded(text) is not None
+                tail_at[i] = True
             items = el.items()
             if items:  # hints.markup_key, inline
                 attributes = dict(items)
@@ -137,22 +134,19 @@ class Gain:
         self.hidden: set[html.HtmlElement] = {elements[i] for i in hidden}
 
         weight = [1.0] * size
-        in_marked_body = [False] * size
         for i in range(1, size):
             own_i = own_weight[i]
             if own_i >= STRONG:  # explicit body markup outranks any wrapper
                 weight[i] = STRONG
-                in_marked_body[i] = True
             else:
                 w = weight[parent[i]] * own_i
                 weight[i] = w if w < MAX_WEIGHT else MAX_WEIGHT
-                in_marked_body[i] = in_marked_body[parent[i]]
 
         w = np.array(weight)
         # Valid text under boilerplate markup counts as noise, so that a container holding a
         # sidebar loses to the article beside it; not so for a large prose block inside it.
         recounted = own[0] * np.maximum(0.0, 1.0 - w)
-        embedded = embedded_blocks(tree, elements, weight, in_marked_body, raw_valid + raw_noise, raw_links)
+        embedded = embedded_blocks(tree, elements, weight, own_weight, raw_valid + raw_noise, raw_links)
         if embedded is not None:
             recounted[embedded] = 0.0
         valid, noise = tree.subtree_totals(np.array((own[0] * w, own[1] + recounted)))
@@ -178,7 +172,7 @@ EMBEDDED_BLOCK_CHARS = 500
 EMBEDDED_BLOCK_LINKS = 0.1
 
 
-def embedded_blocks(tree: dom.TreeIndex, elements, weight: list[float], in_marked_body: list[bool],
+def embedded_blocks(tree: dom.TreeIndex, elements, weight: list[float], own_weight: list[float],
                     chars: np.ndarray, links: np.ndarray) -> np.ndarray | None:
     """A mask of the elements inside large boilerplate-marked prose blocks (a captioned
     slideshow, a promo box) that sit inside explicit body markup, or None when there are none.
@@ -192,8 +186,9 @@ def embedded_blocks(tree: dom.TreeIndex, elements, weight: list[float], in_marke
     parent, end = tree.parent, tree.end
     roots = [
         i for i in np.flatnonzero(chars >= EMBEDDED_BLOCK_CHARS).tolist()
-        if i and weight[i] == 0.0 and weight[parent[i]] > 0.0 and in_marked_body[parent[i]]
+        if i and weight[i] == 0.0 and weight[parent[i]] > 0.0
         and links[i] <= EMBEDDED_BLOCK_LINKS * chars[i] and not never_body(elements[i])
+        and _in_marked_body(i, parent, own_weight)
     ]
     if not roots:
         return None
@@ -201,6 +196,16 @@ def embedded_blocks(tree: dom.TreeIndex, elements, weight: list[float], in_marke
     np.add.at(depth, roots, 1)
     np.add.at(depth, end[roots], -1)
     return np.cumsum(depth[:-1]) > 0
+
+
+def _in_marked_body(i: int, parent: list[int], own_weight: list[float]) -> bool:
+    """Has element ``i`` an ancestor whose own markup says article body (:data:`~.hints.STRONG`)?"""
+    i = parent[i]
+    while i >= 0:
+        if own_weight[i] >= STRONG:
+            return True
+        i = parent[i]
+    return False
 
 
 # An element marked as the article body, outside a boilerplate-marked one and holding this share
@@ -243,26 +248,28 @@ def _leads_with_link(item: int, tree: dom.TreeIndex, text_at: list, tail_at: lis
 
     A link followed by the rest of its sentence (``<a>Name</a> scored twice``, also
     ``<strong><a>Name</a></strong> scored twice``) opens a line of prose, not a teaser.
-    ``text_at[i]``/``tail_at[i]`` say whether element ``i``'s text/tail holds a letter: a time
-    stamp or a bullet before the link (``<dt><span>10:17</span> <a>headline</a></dt>``) is passed over.
+    ``text_at[i]``/``tail_at[i]`` say whether element ``i``'s text/tail is more than white space.
+    Text without a letter, a time stamp or a bullet before the link
+    (``<dt><span>10:17</span> <a>headline</a></dt>``), is passed over.
     """
     # The owner of the first text node that holds a letter, in document order (as
     # dom.iter_text_nodes yields them; the item's own tail is outside it): pre-order
     # positions, with a stack of the open elements whose tails come when their subtrees end.
-    end, parent = tree.ends, tree.parent
+    end, parent, elements = tree.ends, tree.parent, tree.elements
+    worded = _WORDED.search
     stop = end[item]
-    owner = item if text_at[item] else -1
+    owner = item if text_at[item] and worded(elements[item].text) else -1
     j = item + 1
     open_elements: list[int] = []
     while owner < 0:
         while open_elements and end[open_elements[-1]] <= j:  # innermost first
             k = open_elements.pop()
-            if tail_at[k]:
+            if tail_at[k] and worded(elements[k].tail):
                 owner = parent[k]
                 break
         if owner >= 0 or j >= stop:
             break
-        if text_at[j]:
+        if text_at[j] and worded(elements[j].text):
             owner = j
             break
         open_elements.append(j)
