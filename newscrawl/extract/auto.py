@@ -146,7 +146,7 @@ class Gain:
         # Valid text under boilerplate markup counts as noise, so that a container holding a
         # sidebar loses to the article beside it; not so for a large prose block inside it.
         recounted = own[0] * np.maximum(0.0, 1.0 - w)
-        embedded = embedded_blocks(tree, elements, weight, own_weight, raw_valid + raw_noise, raw_links)
+        embedded = embedded_blocks(tree, elements, w, own_weight, raw_valid + raw_noise, raw_links)
         if embedded is not None:
             recounted[embedded] = 0.0
         valid, noise = tree.subtree_totals(np.array((own[0] * w, own[1] + recounted)))
@@ -172,7 +172,7 @@ EMBEDDED_BLOCK_CHARS = 500
 EMBEDDED_BLOCK_LINKS = 0.1
 
 
-def embedded_blocks(tree: dom.TreeIndex, elements, weight: list[float], own_weight: list[float],
+def embedded_blocks(tree: dom.TreeIndex, elements, weight: np.ndarray, own_weight: list[float],
                     chars: np.ndarray, links: np.ndarray) -> np.ndarray | None:
     """A mask of the elements inside large boilerplate-marked prose blocks (a captioned
     slideshow, a promo box) that sit inside explicit body markup, or None when there are none.
@@ -185,8 +185,8 @@ def embedded_blocks(tree: dom.TreeIndex, elements, weight: list[float], own_weig
     """
     parent, end = tree.parent, tree.end
     roots = [
-        i for i in np.flatnonzero(chars >= EMBEDDED_BLOCK_CHARS).tolist()
-        if i and weight[i] == 0.0 and weight[parent[i]] > 0.0
+        i for i in np.flatnonzero((chars >= EMBEDDED_BLOCK_CHARS) & (weight == 0.0)).tolist()
+        if i and weight[parent[i]] > 0.0
         and links[i] <= EMBEDDED_BLOCK_LINKS * chars[i] and not never_body(elements[i])
         and _in_marked_body(i, parent, own_weight)
     ]
