@@ -244,8 +244,8 @@ def test_kill_9_of_the_crawl_leaves_no_extraction_worker(tmp_path):
 WATCH_SCRIPT = textwrap.dedent("""
     import os, subprocess, sys, time
     watcher = subprocess.Popen([sys.executable, "-c",
-        "import os; from newscrawl.pipelines.pool import _watch_parent; print(os.getpid(), flush=True); "
-        "_watch_parent(os.getppid(), interval=0.1)"])
+        "import os; from newscrawl.pipelines.pool import _watch_parent; ppid = os.getppid(); "
+        "print(os.getpid(), flush=True); _watch_parent(ppid, interval=0.1)"])  # ppid read before the kill
     time.sleep(600)
 """)
 
