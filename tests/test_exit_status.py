@@ -195,3 +195,13 @@ def test_a_failed_export_is_failure_whatever_the_finish_reason():
     assert verdict({**OK, "newscrawl/export_failed": "/x.jsonl: No space left on device"}) == [
         "export failed: /x.jsonl: No space left on device"]
     assert verdict({**OK, "feedexport/failed_count/S3FeedStorage": 1}) == ["a feed could not be stored"]
+
+
+def test_a_mistyped_site_name_is_one_usage_line_with_exit_status_2():
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "scrapy", "crawl", "no_such_site"], cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    assert "no site or spider named 'no_such_site'" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -10,6 +10,7 @@ nothing new says so in one line and leaves an earlier run's feed file as it was
 from __future__ import annotations
 
 from scrapy.commands.crawl import Command as ScrapyCrawl
+from scrapy.exceptions import UsageError
 
 from .outcome import max_error_rate, outcome_of, overwritten_feeds, quiet_refusal, report
 
@@ -23,7 +24,11 @@ class Command(ScrapyCrawl):
             super().run(args, opts)  # raises Scrapy's usage error
             return
         max_error_rate(self.settings)  # a bad value is a usage error now, not after the crawl
-        crawler = self._create_crawler(args[0])
+        try:
+            crawler = self._create_crawler(args[0])
+        except KeyError:
+            raise UsageError(f"no site or spider named {args[0]!r}; `scrapy list` shows them",
+                             print_help=False) from None
         held = overwritten_feeds(self.settings, crawler.spidercls.name)
         self.crawler_process.crawl(crawler, **opts.spargs).add_done_callback(quiet_refusal)
         self.crawler_process.start()
