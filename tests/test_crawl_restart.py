@@ -75,8 +75,9 @@ def crawl_cmd(tmp_path: Path, out: Path) -> list[str]:
     ]
 
 
-def interrupted_then_resumed(tmp_path: Path, stop_signal: int):
-    """Run 1 stopped by ``stop_signal`` after a few exports, run 2 to the end; (run 1, run 2, expected)."""
+def serve_slow_site(tmp_path: Path) -> tuple[ThreadingHTTPServer, str, set[str]]:
+    """Serve :class:`SlowSite` on a free port and write its sites file into ``tmp_path``:
+    (server, base URL, every article URL)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), SlowSite)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
@@ -84,7 +85,12 @@ def interrupted_then_resumed(tmp_path: Path, stop_signal: int):
         f'[sites.slowsite]\ndomains = ["127.0.0.1"]\ncatalogues = ["{base}/list/1.html"]\n'
         "max_pages = 5\npoliteness = { download_delay = 0.0, autothrottle = false, concurrency = 2 }\n"
     )
-    expected = {base + article_path(p, i) for p in range(1, PAGES + 1) for i in range(PER_PAGE)}
+    return server, base, {base + article_path(p, i) for p in range(1, PAGES + 1) for i in range(PER_PAGE)}
+
+
+def interrupted_then_resumed(tmp_path: Path, stop_signal: int):
+    """Run 1 stopped by ``stop_signal`` after a few exports, run 2 to the end; (run 1, run 2, expected)."""
+    server, base, expected = serve_slow_site(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     try:
         run1 = tmp_path / "run1.jsonl"

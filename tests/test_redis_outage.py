@@ -23,16 +23,14 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 import pytest_twisted
 from conftest import crawl_settings, read_jsonl, site_spider
-from test_crawl_restart import PAGES, PER_PAGE, SlowSite, article_path, exported_urls
+from test_crawl_restart import exported_urls, serve_slow_site
 from test_redis import _free_port, _site
 
 redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
@@ -288,14 +286,7 @@ HEARTBEAT = 8  # seconds; the next run takes over the dead worker's claims once 
 
 @pytest.mark.timeout(240)
 def test_only_worker_killed_the_next_run_takes_over_its_claims(tmp_path, redis_server):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), SlowSite)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    (tmp_path / "sites.toml").write_text(
-        f'[sites.slowsite]\ndomains = ["127.0.0.1"]\ncatalogues = ["{base}/list/1.html"]\n'
-        "max_pages = 5\npoliteness = { download_delay = 0.0, autothrottle = false, concurrency = 2 }\n"
-    )
-    expected = {base + article_path(p, i) for p in range(1, PAGES + 1) for i in range(PER_PAGE)}
+    server, base, expected = serve_slow_site(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
 
     def cmd(out: Path) -> list[str]:
