@@ -122,3 +122,22 @@ def test_a_page_made_mostly_of_template_text_is_left_whole(tmp_path):
     templates.close()
     reopened = TemplateStore.in_dir(tmp_path / "state").site("example")  # saved on close
     assert reopened.pages_in_batch == 2 and len(reopened.template) == 2
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_template_library_that_cannot_be_saved_stops_the_run(tmp_path, monkeypatch):
+    """A full disk under templates.sqlite3 stops the crawl like any crawl-state write
+    (state_write_failed).  In a worker the same counter reaches the crawl process through
+    the replayed stats, which the extract stage checks after every page."""
+    import sqlite3
+
+    def full_disk(self, site):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(TemplateStore, "save", full_disk)
+    feed = tmp_path / "demo.jsonl"
+    crawler = await crawl_demo(tmp_path, feed)
+    exported = read_jsonl(feed) if feed.exists() else []
+    assert crawler.stats.get_value("finish_reason") == "state_write_failed"
+    assert "template library" in crawler.stats.get_value("newscrawl/state_write_failed")
+    assert len(exported) < 36  # the run stopped at the first failed save (after a 10-page batch)

@@ -7,13 +7,13 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from ..extensions import Dropped, Scheduled, SeenUrls
+from ..extensions import Dropped, Scheduled, SeenUrls, state_write_failed
 from ..extract import METHODS
 from ..items import ArticleItem, ListingItem
 from ..store import canonical_url
 from .extraction import extract_fields, warm_up
 from .pool import ExtractionPool, ExtractionTimeout, WorkerCrashed
-from .templates import CrawlTemplates
+from .templates import SAVE_FAILED, CrawlTemplates
 
 logger = logging.getLogger(__name__)
 
@@ -138,7 +138,17 @@ class ExtractStage(Stage):
                "feed_entry": {k: v for k, v in feed_entry.items() if v}}
         if self.pool is not None:
             return self._extract_in_worker(item, job)
-        return self._fill(item, extract_fields(self.templates, self.method, **job))
+        try:
+            return self._fill(item, extract_fields(self.templates, self.method, **job))
+        finally:
+            self._check_template_saves()
+
+    def _check_template_saves(self) -> None:
+        """A template library that could not be saved (full disk, read-only store) stops the run
+        as any other crawl-state write does (``state_write_failed``)."""
+        if self.crawler.stats.get_value(SAVE_FAILED):
+            state_write_failed(self.crawler, "template library",
+                               OSError("the template library could not be saved (see the warning above)"))
 
     def _fill(self, item: ArticleItem, fields: dict) -> ArticleItem:
         for name, value in fields.items():
@@ -183,6 +193,7 @@ class ExtractStage(Stage):
             self.crawler.stats.inc_value(key, count)
         for name, level, message in outcome["logs"]:
             logging.getLogger(name).log(level, "%s", message)
+        self._check_template_saves()
         if "dropped" in outcome:
             raise Dropped(*outcome["dropped"], job["url"])
         return self._fill(item, outcome["fields"])

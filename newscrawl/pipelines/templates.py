@@ -36,6 +36,7 @@ from ..extract.template import TemplateStore, iter_leaves
 logger = logging.getLogger(__name__)
 
 STATS = "newscrawl/template/"
+SAVE_FAILED = STATS + "save_failed"  # a template library write failed: the run stops
 MAX_SHARE = 0.5  # a page whose text is mostly "template" is a near-duplicate: keep it whole
 
 
@@ -98,8 +99,11 @@ class CrawlTemplates:
         try:
             self._store().save(site)
             self._unsaved.discard(site)
-        except Exception as exc:  # noqa: BLE001 - a full disk must not stop the crawl
+        except Exception as exc:  # noqa: BLE001 - reported through the stats, see below
+            # The crawl process stops the run on this counter (state_write_failed), also when
+            # the save failed in an extraction worker, whose stats it replays.
             self.crawler.stats.inc_value(STATS + "errors")
+            self.crawler.stats.inc_value(SAVE_FAILED)
             logger.warning("Could not save the template library of %s: %s", site, exc)
 
     def close(self) -> None:
