@@ -183,3 +183,19 @@ def test_editable_install_reads_the_checkout_data(tmp_path):
     assert data_dir_seen_by(venv, workdir) == source / "data"
     check_demo_crawl(venv, workdir)
     check_extract(venv, workdir)
+
+
+def test_every_pinned_requirement_is_a_package_dependency():
+    """`pip install .` must bring what `requirements.txt` pins (the baselines are an extra)."""
+    import re
+    import tomllib
+
+    def name(spec: str) -> str:
+        return re.split(r"[<>=!~ ;\[]", spec.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = {name(d) for d in project["dependencies"]}
+    declared |= {name(d) for extra in project.get("optional-dependencies", {}).values() for d in extra}
+    pinned = {name(line.split("#")[0]) for line in (ROOT / "requirements.txt").read_text().splitlines()
+              if line.split("#")[0].strip()}
+    assert pinned - declared == set()
