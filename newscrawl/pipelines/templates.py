@@ -100,10 +100,12 @@ class CrawlTemplates:
             self._store().save(site)
             self._unsaved.discard(site)
         except Exception as exc:  # noqa: BLE001 - reported through the stats, see below
-            # The crawl process stops the run on this counter (state_write_failed), also when
-            # the save failed in an extraction worker, whose stats it replays.
             self.crawler.stats.inc_value(STATS + "errors")
-            self.crawler.stats.inc_value(SAVE_FAILED)
+            if not self.crawler.settings.get("NEWSCRAWL_DISTRIBUTED"):
+                # A local store that cannot be written stops the run (state_write_failed; the crawl
+                # process reads this counter, also from a worker's replayed stats).  In Redis, a
+                # failed save is an outage, which the distributed mode rides out or ends itself.
+                self.crawler.stats.inc_value(SAVE_FAILED)
             logger.warning("Could not save the template library of %s: %s", site, exc)
 
     def close(self) -> None:
