@@ -225,19 +225,25 @@ POOL_SCRIPT = textwrap.dedent("""
 """)
 
 
+def _child_outlives_killed_parent(*parent_args: str) -> int | None:
+    """Start ``python -c parent_args…``, read the pid of the child it prints, ``kill -9`` the
+    parent: the child's pid if it is still running 30 s later, else None."""
+    parent = subprocess.Popen([sys.executable, "-c", *parent_args], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(parent.stdout.readline())
+        assert not _gone(child)
+        parent.kill()
+        parent.wait()
+        return None if _wait_gone(child) else child
+    finally:
+        parent.kill()
+        parent.stdout.close()
+
+
 @pytest.mark.timeout(120)
 def test_kill_9_of_the_crawl_leaves_no_extraction_worker(tmp_path):
-    crawl = subprocess.Popen([sys.executable, "-c", POOL_SCRIPT, str(tmp_path)], cwd=ROOT,
-                             stdout=subprocess.PIPE, text=True)
-    try:
-        worker = int(crawl.stdout.readline())
-        assert not _gone(worker)
-        crawl.kill()
-        crawl.wait()
-        assert _wait_gone(worker), f"extraction worker {worker} outlived the crawl"
-    finally:
-        crawl.kill()
-        crawl.stdout.close()
+    worker = _child_outlives_killed_parent(POOL_SCRIPT, str(tmp_path))
+    assert worker is None, f"extraction worker {worker} outlived the crawl"
 
 
 # The portable fallback alone: a process watching its parent with os.getppid(), no prctl.
@@ -252,13 +258,5 @@ WATCH_SCRIPT = textwrap.dedent("""
 
 @pytest.mark.timeout(120)
 def test_the_parent_poll_alone_ends_a_worker_whose_parent_died(tmp_path):
-    parent = subprocess.Popen([sys.executable, "-c", WATCH_SCRIPT], cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    try:
-        watcher = int(parent.stdout.readline())
-        assert not _gone(watcher)
-        parent.kill()
-        parent.wait()
-        assert _wait_gone(watcher), f"process {watcher} outlived its parent"
-    finally:
-        parent.kill()
-        parent.stdout.close()
+    watcher = _child_outlives_killed_parent(WATCH_SCRIPT)
+    assert watcher is None, f"process {watcher} outlived its parent"
