@@ -37,9 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from newscrawl.extract.authors import find_authors  # noqa: E402
-from newscrawl.extract.dates import day_of, find_published  # noqa: E402
 from newscrawl.extract.errors import ExtractionError  # noqa: E402
+from newscrawl.extract.fields.authors import find_authors  # noqa: E402
+from newscrawl.extract.fields.dates import day_of, find_published  # noqa: E402
 from newscrawl.extract.page import Page  # noqa: E402
 
 DATASETS = ROOT.parent / "shared" / "datasets"

@@ -58,8 +58,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from newscrawl.evaluation.datasets import decode_like_scrapy, load_dataset, read_truth  # noqa: E402
 from newscrawl.extract import Page, extract_page, page_description  # noqa: E402
-from newscrawl.extract.datasets import decode_like_scrapy, load_dataset, read_truth  # noqa: E402
 
 DATASETS_DIR = ROOT.parent / "shared" / "datasets"
 BODY_TRUTH = ("text", "text_prefix", "with")
@@ -237,10 +237,10 @@ def summary(ms: list[float], errors: int) -> dict:
 def auto_stages(text: str, url: str | None) -> dict[str, float]:
     """CPU ms of each step of ``extract_page(method="auto")``, in its order (each value that
     several steps share — the language, the title — is computed once, where it is first needed)."""
-    from newscrawl.extract import auto, auto_learned
-    from newscrawl.extract.authors import find_authors
-    from newscrawl.extract.dates import find_published
-    from newscrawl.extract.title import find_title
+    from newscrawl.extract.fields.authors import find_authors
+    from newscrawl.extract.fields.dates import find_published
+    from newscrawl.extract.fields.title import find_title
+    from newscrawl.extract.methods import auto, auto_learned
 
     stages: dict[str, float] = {}
     clock = time.process_time_ns
@@ -329,7 +329,8 @@ def slowest_pages(ids, pages, auto_ms: list[float], runner: Runner, count: int =
 
 def auto_accuracy(records) -> float | None:
     """auto's body F1 (Zyte shingles) on these records: the accuracy bar checked in the same run."""
-    from newscrawl.extract import extract, metrics
+    from newscrawl.evaluation import metrics
+    from newscrawl.extract import extract
 
     counts = []
     for record in records:

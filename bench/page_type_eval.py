@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from newscrawl.evaluation.datasets import load_dataset  # noqa: E402
 from newscrawl.extract import Page  # noqa: E402
-from newscrawl.extract.datasets import load_dataset  # noqa: E402
 from newscrawl.extract.errors import ExtractionError  # noqa: E402
 from newscrawl.extract.page_type import page_signals, page_type_of  # noqa: E402
 

@@ -52,7 +52,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from newscrawl.extract.datasets import load_dataset  # noqa: E402
+from newscrawl.evaluation.datasets import load_dataset  # noqa: E402
 from newscrawl.warc import WarcFiles  # noqa: E402
 
 DATASETS_DIR = ROOT.parent / "shared" / "datasets"

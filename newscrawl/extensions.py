@@ -49,7 +49,7 @@ from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
 
 from .dedup import ContentIndex, fingerprint, to_bytes
-from .extract.template import TEMPLATE_DB
+from .extract.methods.template import TEMPLATE_DB
 from .items import ArticleItem
 from .store import (
     DB_NAME,

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from newscrawl.extract.authors import clean_name, find_author, find_authors
+from newscrawl.extract.fields.authors import clean_name, find_author, find_authors
 from newscrawl.extract.page import Page
 
 PARA = "<p>" + "Some article text that is long enough to be a paragraph. " * 5 + "</p>"

@@ -1,7 +1,7 @@
 """CEVC (seed 000): valid characters, countVC, locateCB."""
 
 from newscrawl.extract import Page, extract
-from newscrawl.extract.cevc import count_vc, locate_cb
+from newscrawl.extract.methods.cevc import count_vc, locate_cb
 from tests.pages import ARTICLE_PARAGRAPHS, ZH_PARAGRAPHS, chinese_article, english_article
 
 

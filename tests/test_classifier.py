@@ -8,10 +8,11 @@ import hashlib
 import numpy as np
 import pytest
 
-from newscrawl.extract import Page, classifier, models
-from newscrawl.extract.classifier import ClassifierModel, candidate_nodes, choose_body, extract_body
-from newscrawl.extract.datasets import Record
-from newscrawl.extract.training import fit_field, gold_tokens_per_element, prepare_page
+from newscrawl.evaluation.datasets import Record
+from newscrawl.extract import Page, models
+from newscrawl.extract.methods import classifier
+from newscrawl.extract.methods.classifier import ClassifierModel, candidate_nodes, choose_body, extract_body
+from newscrawl.training import fit_field, gold_tokens_per_element, prepare_page
 
 VOCAB = (
     "council river budget harbour storm school bridge festival court farmers rail vote mayor "
@@ -97,8 +98,8 @@ def test_two_stage_removes_the_inset_that_one_stage_keeps(body_model, monkeypatc
 
 def test_model_round_trip_and_tampered_file_refused(tmp_path, body_model):
     path = tmp_path / "classifier.skops"
-    models.dump(models.classifier_to_data(ClassifierModel(fields={"body": body_model})), path)
-    loaded = models.classifier_from_data(models.load(path))
+    models.dump(classifier.classifier_to_data(ClassifierModel(fields={"body": body_model})), path)
+    loaded = classifier.classifier_from_data(models.load(path))
     nodes = candidate_nodes(Page.from_html(article(5)[0]))
     assert np.allclose(loaded.fields["body"].scores(nodes), body_model.scores(nodes))
 

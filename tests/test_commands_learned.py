@@ -10,7 +10,7 @@ from test_evaluate import write_dataset
 from test_evaluate_command import scrapy
 
 from newscrawl.extract import Page
-from newscrawl.extract.template import TemplateStore
+from newscrawl.extract.methods.template import TemplateStore
 
 STORIES = ["Storm closes the harbour", "Budget vote delayed again", "School bridge opens early",
            "Festival draws record crowds", "Court rules on rail fares", "Farmers protest at council",

@@ -52,7 +52,7 @@ async def test_demo_crawl_then_incremental_rerun_then_fresh(tmp_path):
 
 @pytest_twisted.ensureDeferred
 async def test_demo_titles_publication_dates_and_authors(tmp_path):
-    """Depends on the extraction library's title, date and author stages (newscrawl.extract.title/
+    """Depends on the extraction library's title, date and author stages (newscrawl.extract.fields.title/
     dates/authors): this layer passes them the listing title and the feed entry.  Every page's
     ``published`` is what the page says: the instant in the offset it was written in (EST, PST,
     Beijing and Moscow time), or the day alone; ``authors`` is the byline's people."""

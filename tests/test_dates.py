@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from newscrawl.extract.dates import day_of, find_published, parse_date
+from newscrawl.extract.fields.dates import day_of, find_published, parse_date
 from newscrawl.extract.page import Page
 
 BODY = "<p>" + "Some article text that is long enough to be a paragraph. " * 5 + "</p>"

@@ -1,7 +1,7 @@
 """Information decay (seed 001): FindMT and CleanTree."""
 
 from newscrawl.extract import Page, extract
-from newscrawl.extract.decay import clean_tree, find_mt
+from newscrawl.extract.methods.decay import clean_tree, find_mt
 from tests.pages import ARTICLE_PARAGRAPHS, english_article
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from newscrawl.extract import Page, auto, auto_learned, classifier, extract, models
-from newscrawl.extract.auto_learned import EDGE_LINES, edge_cut, edge_elements, peel_edges
+from newscrawl.extract import Page, extract, models
 from newscrawl.extract.body import Body
-from newscrawl.extract.classifier import (
+from newscrawl.extract.dom import node_text
+from newscrawl.extract.methods import auto, auto_learned, classifier
+from newscrawl.extract.methods.auto_learned import EDGE_LINES, edge_cut, edge_elements, peel_edges
+from newscrawl.extract.methods.classifier import (
     GROUPS,
     ClassifierModel,
     FieldModel,
@@ -19,7 +21,6 @@ from newscrawl.extract.classifier import (
     hasher,
     nodes_for,
 )
-from newscrawl.extract.dom import node_text
 
 PARAGRAPH = "The council met on Tuesday and agreed to keep the harbour open for the rest of the winter."
 
@@ -148,15 +149,15 @@ def test_linear_weights_score_as_scikit_learn_does_and_survive_a_round_trip(tmp_
     field_model, nodes = _fitted_field_model()
     expected = field_model.scores(nodes)
     assert np.allclose(LinearFieldModel.from_field_model(field_model).scores(nodes), expected)
-    models.dump_linear(ClassifierModel(fields={"body": field_model}), tmp_path / models.LINEAR_FILE)
-    loaded = models.load_linear(tmp_path)["body"]
+    classifier.dump_linear(ClassifierModel(fields={"body": field_model}), tmp_path / models.LINEAR_FILE)
+    loaded = classifier.load_linear(tmp_path)["body"]
     assert loaded.groups == GROUPS and np.allclose(loaded.scores(nodes), expected)
 
 
 def test_the_shipped_weights_match_the_shipped_classifier():
     try:
-        linear = models.load_linear()["body"]
-        shipped = models.load_classifier().fields["body"]
+        linear = classifier.load_linear()["body"]
+        shipped = classifier.load_classifier().fields["body"]
     except FileNotFoundError as exc:
         pytest.skip(f"no shipped classifier: {exc}")
     page = _page(f"<article class='story'><h1>Harbour</h1><p>{PARAGRAPH}</p><ul><li>{PARAGRAPH}</li></ul></article>")
@@ -166,7 +167,7 @@ def test_the_shipped_weights_match_the_shipped_classifier():
 
 def test_the_shipped_model_runs_through_extract():
     try:
-        models.load_linear()
+        classifier.load_linear()
     except FileNotFoundError as exc:
         pytest.skip(f"no shipped classifier weights: {exc}")
     html = (
@@ -198,10 +199,10 @@ def test_auto_without_weights_is_the_rules_body_and_says_so(monkeypatch, caplog)
     def missing(directory=None):
         raise FileNotFoundError("no classifier-linear.npz")
 
-    monkeypatch.setattr(models, "load_linear", missing)
+    monkeypatch.setattr(auto_learned, "load_linear", missing)
     auto_learned._shipped_body_model.cache_clear()
     try:
-        with caplog.at_level("WARNING", logger="newscrawl.extract.auto_learned"):
+        with caplog.at_level("WARNING", logger="newscrawl.extract.methods.auto_learned"):
             article = extract(_FILED_BY, "https://example.org/a")
     finally:
         auto_learned._shipped_body_model.cache_clear()

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from newscrawl.extract import evaluation
-from newscrawl.extract.datasets import DatasetError, dataset_fields, decode_like_scrapy, load_dataset
+from newscrawl.evaluation import runner
+from newscrawl.evaluation.datasets import DatasetError, dataset_fields, decode_like_scrapy, load_dataset
 
 PARAGRAPHS = {
     "harbour": [
@@ -108,7 +108,7 @@ def test_decode_like_scrapy_honours_meta_charset_and_sniffs():
 
 
 def _truth_extractor(record):
-    return evaluation.Prediction(
+    return runner.Prediction(
         record.get("text", ""), record.get("title"), record.get("date"), record.get("author")
     )
 
@@ -118,7 +118,7 @@ def _failing_extractor(record):
 
 
 def test_runner_gives_full_marks_to_the_truth(dataset):
-    result = evaluation.evaluate(dataset, _truth_extractor, "oracle", progress=False)
+    result = runner.evaluate(dataset, _truth_extractor, "oracle", progress=False)
     fig = result.figures
     assert result.errors == 0 and len(result.pages) == 3
     for key in ("body_zyte_f1", "body_lcs_f1", "title_exact", "title_char_f1", "date_day", "author_f1"):
@@ -129,7 +129,7 @@ def test_runner_gives_full_marks_to_the_truth(dataset):
 
 
 def test_runner_counts_errors_as_empty_predictions(dataset):
-    result = evaluation.evaluate(dataset, _failing_extractor, "broken", progress=False)
+    result = runner.evaluate(dataset, _failing_extractor, "broken", progress=False)
     fig = result.figures
     assert result.errors == 3
     assert result.error_reasons() == {"RuntimeError": 3}
@@ -140,7 +140,7 @@ def test_runner_counts_errors_as_empty_predictions(dataset):
 
 
 def test_runner_end_to_end_with_the_library(dataset):
-    results = evaluation.run_all([dataset], ["auto", "cevc", "decay"], progress=False)["tiny"]
+    results = runner.run_all([dataset], ["auto", "cevc", "decay"], progress=False)["tiny"]
     assert [r.method for r in results] == ["auto", "cevc", "decay"]
     for result in results:
         fig = result.figures
@@ -154,7 +154,7 @@ def test_runner_end_to_end_with_the_library(dataset):
     auto = results[0].figures
     assert auto["title_exact"] == 1.0
     assert auto["date_day"] == 1.0
-    table = evaluation.format_table(results)
+    table = runner.format_table(results)
     assert table.splitlines()[0].startswith("== tiny (3 pages")
     assert "body Zyte P/R/F1" in table and "errors" in table
 
@@ -170,24 +170,24 @@ def test_runner_passes_parameters_to_the_method(dataset, monkeypatch):
         return real(html, url, **kwargs)
 
     monkeypatch.setattr(library, "extract", spy)
-    evaluation.evaluate(
-        dataset, evaluation.library_extractor("cevc", {"alpha": 0.3}), "cevc", params={"alpha": 0.3}
+    runner.evaluate(
+        dataset, runner.library_extractor("cevc", {"alpha": 0.3}), "cevc", params={"alpha": 0.3}
     )
     # one untimed warm-up call, then one per page
     assert seen == [{"alpha": 0.3}] * 4
 
 
 def test_baselines_run_on_the_same_pages(dataset):
-    results = evaluation.run_all([dataset], [], ["trafilatura", "readability"], progress=False)["tiny"]
+    results = runner.run_all([dataset], [], ["trafilatura", "readability"], progress=False)["tiny"]
     assert [r.method for r in results] == ["trafilatura", "readability"]
     for result in results:
         assert result.figures["body_zyte_r"] > 0.3, result.method
 
 
 def test_parse_params():
-    assert evaluation.parse_params(["alpha=0.4", "cjk_mode=char"]) == {"alpha": 0.4, "cjk_mode": "char"}
+    assert runner.parse_params(["alpha=0.4", "cjk_mode=char"]) == {"alpha": 0.4, "cjk_mode": "char"}
     with pytest.raises(ValueError):
-        evaluation.parse_params(["alpha"])
+        runner.parse_params(["alpha"])
 
 
 def test_a_learned_method_on_its_own_training_set_is_flagged_in_sample():
@@ -196,6 +196,6 @@ def test_a_learned_method_on_its_own_training_set_is_flagged_in_sample():
     trained_on = models.read_manifest().get("body_sets")
     if not trained_on:
         pytest.skip("no shipped model manifest")
-    assert "in-sample" in evaluation.in_sample_note("auto", f"../shared/datasets/{trained_on[0]}")
-    assert evaluation.in_sample_note("auto", "../shared/datasets/a-set-no-model-saw") is None
-    assert evaluation.in_sample_note("auto-rules", f"../shared/datasets/{trained_on[0]}") is None
+    assert "in-sample" in runner.in_sample_note("auto", f"../shared/datasets/{trained_on[0]}")
+    assert runner.in_sample_note("auto", "../shared/datasets/a-set-no-model-saw") is None
+    assert runner.in_sample_note("auto-rules", f"../shared/datasets/{trained_on[0]}") is None

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from test_evaluate import write_dataset
 
-from newscrawl import quality_gate
+from newscrawl.evaluation import quality_gate
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "datasets"
@@ -114,8 +114,8 @@ def test_shipped_floors_file_is_valid():
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/datasets not present")
 def test_shipped_floors_cover_every_dataset_with_body_title_or_date_truth():
-    from newscrawl.extract.datasets import dataset_fields
-    from newscrawl.extract.evaluation import discover_datasets
+    from newscrawl.evaluation.datasets import dataset_fields
+    from newscrawl.evaluation.runner import discover_datasets
 
     floors = quality_gate.load_floors(REPO / "data" / "quality-floors.json").floors
     datasets, _ = discover_datasets(sorted(SHARED.iterdir()))

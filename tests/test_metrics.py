@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from newscrawl.extract import metrics as m
+from newscrawl.evaluation import metrics as m
 
 
 def approx(value):
@@ -181,7 +181,7 @@ def test_prefix_match():
 
 
 def test_truth_dates_without_a_day_are_not_scored_at_day_level():
-    from newscrawl.extract.metrics import truth_day
+    from newscrawl.evaluation.metrics import truth_day
 
     assert truth_day("2021-1-29 13:18").isoformat() == "2021-01-29"
     assert truth_day("Sun Nov 23 16:00:00 EDT 2014").isoformat() == "2014-11-23"

@@ -57,7 +57,8 @@ import pytest
 
 import newscrawl
 from fuzz.timing import TooSlow, cpu_ns
-from newscrawl.extract import auto, stopwords
+from newscrawl.extract import stopwords
+from newscrawl.extract.methods import auto
 
 PACKAGE_DIR = Path(newscrawl.__file__).parent
 GROWTH_BOUND = 8.0  # time(4n) / time(n); see the module docstring
@@ -307,7 +308,7 @@ def check_function(function: Callable[[str], object], examples: list[str]) -> li
 def test_the_collection_finds_the_package_patterns():
     patterns = package_patterns()
     assert len(patterns) >= MIN_PATTERNS, sorted(patterns)
-    for expected in ("newscrawl.extract.dates._NUMERIC", "newscrawl.extract.authors._BY_LINE",
+    for expected in ("newscrawl.extract.fields.dates._NUMERIC", "newscrawl.extract.fields.authors._BY_LINE",
                      "newscrawl.extract.hints.NEGATIVE", "newscrawl.spiders.feeds._ENTRY_END_RE"):
         assert expected in patterns
 

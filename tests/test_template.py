@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from newscrawl.extract import Page
-from newscrawl.extract.template import (
+from newscrawl.extract.methods.template import (
     LeafIndex,
     SiteTemplates,
     TemplateStore,

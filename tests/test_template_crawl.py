@@ -12,7 +12,7 @@ from conftest import crawl_settings, read_jsonl, run_crawl
 from test_evaluate_command import scrapy
 
 from newscrawl.extract import Page, dom
-from newscrawl.extract.template import TemplateStore, iter_leaves
+from newscrawl.extract.methods.template import TemplateStore, iter_leaves
 from newscrawl.pipelines import extraction as stages
 from newscrawl.pipelines.templates import CrawlTemplates
 from newscrawl.sites import load_sites

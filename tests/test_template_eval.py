@@ -11,10 +11,16 @@ from pathlib import Path
 import numpy as np
 from test_evaluate_command import scrapy
 
+from newscrawl.evaluation.datasets import Record
+from newscrawl.evaluation.template_eval import (
+    LeafCounts,
+    gold_leaves,
+    leaf_counts,
+    registered_domain,
+    site_of,
+)
 from newscrawl.extract import Page
-from newscrawl.extract.datasets import Record
-from newscrawl.extract.template import SiteTemplates
-from newscrawl.extract.template_eval import LeafCounts, gold_leaves, leaf_counts, registered_domain, site_of
+from newscrawl.extract.methods.template import SiteTemplates
 
 NAV = "<ul><li><a href='/'>Home page</a></li><li><a href='/w'>World news today</a></li></ul>"
 WORDS = "river council harbour budget vote storm school bridge festival court farmers rail".split()

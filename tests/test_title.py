@@ -3,7 +3,7 @@
 import pytest
 
 from newscrawl.extract import Page, extract
-from newscrawl.extract.title import find_title, similarity, strip_site_name
+from newscrawl.extract.fields.title import find_title, similarity, strip_site_name
 
 
 def test_similarity_is_twice_the_lcs_over_the_summed_lengths():

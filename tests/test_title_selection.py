@@ -3,7 +3,7 @@
 import json
 
 from newscrawl.extract import Page
-from newscrawl.extract.title import _json_ld_headline, find_title
+from newscrawl.extract.fields.title import _json_ld_headline, find_title
 
 
 def page(head: str = "", body: str = "", url: str = "https://blog.example.org/2024/05/winter-walk/") -> Page:
@@ -172,7 +172,7 @@ def test_a_bare_time_after_the_headline_stays_some_sites_title_with_it():
 
 
 def test_the_body_still_leaves_out_the_headline_the_sources_vote_for():
-    from newscrawl.extract.title import voted_headline
+    from newscrawl.extract.fields.title import voted_headline
 
     p = bare("Harbour closed - storm expected | Daily Post", "<h1>Harbour closed - storm expected</h1>")
     assert voted_headline(p) == find_title(p, precise=True) == "Harbour closed - storm expected"

@@ -10,7 +10,7 @@ import numpy as np
 from test_classifier import records
 
 from newscrawl.extract.features import Stats
-from newscrawl.extract.training import block_samples, block_samples_of, design_matrix, fit_field, prepare_page
+from newscrawl.training import block_samples, block_samples_of, design_matrix, fit_field, prepare_page
 
 
 def test_stats_add_sums_every_field():
@@ -62,7 +62,7 @@ def _dataset(root, name: str, licence_line: str):
 def test_only_permissively_licensed_sets_may_train_shipped_models(tmp_path):
     import pytest
 
-    from newscrawl.extract.training import check_licences, run_training, trainable
+    from newscrawl.training import check_licences, run_training, trainable
 
     assert trainable(_dataset(tmp_path, "mit", "- License: MIT (LICENSE)."))
     assert trainable(_dataset(tmp_path, "apache", "- Licence: Apache-2.0 (LICENSE.txt)."))

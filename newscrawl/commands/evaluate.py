@@ -1,16 +1,16 @@
 """``scrapy evaluate``: score the extraction methods on datasets with ground truth.
 
-A thin Scrapy layer over :mod:`newscrawl.extract.evaluation` (which also runs as
-``python -m newscrawl.extract.evaluation``) and :mod:`newscrawl.quality_gate`.
+A thin Scrapy layer over :mod:`newscrawl.evaluation.runner` (which also runs as
+``python -m newscrawl.evaluation.runner``) and :mod:`newscrawl.evaluation.quality_gate`.
 
 ``--ablation`` prints seed 002's feature-group ablation (Table 1) and one- vs two-stage
-labelling (Table 2) from :func:`newscrawl.extract.training.ablation`: trained on one
+labelling (Table 2) from :func:`newscrawl.training.ablation`: trained on one
 dataset and tested on another (``--train``/``--test``, names under ``--datasets-root``;
 by default fundus→aeb and aeb→fundus).
 
 ``--leaf-tags`` (with ``--method template``) prints seed 004's §8.1 leaf-tag precision
 and recall of the template + block-SVM method, per dataset and per site, beside the SVM
-alone, from :func:`newscrawl.extract.template_eval.evaluate_leaf_tags` (``--n1``/``--n2``
+alone, from :func:`newscrawl.evaluation.template_eval.evaluate_leaf_tags` (``--n1``/``--n2``
 set the template batch; ``--n1 0`` makes each site's pages one batch; ``--leaf-model``
 picks the site-grouped out-of-fold SVM or the shipped one).
 """
@@ -23,7 +23,8 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from newscrawl.extract import evaluation, training
+from newscrawl import training
+from newscrawl.evaluation import runner
 
 
 class Command(ScrapyCommand):
@@ -60,7 +61,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
-        evaluation.add_arguments(parser, positional=False)
+        runner.add_arguments(parser, positional=False)
         group = parser.add_argument_group("seed 002 ablation")
         group.add_argument("--ablation", action="store_true",
                            help="print the feature-group and one/two-stage ablation tables")
@@ -91,7 +92,7 @@ class Command(ScrapyCommand):
             raise UsageError("give at least one dataset directory")
         opts.datasets = args
         try:
-            self.exitcode = evaluation.run_cli(opts)
+            self.exitcode = runner.run_cli(opts)
         except ValueError as exc:  # bad dataset path, floors file, parameter
             raise UsageError(str(exc), print_help=False) from exc
 
@@ -120,8 +121,8 @@ class Command(ScrapyCommand):
         print(training.format_rows(table2, "scheme"))
 
     def run_leaf_tags(self, args: list[str], opts: argparse.Namespace) -> None:
-        from newscrawl.extract import template_eval
-        from newscrawl.extract.datasets import read_truth
+        from newscrawl.evaluation import template_eval
+        from newscrawl.evaluation.datasets import read_truth
 
         if (opts.method or "template") != "template":
             raise UsageError("--leaf-tags scores the template method only (--method template)")

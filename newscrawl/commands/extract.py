@@ -18,8 +18,8 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from newscrawl.evaluation.runner import parse_params
 from newscrawl.extract import METHODS, ExtractionError, extract
-from newscrawl.extract.evaluation import parse_params
 
 MAX_BYTES = 20_000_000
 TIMEOUT = 30

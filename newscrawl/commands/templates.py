@@ -15,7 +15,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from newscrawl.distributed import template_store
-from newscrawl.extract.template import TEMPLATE_DB, TemplateStore
+from newscrawl.extract.methods.template import TEMPLATE_DB, TemplateStore
 from newscrawl.store import state_dir
 
 

@@ -1,6 +1,6 @@
 """``scrapy train``: fit the learned extraction models (seeds 002 and 004) from the datasets.
 
-A thin Scrapy layer over :func:`newscrawl.extract.training.run_training`: same data,
+A thin Scrapy layer over :func:`newscrawl.training.run_training`: same data,
 fixed seed, same models every run; prints the cross-validation scores and writes
 ``classifier.skops``, ``classifier-linear.npz`` (its linear weights as plain arrays, what
 ``auto`` scores with), ``block-svm.skops`` and ``manifest.json``.
@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from newscrawl.extract import training
+from newscrawl import training
 from newscrawl.extract.models import MANIFEST_FILE, SHIPPED_MODEL_DIR
 
 

@@ -33,8 +33,8 @@ _METHOD_FUNCTIONS = {
     "decay": "decay",
     "auto": "auto_learned",  # the rules plus the node classifier's veto on the body's edge lines
     "auto-rules": "auto",  # the rules alone
-    "classifier": "classifier",  # seed 002, learned (data/models)
-    "template": "template",  # seed 004 block SVM, learned (data/models)
+    "classifier": "classifier",  # Kazennikov & Soloviev, learned (data/models)
+    "template": "template",  # Yan & Wang (2020) block SVM, learned (data/models)
 }
 
 
@@ -45,7 +45,7 @@ def _body_method(name: str):
 
     if name not in _METHOD_FUNCTIONS:
         raise ValueError(f"unknown method {name!r}; choose from {', '.join(METHODS)}")
-    return import_module(f".{_METHOD_FUNCTIONS[name]}", __name__).extract_body
+    return import_module(f".methods.{_METHOD_FUNCTIONS[name]}", __name__).extract_body
 
 
 METHODS = ("auto", "auto-rules", "cevc", "decay", "classifier", "template")
@@ -86,9 +86,9 @@ def extract_page(
     params: Mapping[str, Any] | None = None,
 ) -> Article:
     """:func:`extract` on an already parsed :class:`Page` (lets callers share one parse)."""
-    from .authors import find_authors
-    from .dates import find_published
-    from .title import find_title
+    from .fields.authors import find_authors
+    from .fields.dates import find_published
+    from .fields.title import find_title
 
     extract_body = _body_method(method)
     params = dict(params or {})

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from lxml import html
 
 from . import dom
-from .metrics import tokenize
+from .tokens import tokenize
 
 SENTENCE_END = re.compile(r"[.!?。！？]+(?:\s|$)|[。！？]")
 

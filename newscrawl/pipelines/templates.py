@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 
 from ..extract import Page, dom
-from ..extract.template import TemplateStore, iter_leaves
+from ..extract.methods.template import TemplateStore, iter_leaves
 
 logger = logging.getLogger(__name__)
 

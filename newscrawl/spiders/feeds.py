@@ -35,8 +35,8 @@ from defusedxml import DefusedXmlException
 from defusedxml.sax import parseString as defused_parse
 from lxml import html
 
-from ..extract.dates import parse_date
 from ..extract.dom import normalize_space
+from ..extract.fields.dates import parse_date
 
 DEFAULT_MAX_ENTRIES = 1000
 _ENTRY_END_RE = re.compile(rb"</(?:[\w.-]+:)?(?:item|entry)\s*>", re.IGNORECASE)

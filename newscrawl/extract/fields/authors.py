@@ -31,8 +31,8 @@ from typing import Any
 
 from lxml import etree
 
-from .dom import normalize_space
-from .page import Page
+from ..dom import normalize_space
+from ..page import Page
 
 MAX_NAME_CHARS = 60
 MAX_NAMES = 12

@@ -36,10 +36,11 @@ import logging
 from functools import cache
 from typing import Any
 
-from . import auto, dom
-from .body import Body
-from .classifier import CANDIDATE_TAGS, nodes_for
-from .page import Page
+from .. import dom
+from ..body import Body
+from ..page import Page
+from . import auto
+from .classifier import CANDIDATE_TAGS, load_linear, nodes_for
 
 logger = logging.getLogger(__name__)
 
@@ -180,8 +181,6 @@ def peel_edges(page: Page, body: Body, field_model: Any, **limits) -> Body:
 @cache
 def _shipped_body_model() -> Any:
     """The shipped body field model, or None (warned once) when there is none."""
-    from .models import load_linear
-
     try:
         return load_linear()["body"]
     except (FileNotFoundError, KeyError, ValueError) as exc:

@@ -39,9 +39,12 @@ from urllib.parse import urlsplit
 import numpy as np
 from scipy import sparse
 
-from . import metrics
-from .body import Body
-from .classifier import (
+from .evaluation import metrics
+from .evaluation.datasets import Record, load_dataset
+from .evaluation.runner import Prediction, score_page, summarize
+from .extract.body import Body
+from .extract.features import subtree_sums, tokens_per_owner
+from .extract.methods.classifier import (
     GROUPS,
     TITLE_MAX_CHARS,
     ClassifierModel,
@@ -49,12 +52,13 @@ from .classifier import (
     Node,
     candidate_nodes,
     choose_body,
+    classifier_to_data,
+    dump_linear,
     hasher,
+    load_classifier,
+    load_linear,
 )
-from .datasets import Record, load_dataset
-from .evaluation import Prediction, score_page, summarize
-from .features import subtree_sums, tokens_per_owner
-from .page import Page
+from .extract.page import Page
 
 logger = logging.getLogger(__name__)
 
@@ -187,7 +191,7 @@ def prepare_page(record: Record, dataset: str) -> PageData | None:
 
 
 def _node_text(node: Node) -> str:
-    from .dom import node_text
+    from .extract.dom import node_text
 
     return node_text(node.element)
 
@@ -397,7 +401,7 @@ def block_samples_of(
 ) -> tuple[list, np.ndarray, np.ndarray]:
     """:func:`block_samples` for a parsed page and its true body text (``gold_counts``:
     :func:`gold_tokens_per_element` already computed for it)."""
-    from .template import block_features, blocks_of
+    from .extract.methods.template import block_features, blocks_of
 
     blocks = blocks_of(page)
     total, gold = _own_gold(page, gold_counts or gold_tokens_per_element(page, gold_text),
@@ -467,7 +471,7 @@ def fit_block_svm(pages: list[PageData], folds: int = 10):
 
 def evaluate_block_svm(model, pages: list[PageData]) -> dict[str, Any]:
     """Seed 004 §8.1 leaf-tag precision and recall, plus the body figures, on ``pages``."""
-    from .template import block_body, iter_leaves, leaf_prf
+    from .extract.methods.template import block_body, iter_leaves, leaf_prf
 
     tp = fp = fn = 0
     texts = []
@@ -514,7 +518,7 @@ def run_training(
     Sets whose licence is not permissive are refused unless ``allow_copyleft``; the
     manifest records the choice so such a model is never mistaken for a shippable one.
     """
-    from . import models
+    from .extract import models
 
     started = time.perf_counter()
     names = list(dict.fromkeys([*body_sets, *title_sets]))
@@ -538,8 +542,8 @@ def run_training(
         f"{block_report['best_params']}"
     )
     out = Path(out)
-    models.dump(models.classifier_to_data(classifier), out / models.CLASSIFIER_FILE)
-    models.dump_linear(classifier, out / models.LINEAR_FILE)
+    models.dump(classifier_to_data(classifier), out / models.CLASSIFIER_FILE)
+    dump_linear(classifier, out / models.LINEAR_FILE)
     models.dump(block_svm, out / models.BLOCK_SVM_FILE)
     manifest = {
         "seed": SEED,
@@ -557,8 +561,8 @@ def run_training(
         "seconds": round(time.perf_counter() - started, 1),
     }
     models.write_manifest(out, manifest)
-    models.load_classifier.cache_clear()
-    models.load_linear.cache_clear()
+    load_classifier.cache_clear()
+    load_linear.cache_clear()
     models.load_block_svm.cache_clear()
     echo(f"models written to {out} ({manifest['seconds']:.0f} s)")
     return manifest

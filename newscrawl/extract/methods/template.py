@@ -37,9 +37,9 @@ from lxml import html
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from . import dom
-from .body import Body
-from .page import Page
+from .. import dom
+from ..body import Body
+from ..page import Page
 
 N1 = 10
 N2 = 3
@@ -126,7 +126,7 @@ def drop_orphaned_labels(removed_chars: dict[html.HtmlElement, int]) -> int:
     for that text and goes too; the check climbs to the parent of a dropped element.
     ``removed_chars`` maps each parent of a removed leaf to the characters removed.
     Returns the number of elements dropped."""
-    from .metrics import tokenize
+    from ..tokens import tokenize
 
     dropped = 0
     pending = dict(removed_chars)
@@ -333,7 +333,7 @@ def extract_body(
     **_ignored,
 ) -> Body:
     """Seed 004 §7: template leaves out (when the site has a library), then the block SVM."""
-    from .models import load_block_svm
+    from ..models import load_block_svm
 
     if templates is not None:
         templates.clean(page)
@@ -409,7 +409,7 @@ class TemplateStore:
 
     @classmethod
     def in_dir(cls, directory=None, **params) -> TemplateStore:
-        from ..store import state_dir
+        from ...store import state_dir
 
         return cls(state_dir(directory) / TEMPLATE_DB, **params)
 

@@ -33,17 +33,19 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import mmh3
 import numpy as np
 from lxml import html
 
-from . import dom
-from .body import Body
-from .features import Stats, element_stats
-from .metrics import tokenize
-from .page import Page
+from .. import dom, models
+from ..body import Body
+from ..features import Stats, element_stats
+from ..page import Page
+from ..tokens import tokenize
 
 CANDIDATE_TAGS = frozenset(
     "div span table td li h1 h2 h3 h4 h5 h6 p article section main".split()
@@ -382,8 +384,6 @@ def extract_body(
     **_ignored,
 ) -> Body:
     """Seed 002 end to end with the shipped model (or ``model``, a :class:`ClassifierModel`)."""
-    from .models import load_classifier
-
     model = model or load_classifier()
     field_model = model.fields["body"]
     nodes = candidate_nodes(page, field_model.groups, feed_entry)
@@ -395,8 +395,6 @@ def extract_body(
 
 def find_title(page: Page, model: Any = None, feed_entry: Mapping[str, Any] | None = None) -> str | None:
     """The text of the node the title SVM scores highest (stage 1; a title has no parts to remove)."""
-    from .models import load_classifier
-
     model = model or load_classifier()
     field_model = model.fields.get("title")
     if field_model is None:
@@ -414,3 +412,71 @@ class ClassifierModel:
 
     fields: dict[str, FieldModel]
     manifest: dict[str, Any] = field(default_factory=dict)
+
+
+def classifier_to_data(model) -> dict[str, Any]:
+    """A :class:`ClassifierModel` as plain data skops can store safely."""
+    return {
+        name: {"svm": fm.svm, "groups": list(fm.groups), "n_features": fm.n_features}
+        for name, fm in model.fields.items()
+    }
+
+
+def classifier_from_data(data: dict[str, Any], manifest: dict[str, Any] | None = None):
+    fields = {
+        name: FieldModel(svm=d["svm"], groups=tuple(d["groups"]), n_features=int(d["n_features"]))
+        for name, d in data.items()
+    }
+    return ClassifierModel(fields=fields, manifest=manifest or {})
+
+
+@lru_cache(maxsize=4)
+def load_classifier(directory: str | Path = models.MODEL_DIR):
+    """The shipped seed-002 classifier (cached per directory)."""
+    directory = Path(directory)
+    path = directory / models.CLASSIFIER_FILE
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no classifier model; run `scrapy train`")
+    return classifier_from_data(models.load(path), models.read_manifest(directory).get("classifier"))
+
+
+def dump_linear(model, path: str | Path) -> None:
+    """The linear field models of a :class:`ClassifierModel` as plain arrays
+    (``numpy.savez_compressed``: the non-zero weights, the intercept, the feature groups):
+    what ``auto`` scores with at run time, without scikit-learn.  Written by ``scrapy train``
+    beside the skops file it is derived from."""
+    arrays = {}
+    for name, fm in model.fields.items():
+        coef = np.asarray(fm.svm.coef_, dtype=np.float64).ravel()
+        columns = np.flatnonzero(coef)
+        arrays[f"{name}.columns"] = columns.astype(np.int32)
+        arrays[f"{name}.weights"] = coef[columns]
+        arrays[f"{name}.intercept"] = np.asarray(np.ravel(fm.svm.intercept_)[:1], dtype=np.float64)
+        arrays[f"{name}.groups"] = np.asarray(fm.groups, dtype=np.int32)
+        arrays[f"{name}.n_features"] = np.asarray([fm.n_features], dtype=np.int64)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)
+
+
+@lru_cache(maxsize=4)
+def load_linear(directory: str | Path = models.MODEL_DIR) -> dict[str, Any]:
+    """The shipped classifier's field models as :class:`LinearFieldModel` objects
+    (numeric arrays only: ``allow_pickle=False``), cached per directory."""
+    path = Path(directory) / models.LINEAR_FILE
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no linear classifier weights; run `scrapy train`")
+    with np.load(path, allow_pickle=False) as data:
+        names = sorted({key.split(".")[0] for key in data.files})
+        fields = {}
+        for name in names:
+            n_features = int(data[f"{name}.n_features"][0])
+            weights = np.zeros(n_features, dtype=np.float64)
+            weights[data[f"{name}.columns"]] = data[f"{name}.weights"]
+            fields[name] = LinearFieldModel(
+                weights=weights,
+                intercept=float(data[f"{name}.intercept"][0]),
+                groups=tuple(int(g) for g in data[f"{name}.groups"]),
+                n_features=n_features,
+            )
+    return fields

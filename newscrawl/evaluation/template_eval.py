@@ -43,11 +43,11 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from ..extract.methods.template import N1, N2, SiteTemplates, block_features, blocks_of
+from ..extract.page import Page
+from ..training import BODY_SHARE, SEED, balanced_block_sample, block_samples_of, gold_tokens_per_element
 from . import metrics
 from .datasets import Record, load_dataset
-from .page import Page
-from .template import N1, N2, SiteTemplates, block_features, blocks_of
-from .training import BODY_SHARE, SEED, balanced_block_sample, block_samples_of, gold_tokens_per_element
 
 logger = logging.getLogger(__name__)
 
@@ -226,7 +226,7 @@ def evaluate_leaf_tags(
     limit: int | None = None,
 ) -> list[SiteResult]:
     """§8.1 per site of ``dataset_dirs``: template + SVM and SVM alone (see the module docstring)."""
-    from .models import load_block_svm, read_manifest
+    from ..extract.models import load_block_svm, read_manifest
 
     sites = [s for s in group_sites(dataset_dirs, limit) if s.labelled]
     if not sites:

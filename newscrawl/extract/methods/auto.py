@@ -23,14 +23,14 @@ from functools import lru_cache
 import numpy as np
 from lxml import html
 
-from . import dom
-from .body import Body
+from .. import dom
+from ..body import Body
+from ..fields.title import similarity, voted_headline
+from ..hints import MARKUPS, STRONG, never_body, strip_furniture, weigh_markup
+from ..page import Page
+from ..stopwords import stopword_matcher
 from .classifier import BODY_CHARS
 from .decay import DL_MAX, is_link_node
-from .hints import MARKUPS, STRONG, never_body, strip_furniture, weigh_markup
-from .page import Page
-from .stopwords import stopword_matcher
-from .title import similarity, voted_headline
 
 LAMBDA = 0.75
 KEEP_SHARE = 0.5

@@ -55,7 +55,7 @@ from zoneinfo import ZoneInfo
 
 from lxml import etree
 
-from .page import Page
+from ..page import Page
 
 MIN_DATE = datetime(1995, 1, 1, tzinfo=UTC)
 MAX_VALUE_CHARS = 120  # longer attribute values are no date strings

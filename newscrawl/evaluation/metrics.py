@@ -37,15 +37,8 @@ from datetime import date, datetime
 
 from rapidfuzz.distance import LCSseq
 
-# Han ideographs (CJK unified + extensions + compatibility, radicals, 々 〇 and Hangzhou numerals).
-_HAN = (
-    "\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3400-\u4dbf\u4e00-\u9fff"
-    "\uf900-\ufaff\U00020000-\U0003134f"
-)
-_HAN_RE = re.compile(f"[{_HAN}]")
-_HAN_SPLIT_RE = re.compile(f"[{_HAN}]|[^{_HAN}]+")
-# The Zyte benchmark's tokenizer, flags and all (IGNORECASE does not change what \w matches).
-_ZYTE_TOKEN_RE = re.compile(r"\w+", re.UNICODE | re.MULTILINE | re.IGNORECASE | re.DOTALL)
+from newscrawl.extract.tokens import tokenize
+
 _SPACE_RE = re.compile(r"\s+")
 
 
@@ -61,24 +54,6 @@ class PRF:
 def f1_score(precision: float, recall: float) -> float:
     """Harmonic mean, 0 when both are 0."""
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-
-
-def tokenize(text: str | None, han_chars: bool = True) -> list[str]:
-    """``\\w+`` word tokens; with ``han_chars`` every Han character is split off as its own token.
-
-    ``tokenize("新华社 reports 北京", han_chars=True) == ["新", "华", "社", "reports", "北", "京"]``.
-    Without ``han_chars`` this is exactly the Zyte benchmark's tokenizer.
-    """
-    tokens = _ZYTE_TOKEN_RE.findall(text or "")
-    if not han_chars:
-        return tokens
-    out: list[str] = []
-    for token in tokens:
-        if _HAN_RE.search(token):
-            out.extend(_HAN_SPLIT_RE.findall(token))
-        else:
-            out.append(token)
-    return out
 
 
 def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:

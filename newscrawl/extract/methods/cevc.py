@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from lxml import html
 
-from . import dom
-from .body import Body
-from .page import Page
-from .stopwords import stopword_matcher
+from .. import dom
+from ..body import Body
+from ..page import Page
+from ..stopwords import stopword_matcher
 
 ALPHA = 0.5
 _TEXT = None  # marks a text-node child in locateCB

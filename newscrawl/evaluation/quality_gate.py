@@ -1,7 +1,7 @@
 """The extraction quality gate: measured figures must not fall below pinned floors.
 
 ``data/quality-floors.json`` names the method it guards and, per dataset directory name,
-the floor of each figure (keys of :func:`newscrawl.extract.evaluation.summarize`, e.g.
+the floor of each figure (keys of :func:`newscrawl.evaluation.runner.summarize`, e.g.
 ``body_zyte_f1``, ``title_exact``, ``date_day``)::
 
     {"method": "auto", "floors": {"aeb": {"body_zyte_f1": 0.90}, "fundus": {...}}}
@@ -58,7 +58,7 @@ def _figures_of(results: list[Any], method: str) -> dict[str, Any] | None:
 def check(floors: Floors, results: dict[str, list[Any]]) -> list[str]:
     """Messages for every guarded figure below its floor (empty when the gate passes).
 
-    ``results`` maps a dataset name to its :class:`~newscrawl.extract.evaluation.Result` list.
+    ``results`` maps a dataset name to its :class:`~newscrawl.evaluation.runner.Result` list.
     A guarded figure that is missing (method not run, field absent) fails too.
     """
     failures = []

@@ -9,7 +9,7 @@ response would decode.  A page that raises counts as an empty prediction and as 
 
 Run from a shell (the ``scrapy evaluate`` command adds sweeps, plots and floors)::
 
-    python -m newscrawl.extract.evaluation ../shared/datasets/aeb --method auto,cevc --limit 50
+    python -m newscrawl.evaluation.runner ../shared/datasets/aeb --method auto,cevc --limit 50
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ Extractor = Callable[[Record], Prediction]
 
 def library_extractor(method: str = "auto", params: Mapping[str, Any] | None = None) -> Extractor:
     """The library's :func:`~newscrawl.extract.extract` with ``method`` and ``params``, on the raw bytes."""
-    from . import extract
+    from ..extract import extract
 
     def run(record: Record) -> Prediction:
         article = extract(record.html, url=record.url, method=method, params=params)
@@ -81,7 +81,7 @@ def _readability(record: Record) -> Prediction:
     from lxml import html
     from readability import Document
 
-    from .dom import render_paragraphs
+    from ..extract.dom import render_paragraphs
 
     logging.getLogger("readability").setLevel(logging.CRITICAL)  # it logs a traceback per failure
     document = Document(decode_like_scrapy(record.html), url=record.url)
@@ -563,7 +563,7 @@ def add_arguments(parser: argparse.ArgumentParser, positional: bool = True) -> N
 
 def run_cli(args: argparse.Namespace, echo: Callable[[str], None] = print) -> int:
     """Run what ``args`` ask for, print the tables, and return the exit code."""
-    from .. import quality_gate
+    from . import quality_gate
 
     if not args.datasets:
         raise ValueError("give at least one dataset directory")
@@ -626,7 +626,7 @@ LEARNED_METHODS = {"auto": "body_sets", "classifier": "body_sets", "template": "
 def in_sample_note(method: str, dataset: str) -> str | None:
     """A warning when ``method``'s shipped model was trained on ``dataset``: its figure there
     is in-sample (README, "Learned methods", has the out-of-fold ones)."""
-    from .models import read_manifest
+    from ..extract.models import read_manifest
 
     key = LEARNED_METHODS.get(method)
     if key is None:

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from lxml import html
 
-from .body import Body
-from .dom import BLOCK_TAGS
-from .page import Page
+from ..body import Body
+from ..dom import BLOCK_TAGS
+from ..page import Page
 
 T = 0.34
 DL_MAX = 0.65

@@ -23,8 +23,8 @@ from urllib.parse import urljoin, urlsplit
 
 from rapidfuzz.distance import LCSseq
 
-from . import dom
-from .page import Page
+from .. import dom
+from ..page import Page
 
 # " | ", "_", " - ", "——", ...  White space opens a separator only where its run starts (the
 # look-behind; then the alternatives in their original order), so a long run is scanned once,
