@@ -12,10 +12,8 @@
   ``idle`` while a worker beats, ``done`` after it finished cleanly, absent once its
   heartbeat expired (killed, or cut off from Redis).
 - :class:`RedisTemplateStore` — seed 004's per-site template library
-  (:class:`~newscrawl.extract.template.TemplateStore`'s interface), one library per site
+  (:class:`~newscrawl.extract.methods.template.TemplateStore`'s interface), one library per site
   shared by all workers: each learns into it and cleans with it (merge rules in the class).
-- :class:`TemplateLibrary` / :class:`RedisTemplateLibrary` — generic named JSON documents
-  per site (not used by the crawl; kept for callers that store other per-site documents).
 
 Keys all start with a prefix (``newscrawl`` by default) so several crawls can share a server::
 
@@ -30,7 +28,6 @@ Keys all start with a prefix (``newscrawl`` by default) so several crawls can sh
     <prefix>:template-hits:<site>    zset   template entry -> last hit (the bound drops the lowest)
     <prefix>:template-batches:<site> list   unfinished batches (``SiteTemplates.to_json()``) of closed workers
     <prefix>:template-sites          set    sites with a template library
-    <prefix>:templates:<site>        hash   document name -> JSON (:class:`RedisTemplateLibrary`)
 """
 
 from __future__ import annotations
@@ -41,13 +38,21 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 import redis
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
-from .extract.template import MAX_ENTRIES, N1, N2, LeafIndex, SiteTemplates, dumps_state, templates_from_json
+from .extract.methods.template import (
+    MAX_ENTRIES,
+    N1,
+    N2,
+    LeafIndex,
+    SiteTemplates,
+    dumps_state,
+    templates_from_json,
+)
 from .store import canonical_url, legacy_url_key
 
 DEFAULT_PREFIX = "newscrawl"
@@ -375,7 +380,7 @@ def _text(value: bytes | str) -> str:
 class RedisTemplateStore:
     """Seed 004's per-site template libraries in Redis: one library per site for all workers.
 
-    The interface of :class:`~newscrawl.extract.template.TemplateStore` (``site``, ``save``,
+    The interface of :class:`~newscrawl.extract.methods.template.TemplateStore` (``site``, ``save``,
     ``sites``, ``close``): each worker keeps the :class:`SiteTemplates` of a site in memory,
     learns into it page by page and cleans with it; :meth:`save` (the crawl calls it at the
     end of every batch of N1 pages and at close) merges the worker's template into Redis in
@@ -516,34 +521,3 @@ class RedisTemplateStore:
             self._sites.clear()
             if self.owns_client:
                 self.client.close()
-
-
-class TemplateLibrary(Protocol):
-    """What a per-site template library needs from its storage: named JSON documents per site."""
-
-    def get(self, site: str, name: str) -> dict[str, Any] | None: ...
-
-    def put(self, site: str, name: str, document: dict[str, Any]) -> None: ...
-
-    def names(self, site: str) -> list[str]: ...
-
-
-class RedisTemplateLibrary:
-    """:class:`TemplateLibrary` in one Redis hash per site (``name -> JSON``)."""
-
-    def __init__(self, client: redis.Redis, prefix: str = DEFAULT_PREFIX):
-        self.client = client
-        self.prefix = prefix
-
-    def _key(self, site: str) -> str:
-        return f"{self.prefix}:templates:{site}"
-
-    def get(self, site: str, name: str) -> dict[str, Any] | None:
-        raw = self.client.hget(self._key(site), name)
-        return json.loads(raw) if raw is not None else None
-
-    def put(self, site: str, name: str, document: dict[str, Any]) -> None:
-        self.client.hset(self._key(site), name, json.dumps(document, ensure_ascii=False, sort_keys=True))
-
-    def names(self, site: str) -> list[str]:
-        return sorted(n.decode() if isinstance(n, bytes) else n for n in self.client.hkeys(self._key(site)))

@@ -21,7 +21,7 @@ from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (pip install scrapy-redis==0.9.1)")
 
-from newscrawl.redis_store import RedisClaims, RedisSeenStore, RedisTemplateLibrary  # noqa: E402
+from newscrawl.redis_store import RedisClaims, RedisSeenStore  # noqa: E402
 from newscrawl.store import canonical_url  # noqa: E402
 
 
@@ -157,16 +157,6 @@ def test_a_pop_repeated_after_a_lost_reply_returns_the_same_request(client):
     assert pops.pop() == b"second"
     assert pops.pop() is None and pops.number == 2
     assert QueuePop(client, "t:q", "t:q:last-pop:w2").pop() is None  # another worker's numbers are its own
-
-
-def test_template_library_round_trip(client):
-    library = RedisTemplateLibrary(client, prefix="t")
-    assert library.get("site", "article") is None
-    library.put("site", "article", {"xpath": "//article", "score": 0.9, "名": "正文"})
-    library.put("site", "gallery", {"xpath": "//figure"})
-    assert library.get("site", "article") == {"xpath": "//article", "score": 0.9, "名": "正文"}
-    assert library.names("site") == ["article", "gallery"]
-    assert library.names("other") == []
 
 
 def test_addon_switches_scheduler_store_and_extensions(redis_url):
