@@ -89,6 +89,21 @@ def test_compacted_pages_train_and_predict_as_the_parsed_ones():
         assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
 
 
+def test_stacked_rows_equal_scipy_vstack_as_float64():
+    from scipy import sparse
+
+    from newscrawl.extract.training import _stack_rows
+
+    pages = [prepare_page(r, "synthetic") for r in _titled(3)]
+    for data in pages:
+        data.compact()
+    parts = [pages[0].matrix("title"), pages[1].matrix("body")[:0], pages[1].matrix("body"), pages[2].matrix("title")]
+    mine, theirs = _stack_rows(parts), sparse.vstack(parts, format="csr", dtype=np.float64)
+    assert mine.dtype == theirs.dtype == np.float64 and mine.shape == theirs.shape
+    for name in ("data", "indices", "indptr"):
+        assert np.array_equal(getattr(mine, name), getattr(theirs, name)), name
+
+
 def _dataset(root, name: str, licence_line: str):
     folder = root / name
     folder.mkdir()

@@ -291,14 +291,33 @@ def fit_field(pages: list[PageData], field_name: str, groups: Sequence[int] = GR
         y = np.concatenate([p.title_labels for p in usable]) if usable else np.zeros(0)
     if len(set(y.tolist())) < 2:
         raise ValueError(f"{field_name}: training data has a single class")
-    # float64 for the fit whatever the pages keep (compacted pages hold float32 counts, exact).
-    X = sparse.vstack([p.matrix(field_name, groups) for p in usable], format="csr", dtype=np.float64)
+    X = _stack_rows([p.matrix(field_name, groups) for p in usable])
     # Hinge loss + L2 penalty is the linear SVM objective; SGD fits 10^5 hashed rows in seconds.
     svm = SGDClassifier(
         loss="hinge", alpha=ALPHA, class_weight="balanced", random_state=SEED, max_iter=30, tol=1e-4
     )
     svm.fit(X, y)
     return FieldModel(svm=svm, groups=tuple(groups))
+
+
+def _stack_rows(matrices: list[sparse.csr_matrix]) -> sparse.csr_matrix:
+    """``sparse.vstack(matrices, format="csr")`` as float64 (what the fit takes, whatever the
+    pages keep), written straight into the result's arrays: no per-page float64 copies."""
+    n_features = matrices[0].shape[1] if matrices else hasher().n_features
+    nnz = sum(m.nnz for m in matrices)
+    n_rows = sum(m.shape[0] for m in matrices)
+    index = np.int32 if max(nnz, n_features) < np.iinfo(np.int32).max else np.int64
+    data = np.empty(nnz, dtype=np.float64)
+    indices = np.empty(nnz, dtype=index)
+    indptr = np.zeros(n_rows + 1, dtype=index)
+    row = at = 0
+    for m in matrices:
+        rows, count = m.shape[0], m.nnz
+        data[at : at + count] = m.data[m.indptr[0] : m.indptr[-1]]
+        indices[at : at + count] = m.indices[m.indptr[0] : m.indptr[-1]]
+        indptr[row + 1 : row + rows + 1] = m.indptr[1:] - m.indptr[0] + at
+        row, at = row + rows, at + count
+    return sparse.csr_matrix((data, indices, indptr), shape=(n_rows, n_features), copy=False)
 
 
 def predict_body(data: PageData, model: FieldModel, two_stage: bool = True) -> str:
