@@ -87,6 +87,13 @@ def test_compacted_pages_train_and_predict_as_the_parsed_ones():
     assert compacted[0].page is None  # a prediction does not keep the tree
     for a, b in zip(balanced_block_sample(fresh), balanced_block_sample(kept), strict=True):
         assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+    from sklearn.svm import SVC
+
+    from newscrawl.extract.training import evaluate_block_svm
+
+    X, y, _ = balanced_block_sample(kept)
+    svm = SVC(kernel="rbf", class_weight="balanced").fit(X, y)
+    assert evaluate_block_svm(svm, parsed) == evaluate_block_svm(svm, compacted)
 
 
 def test_stacked_rows_equal_scipy_vstack_as_float64():

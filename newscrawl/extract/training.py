@@ -552,14 +552,15 @@ def evaluate_block_svm(model, pages: list[PageData]) -> dict[str, Any]:
     tp = fp = fn = 0
     texts = []
     for data in pages:
-        blocks, X, _ = block_samples(data)
+        page = data.tree()[0]  # a compacted page is parsed again
+        total, gold = counts = data.gold_counts or gold_tokens_per_element(page, data.record.get("text"))
+        blocks, X, _ = block_samples_of(page, data.record.get("text"), counts)
         keep = (model.predict(X) == 1) & np.array([b.text > 0 for b in blocks], dtype=bool)
-        total, gold = data.gold_counts or gold_tokens_per_element(data.page, data.record.get("text"))
-        leaves = [el for el, _ in iter_leaves(data.page.body)]
+        leaves = [el for el, _ in iter_leaves(page.body)]
         gold_leaf = [total.get(el, 0) > 0 and gold[el] / total[el] >= BODY_SHARE for el in leaves]
-        a, b, c = leaf_prf(data.page, blocks, keep, gold_leaf, leaves)
+        a, b, c = leaf_prf(page, blocks, keep, gold_leaf, leaves)
         tp, fp, fn = tp + a, fp + b, fn + c
-        texts.append(block_body(data.page, blocks, keep).text)
+        texts.append(block_body(page, blocks, keep).text)
     p = tp / (tp + fp) if tp + fp else 0.0
     r = tp / (tp + fn) if tp + fn else 0.0
     return {"leaf_p": round(p, 4), "leaf_r": round(r, 4), "leaf_f1": round(metrics.f1_score(p, r), 4),
