@@ -30,6 +30,7 @@ import logging
 import random
 import re
 import time
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -128,24 +129,42 @@ def gold_tokens_per_element(page: Page, gold: str) -> tuple[dict, dict]:
 
 @dataclass
 class PageData:
-    """One training page: the parsed page, its candidate nodes and their labels."""
+    """One training page: the parsed page, its candidate nodes and their labels.
+
+    :meth:`compact` turns it into what :func:`run_training` keeps of a page (its hashed
+    features, labels and block sample, no tree): training then holds one parsed page at
+    a time instead of every page's tree and per-element counts at once.
+    """
 
     record: Record
     dataset: str
-    page: Page
+    page: Page | None
     nodes: list[Node]
     body_labels: np.ndarray | None = None
     title_nodes: list[Node] = field(default_factory=list)
     title_labels: np.ndarray | None = None
     gold_counts: tuple[dict, dict] | None = None  # (total, gold) tokens per element, for block labels
     _matrices: dict = field(default_factory=dict, repr=False)
+    # Set by compact(): the title candidates' rows of the body matrix (title nodes are the body
+    # nodes of at most TITLE_MAX_CHARS characters), the page's block sample with text, the
+    # zlib-compressed HTML to parse the page again for a prediction, and the node count.
+    _title_rows: np.ndarray | None = field(default=None, repr=False)
+    _blocks: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    _html: bytes | None = field(default=None, repr=False)
+    _n_nodes: int = field(default=0, repr=False)
+
+    @property
+    def compacted(self) -> bool:
+        return self._html is not None
 
     def matrix(self, which: str, groups: Sequence[int] = GROUPS) -> sparse.csr_matrix:
         """The hashed features of the body (``which="body"``) or title candidates, hashed
         once per page and feature-group set (CV folds and the final fit reuse them)."""
         key = (which, tuple(groups))
         found = self._matrices.get(key)
-        if found is None and self.nodes and self.nodes[0].features is None:
+        if found is None and self.compacted:
+            if key == ("title", tuple(GROUPS)):
+                return self._matrices[("body", key[1])][self._title_rows]
             raise ValueError("this page was compacted: only the full feature set is available")
         if found is None:
             found = design_matrix([self.nodes if which == "body" else self.title_nodes], groups)
@@ -153,13 +172,44 @@ class PageData:
         return found
 
     def compact(self) -> None:
-        """Hash the full feature set now and free the feature strings; other feature-group
-        sets (the ablations) are then unavailable for this page."""
-        self.matrix("body")
-        self.matrix("title")
-        for node in self.nodes:
-            node.features = None
+        """Keep only what training with the full feature set needs: the body matrix (float32:
+        hashed counts are small integers, exact in float32), the title rows, the block sample
+        with text; free the tree, its nodes, the feature strings and the per-element counts.
+        Other feature-group sets (the ablations) are then unavailable for this page;
+        :meth:`tree` parses the page again (the same tree) when a prediction needs it."""
+        if self.compacted:
+            return
+        body = self.matrix("body")
+        self._matrices = {("body", tuple(GROUPS)): body.astype(np.float32)}
+        self._title_rows = np.array([i for i, n in enumerate(self.nodes) if n.stats.text <= TITLE_MAX_CHARS],
+                                    dtype=np.int32)
+        if self.gold_counts is not None:
+            blocks, X, y = block_samples(self)
+            self._blocks = _with_text(blocks, X, y)
+        self._n_nodes = len(self.nodes)
+        self._html = zlib.compress(self.record.html, 1)
         self.record = replace(self.record, html=b"")  # parsed already: the bytes are not read again
+        self.page, self.nodes, self.title_nodes, self.gold_counts = None, [], [], None
+
+    def tree(self) -> tuple[Page, list[Node]]:
+        """The parsed page and its candidate nodes (without feature strings once compacted:
+        the page is parsed again from its bytes, the same nodes in the same order)."""
+        if self.page is not None:
+            return self.page, self.nodes
+        page = Page.from_html(zlib.decompress(self._html), url=self.record.url)
+        nodes = candidate_nodes(page, ())  # which nodes are candidates does not depend on the groups
+        if len(nodes) != self._n_nodes:
+            raise RuntimeError(f"{self.dataset}/{self.record.id}: parsed again, {len(nodes)} nodes "
+                               f"instead of {self._n_nodes}")
+        return page, nodes
+
+    def block_sample(self) -> tuple[np.ndarray, np.ndarray]:
+        """R1–R5 and labels of the page's blocks with text (:func:`block_samples`)."""
+        if self._blocks is not None:
+            return self._blocks
+        if self.compacted:
+            return np.zeros((0, 5)), np.zeros(0, dtype=bool)
+        return _with_text(*block_samples(self))
 
     @property
     def group(self) -> str:
@@ -198,9 +248,10 @@ def _node_text(node: Node) -> str:
 
 def load_pages(root: str | Path, names: Iterable[str], limit: int | None = None,
                compact: bool = False) -> list[PageData]:
-    """Parse and label every page of the named sets.  ``compact``: hash each page's feature
-    strings at once and drop them (they are most of training's memory), for callers that
-    only use the full feature set (:func:`run_training`)."""
+    """Parse and label every page of the named sets.  ``compact``: :meth:`PageData.compact`
+    each page as soon as it is labelled (hashed features, labels and block sample kept, tree
+    freed), for callers that only use the full feature set (:func:`run_training`): one tree
+    is held at a time."""
     pages = []
     for name in names:
         path = Path(root) / name
@@ -244,7 +295,7 @@ def fit_field(pages: list[PageData], field_name: str, groups: Sequence[int] = GR
         y = np.concatenate([p.title_labels for p in usable]) if usable else np.zeros(0)
     if len(set(y.tolist())) < 2:
         raise ValueError(f"{field_name}: training data has a single class")
-    X = sparse.vstack([p.matrix(field_name, groups) for p in usable], format="csr")
+    X = _stack_rows([p.matrix(field_name, groups) for p in usable])
     # Hinge loss + L2 penalty is the linear SVM objective; SGD fits 10^5 hashed rows in seconds.
     svm = SGDClassifier(
         loss="hinge", alpha=ALPHA, class_weight="balanced", random_state=SEED, max_iter=30, tol=1e-4
@@ -253,11 +304,31 @@ def fit_field(pages: list[PageData], field_name: str, groups: Sequence[int] = GR
     return FieldModel(svm=svm, groups=tuple(groups))
 
 
+def _stack_rows(matrices: list[sparse.csr_matrix]) -> sparse.csr_matrix:
+    """``sparse.vstack(matrices, format="csr")`` as float64 (what the fit takes, whatever the
+    pages keep), written straight into the result's arrays: no per-page float64 copies."""
+    n_features = matrices[0].shape[1] if matrices else hasher().n_features
+    nnz = sum(m.nnz for m in matrices)
+    n_rows = sum(m.shape[0] for m in matrices)
+    index = np.int32 if max(nnz, n_features) < np.iinfo(np.int32).max else np.int64
+    data = np.empty(nnz, dtype=np.float64)
+    indices = np.empty(nnz, dtype=index)
+    indptr = np.zeros(n_rows + 1, dtype=index)
+    row = at = 0
+    for m in matrices:
+        rows, count = m.shape[0], m.nnz
+        data[at : at + count] = m.data[m.indptr[0] : m.indptr[-1]]
+        indices[at : at + count] = m.indices[m.indptr[0] : m.indptr[-1]]
+        indptr[row + 1 : row + rows + 1] = m.indptr[1:] - m.indptr[0] + at
+        row, at = row + rows, at + count
+    return sparse.csr_matrix((data, indices, indptr), shape=(n_rows, n_features), copy=False)
+
+
 def predict_body(data: PageData, model: FieldModel, two_stage: bool = True) -> str:
-    nodes = data.nodes
-    if not nodes:
+    if not (data._n_nodes if data.compacted else data.nodes):
         return ""
     X = data.matrix("body", model.groups)
+    _, nodes = data.tree()  # a compacted page is parsed again, and freed on return
     chosen, skip = choose_body(nodes, model.svm.decision_function(X), two_stage)
     return Body("classifier", chosen.element, skip).text if chosen is not None else ""
 
@@ -425,15 +496,23 @@ def _own_gold(page: Page, counts: tuple[dict, dict], block_elements: set) -> tup
     return own_total, own_gold
 
 
+def _with_text(blocks: list, X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of :func:`block_samples` whose block has text."""
+    keep = np.array([b.text > 0 for b in blocks], dtype=bool)
+    return X[keep], y[keep]
+
+
 def balanced_block_sample(samples) -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
-    """The blocks with text of ``samples`` (``(blocks, X, y)`` per page), as many of each class
-    (at most :data:`BLOCK_MAX_TRAIN` in all), drawn with the fixed seed; and how many blocks
-    and positive blocks there were to draw from."""
+    """The blocks with text of ``samples`` (``(blocks, X, y)`` per page; ``blocks`` ``None``:
+    ``X`` and ``y`` hold the blocks with text only), as many of each class (at most
+    :data:`BLOCK_MAX_TRAIN` in all), drawn with the fixed seed; and how many blocks and
+    positive blocks there were to draw from."""
     X_parts, y_parts = [], []
     for blocks, X, y in samples:
-        keep = np.array([b.text > 0 for b in blocks], dtype=bool)
-        X_parts.append(X[keep])
-        y_parts.append(y[keep])
+        if blocks is not None:
+            X, y = _with_text(blocks, X, y)
+        X_parts.append(X)
+        y_parts.append(y)
     X = np.vstack(X_parts)
     y = np.concatenate(y_parts).astype(int)
     rng = np.random.default_rng(SEED)
@@ -449,7 +528,8 @@ def fit_block_svm(pages: list[PageData], folds: int = 10):
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import SVC
 
-    X, y, counts = balanced_block_sample(block_samples(data) for data in pages if data.record.has("text"))
+    samples = ((None, *data.block_sample()) for data in pages if data.record.has("text"))
+    X, y, counts = balanced_block_sample(samples)
     search = GridSearchCV(
         SVC(kernel="rbf", class_weight="balanced"),
         BLOCK_GRID,
@@ -476,14 +556,15 @@ def evaluate_block_svm(model, pages: list[PageData]) -> dict[str, Any]:
     tp = fp = fn = 0
     texts = []
     for data in pages:
-        blocks, X, _ = block_samples(data)
+        page = data.tree()[0]  # a compacted page is parsed again
+        total, gold = counts = data.gold_counts or gold_tokens_per_element(page, data.record.get("text"))
+        blocks, X, _ = block_samples_of(page, data.record.get("text"), counts)
         keep = (model.predict(X) == 1) & np.array([b.text > 0 for b in blocks], dtype=bool)
-        total, gold = data.gold_counts or gold_tokens_per_element(data.page, data.record.get("text"))
-        leaves = [el for el, _ in iter_leaves(data.page.body)]
+        leaves = [el for el, _ in iter_leaves(page.body)]
         gold_leaf = [total.get(el, 0) > 0 and gold[el] / total[el] >= BODY_SHARE for el in leaves]
-        a, b, c = leaf_prf(data.page, blocks, keep, gold_leaf, leaves)
+        a, b, c = leaf_prf(page, blocks, keep, gold_leaf, leaves)
         tp, fp, fn = tp + a, fp + b, fn + c
-        texts.append(block_body(data.page, blocks, keep).text)
+        texts.append(block_body(page, blocks, keep).text)
     p = tp / (tp + fp) if tp + fp else 0.0
     r = tp / (tp + fn) if tp + fn else 0.0
     return {"leaf_p": round(p, 4), "leaf_r": round(r, 4), "leaf_f1": round(metrics.f1_score(p, r), 4),

@@ -10,7 +10,15 @@ import numpy as np
 from test_classifier import records
 
 from newscrawl.extract.features import Stats
-from newscrawl.training import block_samples, block_samples_of, design_matrix, fit_field, prepare_page
+from newscrawl.training import (
+    balanced_block_sample,
+    block_samples,
+    block_samples_of,
+    design_matrix,
+    fit_field,
+    predict_body,
+    prepare_page,
+)
 
 
 def test_stats_add_sums_every_field():
@@ -40,16 +48,67 @@ def test_block_labels_from_cached_gold_counts_equal_fresh_ones():
     assert y_cached.any() and not y_cached.all()
 
 
+def _titled(n: int) -> list:
+    """Synthetic records with a heading and its true title as well as the body."""
+    out = []
+    for r in records(n):
+        title = f"Headline of story {r.id}"
+        html = r.html.replace(b"<div class='story-body'>", f"<div class='story-body'><h1>{title}</h1>".encode())
+        out.append(dataclasses.replace(r, html=html, truth={**r.truth, "title": title}))
+    return out
+
+
 def test_compacted_page_keeps_its_matrices_and_refuses_other_feature_groups():
     import pytest
 
-    data = prepare_page(records(1)[0], "synthetic")
-    full = data.matrix("body").toarray()
+    data = prepare_page(_titled(1)[0], "synthetic")
+    full, title = data.matrix("body").toarray(), data.matrix("title").toarray()
+    assert data.title_labels is not None and data.title_labels.any()
     data.compact()
     assert np.array_equal(data.matrix("body").toarray(), full)
-    assert all(node.features is None for node in data.nodes) and data.record.html == b""
+    assert np.array_equal(data.matrix("title").toarray(), title)  # rows of the body matrix
+    assert data.page is None and data.nodes == [] and data.gold_counts is None and data.record.html == b""
     with pytest.raises(ValueError, match="compacted"):
         data.matrix("body", (1, 3))
+
+
+def test_compacted_pages_train_and_predict_as_the_parsed_ones():
+    parsed = [prepare_page(r, "synthetic") for r in _titled(8)]
+    compacted = [prepare_page(r, "synthetic") for r in _titled(8)]
+    for data in compacted:
+        data.compact()
+    for field_name in ("body", "title"):
+        assert np.array_equal(fit_field(parsed, field_name).svm.coef_, fit_field(compacted, field_name).svm.coef_)
+    model = fit_field(parsed, "body")
+    texts = [predict_body(p, model) for p in parsed]
+    assert all(texts) and texts == [predict_body(p, model) for p in compacted]  # parsed again from the bytes
+    fresh = [block_samples(p) for p in parsed]
+    kept = [(None, *p.block_sample()) for p in compacted]
+    assert compacted[0].page is None  # a prediction does not keep the tree
+    for a, b in zip(balanced_block_sample(fresh), balanced_block_sample(kept), strict=True):
+        assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+    from sklearn.svm import SVC
+
+    from newscrawl.training import evaluate_block_svm
+
+    X, y, _ = balanced_block_sample(kept)
+    svm = SVC(kernel="rbf", class_weight="balanced").fit(X, y)
+    assert evaluate_block_svm(svm, parsed) == evaluate_block_svm(svm, compacted)
+
+
+def test_stacked_rows_equal_scipy_vstack_as_float64():
+    from scipy import sparse
+
+    from newscrawl.training import _stack_rows
+
+    pages = [prepare_page(r, "synthetic") for r in _titled(3)]
+    for data in pages:
+        data.compact()
+    parts = [pages[0].matrix("title"), pages[1].matrix("body")[:0], pages[1].matrix("body"), pages[2].matrix("title")]
+    mine, theirs = _stack_rows(parts), sparse.vstack(parts, format="csr", dtype=np.float64)
+    assert mine.dtype == theirs.dtype == np.float64 and mine.shape == theirs.shape
+    for name in ("data", "indices", "indptr"):
+        assert np.array_equal(getattr(mine, name), getattr(theirs, name)), name
 
 
 def _dataset(root, name: str, licence_line: str):
