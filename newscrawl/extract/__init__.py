@@ -109,6 +109,4 @@ def extract_page(
 
 
 def page_description(page: Page) -> str | None:
-    from .dom import meta_content
-
-    return meta_content(page.root, "description", "og:description", "twitter:description")
+    return page.meta("description", "og:description", "twitter:description")

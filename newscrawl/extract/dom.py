@@ -62,18 +62,26 @@ def parse_html(text: str) -> html.HtmlElement:
     NULs, lone surrogates, and control characters in the first 4,096 characters make
     :func:`_clean_characters` clean the whole text first (libxml2 keeps later controls as text).
     """
-    if "\x00" in text or _CONTROL_RE.search(text[:4096]) or _has_surrogates(text):
+    if "\x00" in text or _CONTROL_RE.search(text[:4096]):
         text = _clean_characters(text)
-    text = text[_XML_DECL_RE.match(text).end():]  # a slice, not sub(): no copy when nothing leads
-    # libxml2 drops everything after a stray </html> and puts what follows </body> outside
-    # <body>; HTML5 parsers (browsers) ignore both end tags, and so does newscrawl.
-    text = _END_HTML_BODY_RE.sub("", text)
-    if not text.strip():
+    markup = _markup(text)
+    # libxml2 reads UTF-8: a str that is not ASCII is handed over as UTF-8 bytes (with the
+    # encoding said, so no <meta charset> can override it), which costs less than lxml's own
+    # conversion of the str, and the one encode also finds lone surrogates.
+    data: str | bytes = markup
+    if not markup.isascii():  # O(1) in CPython
+        try:
+            data = markup.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates (only a caller's str can hold them)
+            markup = _markup(_clean_characters(text))
+            data = markup.encode("utf-8")
+    if not markup.strip():
         raise ExtractionError("empty", "no content")
-    parser = etree.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, huge_tree=True)
+    parser = etree.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, huge_tree=True,
+                              encoding="utf-8" if isinstance(data, bytes) else None)
     parser.set_element_class_lookup(_ELEMENT_CLASSES)
     try:
-        root = html.document_fromstring(text, parser=parser)
+        root = html.document_fromstring(data, parser=parser)
     except (etree.ParserError, ValueError) as exc:
         raise ExtractionError("unparseable", str(exc)) from exc
     if root is None:
@@ -86,15 +94,12 @@ def parse_html(text: str) -> html.HtmlElement:
     return root
 
 
-def _has_surrogates(text: str) -> bool:
-    """``text`` holds a surrogate code point (only a ``str`` from a caller can: decoders never make one)."""
-    if text.isascii():  # O(1) in CPython
-        return False
-    try:
-        text.encode("utf-8")  # ~5x faster than a regex search, and fails on any surrogate
-    except UnicodeEncodeError:
-        return True
-    return False
+def _markup(text: str) -> str:
+    """``text`` without leading XML declarations and with no ``</html>`` or ``</body>`` tag."""
+    text = text[_XML_DECL_RE.match(text).end():]  # a slice, not sub(): no copy when nothing leads
+    # libxml2 drops everything after a stray </html> and puts what follows </body> outside
+    # <body>; HTML5 parsers (browsers) ignore both end tags, and so does newscrawl.
+    return _END_HTML_BODY_RE.sub("", text)
 
 
 def _clean_characters(text: str) -> str:
@@ -390,3 +395,22 @@ def meta_content(root: html.HtmlElement, *names: str) -> str | None:
             if content:
                 return content
     return None
+
+
+def meta_contents(root: html.HtmlElement) -> list[tuple[str, str]]:
+    """``(lower-cased property, name or itemprop, content with white space collapsed)`` of every
+    ``<meta>`` under ``root`` with non-empty content, in document order: what
+    :func:`first_meta` searches, read once for the several look-ups of one page."""
+    found = []
+    for meta in root.iter("meta"):
+        content = normalize_space(meta.get("content"))
+        if content:
+            found.append(((meta.get("property") or meta.get("name") or meta.get("itemprop") or "").lower(),
+                          content))
+    return found
+
+
+def first_meta(metas: list[tuple[str, str]], *names: str) -> str | None:
+    """:func:`meta_content` over the pairs :func:`meta_contents` read."""
+    wanted = {n.lower() for n in names}
+    return next((content for key, content in metas if key in wanted), None)

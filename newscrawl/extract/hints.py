@@ -87,7 +87,9 @@ def weigh_markup(key) -> tuple[float, bool]:
         hidden = hidden or aria_hidden == "true" or bool(style and HIDDEN_STYLE.search(style))
     else:
         tag, cls, ident, role, itemprop, hidden = key, None, None, None, None, False
-    weight = _markup_weight(tag if isinstance(tag, str) else "", cls, ident, role, itemprop)
+    # Not through _markup_weight's lru_cache: MARKUPS is this path's cache, and a key missing
+    # here (an id or style unique to the page) is almost always missing there too.
+    weight = _markup_weight.__wrapped__(tag if isinstance(tag, str) else "", cls, ident, role, itemprop)
     MARKUPS[key] = (weight, hidden)
     return weight, hidden
 

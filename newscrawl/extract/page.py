@@ -88,6 +88,16 @@ class Page:
         return dom.text_and_link_lengths(self.body)
 
     @cached_property
+    def metas(self) -> list[tuple[str, str]]:
+        """The page's ``<meta>`` names and contents (:func:`.dom.meta_contents`), read on first
+        use: after the crawl's template stage, which may drop elements, has run."""
+        return dom.meta_contents(self.root)
+
+    def meta(self, *names: str) -> str | None:
+        """First non-empty ``<meta>`` content named one of ``names`` (:func:`.dom.meta_content`)."""
+        return dom.first_meta(self.metas, *names)
+
+    @cached_property
     def language(self) -> str | None:
         return detect_language(self.body, self.declared_language)
 

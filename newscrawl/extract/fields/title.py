@@ -84,12 +84,15 @@ def similarity(a: str, b: str) -> float:
 
 
 def heading_texts(page: Page) -> list[str]:
-    """The text of every ``<h1>``…``<h6>`` in document order."""
-    texts = []
-    for el in page.root.iter(*dom.HEADING_TAGS):
-        text = dom.node_text(el)
-        if text:
-            texts.append(text[:MAX_CANDIDATE_CHARS])
+    """The text of every ``<h1>``…``<h6>`` in document order (kept on the page: the body
+    rules and the title both ask; callers do not change the list)."""
+    texts = page.derived.get("heading_texts")
+    if texts is None:
+        texts = page.derived["heading_texts"] = []
+        for el in page.root.iter(*dom.HEADING_TAGS):
+            text = dom.node_text(el)
+            if text:
+                texts.append(text[:MAX_CANDIDATE_CHARS])
     return texts
 
 
@@ -178,9 +181,18 @@ def _main_h1(page: Page) -> str | None:
 
 
 def _site_names(page: Page) -> set[str]:
+    """The site's names (og:site_name and the like, the host's first label); kept on the page,
+    callers do not change the set."""
+    names = page.derived.get("site_names")
+    if names is None:
+        names = page.derived["site_names"] = _read_site_names(page)
+    return names
+
+
+def _read_site_names(page: Page) -> set[str]:
     names = {
         _fold(v)
-        for v in (dom.meta_content(page.root, "og:site_name", "application-name", "twitter:site"),)
+        for v in (page.meta("og:site_name", "application-name", "twitter:site"),)
         if v
     }
     host = urlsplit(page.url or "").hostname or ""
@@ -356,8 +368,8 @@ def _metadata_headlines(page: Page, names: set[str]) -> list[str | None]:
     """JSON-LD ``headline``, ``og:title`` and ``twitter:title``, the site name cut off."""
     return [
         _json_ld_headline(page),
-        strip_site_name(dom.meta_content(page.root, "og:title"), names),
-        strip_site_name(dom.meta_content(page.root, "twitter:title"), names),
+        strip_site_name(page.meta("og:title"), names),
+        strip_site_name(page.meta("twitter:title"), names),
     ]
 
 

@@ -41,6 +41,8 @@ HEADLINE_SIMILARITY = 0.8
 MU = 0.5
 MAX_WEIGHT = 1.5
 _WORDED = re.compile(r"[^\W\d_]")  # a letter of any script
+# The attributes hints.markup_key reads; an element with none of them weighs as its bare tag.
+MARKUP_ATTRIBUTES = frozenset({"class", "id", "role", "itemprop", "hidden", "aria-hidden", "style"})
 
 
 class Gain:
@@ -83,14 +85,26 @@ class Gain:
                 texts.append((parent[i], text))
                 tail_at[i] = True
             items = el.items()
-            if items:  # hints.markup_key, inline
+            if not items:
+                key = el.tag
+            elif len(items) == 1:  # most elements: one attribute, most often a class
+                name, value = items[0]
+                if name == "class":
+                    classes[i] = value
+                    key = (el.tag, value, None, None, None, False, None, None)
+                elif name in MARKUP_ATTRIBUTES:
+                    attributes = {name: value}
+                    get = attributes.get
+                    key = (el.tag, None, get("id"), get("role"), get("itemprop"), "hidden" in attributes,
+                           get("aria-hidden"), get("style"))
+                else:  # an href, a src: weighs as no attribute at all
+                    key = el.tag
+            else:  # hints.markup_key, inline
                 attributes = dict(items)
                 get = attributes.get
                 classes[i] = cls = get("class")
                 key = (el.tag, cls, get("id"), get("role"), get("itemprop"), "hidden" in attributes,
                        get("aria-hidden"), get("style"))
-            else:
-                key = el.tag
             found = markups.get(key)
             weight, is_hidden = found if found is not None else weigh_markup(key)
             if is_hidden:

@@ -105,11 +105,9 @@ def feed_words(page: Page, feed_entry: Mapping[str, Any] | None = None) -> set[s
     ``og:title`` (or ``<title>``) and meta description — never any ground truth."""
     feed_entry = feed_entry or {}
     title = (
-        feed_entry.get("title") or dom.meta_content(page.root, "og:title", "twitter:title") or page.title_tag
+        feed_entry.get("title") or page.meta("og:title", "twitter:title") or page.title_tag
     )
-    summary = feed_entry.get("summary") or dom.meta_content(
-        page.root, "description", "og:description", "twitter:description"
-    )
+    summary = feed_entry.get("summary") or page.meta("description", "og:description", "twitter:description")
     return {t.lower() for t in tokenize(f"{title or ''} {summary or ''}")}
 
 
