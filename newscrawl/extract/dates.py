@@ -205,6 +205,7 @@ _ZONE_AFTER = re.compile(
 _TRAILING_ZONE = re.compile(r"(?<![A-Za-z])([A-Z]{2,5})\s*+$")
 _BEIJING_BEFORE = ("北京时间", "北京時間")
 ZONE_WINDOW = 40  # characters after a time searched for its zone
+HEADLINE_TEXT = LABELLED_WINDOW + 120 + 2 * ZONE_WINDOW  # text after the headline a labelled line sees
 # A time of day: "10:30", "10：30：15", "10时30分", "7.45", "14h30", with "a.m."/"PM" read.
 _CLOCK = re.compile(
     r"(\d{1,2})\s*+[:：时.h]\s*+(\d{2})(?:\s*+[:：分]\s*+(\d{2}))?(?:\s*+([AaPp])\.?\s*+[Mm](?!\w))?"
@@ -266,7 +267,7 @@ def _labelled_line(page: Page, zone: tzinfo, declared: datetime | date) -> datet
     """A publication date line just under the headline ("Stand: 28.04.2020", "PUBLISHED: Nov 8,
     2023") that names another day than the declared metadata: what the reader is shown wins
     (metadata is often re-stamped by a later edit or a feed import)."""
-    text, headline_end = visible_text(page)
+    text, headline_end = _headline_text(page)
     if not text:
         return None
     end = min(len(text), headline_end + LABELLED_WINDOW + 120)
@@ -702,6 +703,24 @@ def visible_text(page: Page) -> tuple[str, int]:
 
 
 def _visible_text(page: Page) -> tuple[str, int]:
+    text, headline_end, _ = _walk_visible_text(page, TEXT_WINDOW)
+    return text, headline_end
+
+
+def _headline_text(page: Page) -> tuple[str, int]:
+    """:func:`visible_text` up to ``HEADLINE_TEXT`` characters after the headline: the same
+    text there, for a fraction of the walk when the rest is not needed yet."""
+    if "visible_text" in page.derived:
+        return page.derived["visible_text"]
+    text, headline_end, has_h1 = _walk_visible_text(page, HEADLINE_TEXT)
+    if not has_h1:  # without an <h1> the walk is the whole bounded one: keep it
+        page.derived["visible_text"] = (text, headline_end)
+    return text, headline_end
+
+
+def _walk_visible_text(page: Page, window: int) -> tuple[str, int, bool]:
+    """The visible text (to ``window`` characters after an <h1>), where the headline ends, and
+    whether an <h1> marked it."""
     body = page.body
     pieces: list[str] = []
     size, headline_end = 0, -1
@@ -719,16 +738,17 @@ def _visible_text(page: Page) -> tuple[str, int]:
         else:
             if el.tag == "h1" and headline_end < 0 and len((el.text_content() or "").strip()) >= 4:
                 headline_end = size
-                limit = size + TEXT_WINDOW
+                limit = size + window
             if el.tail and el is not body:
                 pieces.append(el.tail)
                 size += len(el.tail)
         if size > limit:
             break
     text = "".join(pieces)[:limit]
-    if headline_end < 0:
+    has_h1 = headline_end >= 0
+    if not has_h1:
         headline_end = _title_position(text, page.title_tag)
-    return text, max(headline_end, 0)
+    return text, max(headline_end, 0), has_h1
 
 
 def _title_position(text: str, title: str) -> int:
