@@ -622,7 +622,13 @@ def _meta_values(page: Page, names: tuple[str, ...]) -> Iterator[str]:
 
 def _element_values(page: Page, prop: str) -> Iterator[str]:
     """``itemprop=prop`` elements and ``<time pubdate>``: datetime/content attribute, else their text."""
-    xpath = f".//*[@itemprop='{prop}']" + (" | .//time[@pubdate]" if prop == "datePublished" else "")
+    # An attribute value the raw page does not hold is in no element: skip that tree search.
+    by_prop = prop in page.text
+    by_time = prop == "datePublished" and any(el.get("pubdate") is not None for el in page.root.iter("time"))
+    if not (by_prop or by_time):
+        return
+    paths = ([f".//*[@itemprop='{prop}']"] if by_prop else []) + ([".//time[@pubdate]"] if by_time else [])
+    xpath = " | ".join(paths)
     for el in page.root.xpath(xpath)[:10]:
         value = el.get("datetime") or el.get("content") or el.get("title") or (el.text_content() or "")[:200]
         if value and value.strip():
