@@ -14,9 +14,18 @@ Sources, most trusted first; the first that yields a plausible date wins:
    silent, or when the metadata's day disagrees with it by more than a day (a republished or
    re-stamped page keeps its original URL);
 4. a visible date line near the headline (``2020年07月01日 10:30``, ``发布时间：2020-07-01``,
-   ``1 июля 2020, 10:30``, ``3. Mai 2024``, ``May 3, 2024`` ...), month names read by dateparser;
-5. htmldate's ``original_date`` search (also looks at comments, scripts and attributes);
+   ``1 июля 2020, 10:30``, ``3. Mai 2024``, ``May 3, 2024`` ...), month names read from
+   dateparser's language data (dateparser itself is asked only about languages it has no data for);
+5. htmldate's ``original_date`` search (also looks at comments, scripts and attributes): its
+   markup search first, its search of the whole text only when that finds nothing;
 6. modification dates (``dateModified``, ``article:modified_time``) as a last resort.
+
+What the reader is shown beats the declared metadata in two cases: a date line labelled as the
+publication (``Stand:``, ``PUBLISHED:``, ``发布时间：`` ...) within ``LABELLED_WINDOW`` characters
+under the headline that names another day (unless it is the metadata's day with day and month
+swapped, "08/09/2012"); and a declared UTC instant that falls on another day in the page's zone
+(below) is moved to that zone when it is exactly local midnight there (a day stored as its first
+instant) or when the date line by the headline names the local day.
 
 Every date must be plausible: not before 1995 and not more than a day in the future.
 
