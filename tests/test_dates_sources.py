@@ -140,3 +140,10 @@ def test_the_short_walk_under_the_headline_sees_what_the_full_one_sees():
     assert "visible_text" not in short.derived and len(text) < len(dates.visible_text(full)[0])
     assert find_published(short) == find_published(full)
     assert find_published(short).utcoffset() == timedelta(hours=2)
+
+
+def test_a_labelled_line_without_a_zone_takes_the_offset_the_metadata_instant_implies():
+    body = "<div>PUBLISHED: November 8, 2023 at 11:30 p.m.</div>" + BODY
+    found = find_published(page(meta("2023-11-09T05:30:59+00:00"), body=body))
+    assert found.date() == date(2023, 11, 8) and found.utcoffset() == timedelta(hours=-6)
+    assert found == datetime(2023, 11, 9, 5, 30, 59, tzinfo=dates.UTC)

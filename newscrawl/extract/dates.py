@@ -293,6 +293,15 @@ def _labelled_line(page: Page, zone: tzinfo, declared: datetime | date) -> datet
     line, day = best[1], day_of(best[1])
     if day.day <= 12 and _day(str(day.year), str(day.day), str(day.month)) == day_of(declared):
         return None  # "08/09/2012" read day first, the metadata says month first: it is right
+    if isinstance(line, datetime) and isinstance(declared, datetime) and line.tzinfo is zone:
+        # The line's clock with no zone written, the metadata's instant: when the line is that
+        # instant's wall clock in some whole-quarter-hour offset, that offset is the page's own.
+        instant = declared.astimezone(UTC).replace(tzinfo=None)
+        if line.second == 0:  # the line gives minutes only
+            instant = instant.replace(second=0, microsecond=0)
+        minutes, rest = divmod((line.replace(tzinfo=None) - instant).total_seconds(), 60)
+        if rest == 0 and abs(minutes) <= 14 * 60 and minutes % 15 == 0:
+            return declared.astimezone(_fixed(int(minutes)))
     return line
 
 
