@@ -13,10 +13,13 @@ Sources, most trusted first; the first that yields a name wins:
 5. editor lines (``责任编辑：``, ``编辑：``) when nothing names a writer — Chinese portals
    credit only the editor, and that is what readers and the zh-news truth take as the author.
 
-Only people are returned: a name the page also uses as its site name (``og:site_name``, the
-``<title>`` suffix, the host), an organisation (JSON-LD ``Organization``, news agencies such as
-"Reuters") and an affiliation ("Herald staff", "Staff Writer", "специальный корреспондент") are
-dropped.  Labels ("By ", "Von ", "作者：") are stripped; a byline is cut at a date or a separator
+The list names the piece's credited creators: people, and a news agency or other organisation
+the byline credits ("By AFP", "Jane Doe, Reuters", a JSON-LD ``Organization`` author that is not
+the publisher).  Never the site itself: a name the page uses for its site or publisher
+(``og:site_name``, JSON-LD ``publisher``, the ``<title>`` suffix, the host and its brand, or a
+brand prefix: "MDR THÜRINGEN" on mdr.de), a section label (a path segment of the URL: "capital"),
+an affiliation ("Herald staff", "Staff Writer", "специальный корреспондент", "MM-Redaktion") or a
+photo credit.  Labels ("By ", "Von ", "作者：") are stripped; a byline is cut at a date or a separator
 ("By Tom Becker · November 20"); initials, particles and suffixes stay part of the name
 ("Sarah E. Needleman", "Ludwig van Beethoven", "Martin Luther King Jr."); names are
 de-duplicated case-insensitively, first spelling kept.
@@ -41,7 +44,7 @@ MAX_ELEMENT_TEXT = 120
 META_NAMES = (
     "author", "article:author", "article:author_name", "og:article:author", "parsely-author", "byl",
     "sailthru.author", "dc.creator", "dcterms.creator", "cxenseparse:author", "analytics:author",
-    "citation_author", "twitter:data1:author", "creator", "authors",
+    "citation_author", "twitter:data1:author", "creator", "authors", "articleauthor", "article-author",
 )
 
 # These patterns scan in linear time on any text (tests/test_regex_linear.py):
@@ -76,9 +79,9 @@ AFFILIATION_WORDS = frozenset(
     "contributing columnist bureau newsroom desk team journalist journalists photographer redaktion "
     "redakteur redakteurin korrespondent korrespondentin journaliste rédaction rédacteur envoyé "
     "корреспондент корреспондента корреспондентка обозреватель редакция редактор собкор "
-    "inc ltd gmbh corp llc agency 기자 특파원".split()
+    "inc ltd gmbh corp llc 기자 특파원".split()
 )
-# News agencies and wire services: organisations, never a person.
+# News agencies and wire services: credited as an article's author on wire copy ("By AFP").
 AGENCIES = frozenset(
     "reuters ap afp dpa tass itar-tass xinhua bloomberg upi efe ansa pti ians kyodo yonhap epa apa anp "
     "belga sid kna cnn bbc интерфакс тасс 新华社 中新社 中新网 央视网 人民网 新华网".split()
@@ -91,11 +94,15 @@ ORGANISATION_WORDS = frozenset(
     "tv radio foundation stiftung verlag verein association institute institut university universität "
     "council ministry department group company media report reports sport sports blog".split()
 )
+_NON_WORD = re.compile(r"[\W_]+")
+# A credit for the pictures, not the text.
+_PHOTO_CREDIT = re.compile(r"^\s*+(?:photos?|fotos?|bild(?:er)?|images?|pictures?|illustrations?|"
+                           r"credits?|crédits?)\b(?!\s*+(?:and|und|&)\b)", re.IGNORECASE)
 _NAME_STRIP = " ·:：-–—'\"\u201c\u201d"
 _NOT_NAMES = frozenset(
     "author authors autor admin administrator editor redaktion staff unknown anonymous 未知 匿名 佚名 "
     "guest by von share follow facebook twitter email name instagram linkedin whatsapp print mail "
-    "themen bearbeiten folgen teilen more mehr".split()
+    "themen bearbeiten folgen teilen more mehr alle all beiträge posts articles artikel".split()
 )
 
 # Visible-text bylines work on short lines: a label, then nothing but names up to a stop word.
@@ -152,10 +159,14 @@ def find_author(page: Page) -> str | None:
 
 
 def _find_authors(page: Page) -> list[str]:
-    site_names = _site_names(page)
+    site_names = _site_names(page) | _publisher_names(page)
+    addresses = _site_addresses(page)
+    sections = _sections(page)
     personal_site: list[str] = []
     for names in _sources(page):
-        people = unique_names(n for n in names if not _is_site(n.casefold(), site_names))
+        people = unique_names(n for n in names
+                              if not _is_site(n.casefold(), site_names) and n.casefold() not in addresses
+                              and not _is_section(n, sections))
         if people:  # "Jane Doe, Example News" → ["Jane Doe"]
             return people
         personal_site = personal_site or [n for n in names if _is_personal_site_name(n)][:1]
@@ -164,11 +175,21 @@ def _find_authors(page: Page) -> list[str]:
 
 def _is_personal_site_name(name: str) -> bool:
     """A site name that is a person's (a blog's owner: "Helge Fahrnberger"), taken only when no
-    other name is found: letters only, at most three words, none of an organisation's words."""
+    other name is found: two or three capitalised words of letters, no leading article ("Les
+    Echos"), none of an organisation's words.  A one-word brand ("Eurosport") is the site."""
     words = name.split()
-    return (0 < len(words) <= 3 and all(w.replace("-", "").replace("'", "").isalpha() for w in words)
+    return (2 <= len(words) <= 3 and words[0].casefold() not in _ARTICLES
+            and all(w[:1].isupper() and w.replace("-", "").replace("'", "").isalpha() for w in words)
             and not any(w.casefold() in ORGANISATION_WORDS | AFFILIATION_WORDS for w in words)
             and name.casefold() not in AGENCIES)
+
+
+_ARTICLES = frozenset("the le la les l der die das el il lo los las het de een".split())
+
+
+def _is_section(name: str, sections: set[str]) -> bool:
+    """A one-word lower-case label that is a path segment of the URL ("capital")."""
+    return name.islower() and name in sections
 
 
 def _sources(page: Page) -> Iterator[list[str]]:
@@ -178,7 +199,7 @@ def _sources(page: Page) -> Iterator[list[str]]:
     lines = _byline_lines(page)
     if page.language == "zh":
         yield from _text_bylines(lines, _WRITER_FINDERS)
-    yield _meta_authors(page)
+    yield from _meta_authors(page)
     yield from _element_authors(page)
     yield from _text_bylines(lines, _WRITER_FINDERS + _EDITOR_FINDERS)
 
@@ -186,16 +207,20 @@ def _sources(page: Page) -> Iterator[list[str]]:
 # --- cleaning ------------------------------------------------------------------------------------
 
 
-def clean_name(raw: Any) -> list[str]:
-    """Person names in one raw author string: label stripped, cut at a date or separator, split
-    on name separators, suffixes re-attached ("King, Jr."), affiliations and junk dropped."""
+def clean_name(raw: Any, han_spaces_split: bool = True) -> list[str]:
+    """Credited names in one raw author string: label stripped, cut at a date or separator, split
+    on name separators, suffixes re-attached ("King, Jr."), affiliations, photo credits and junk
+    dropped.  ``han_spaces_split``: Han names apart by spaces are several people ("王建宏 张文攀"),
+    as in Chinese bylines; False on Japanese pages, where "大渡 美咲" is one person."""
     if not isinstance(raw, str):
         return []
     text = normalize_space(unicodedata.normalize("NFKC", raw[:400]))
+    if _PHOTO_CREDIT.match(text):  # "Photo: AFP", "Foto: dpa"
+        return []
     text = _URL.sub(" ", text).strip()
     text = _PREFIX.sub("", text, count=1)
     text = _TRAILING.sub("", text)
-    if _HAN_NAMES.match(text):  # "王建宏 张文攀": Chinese bylines separate names with spaces
+    if han_spaces_split and _HAN_NAMES.match(text):  # "王建宏 张文攀": several people
         parts = text.split()
     else:
         parts = _SPLIT.split(text)
@@ -225,12 +250,15 @@ def _trim(text: str) -> str:
 
 
 def _without_affiliation(name: str) -> str:
-    """The person in "Jane Doe Staff Writer"; "" for an affiliation or agency ("Herald staff", "Reuters")."""
-    if name.casefold().split(" in ")[0] in AGENCIES:  # "Associated Press in Valencia"
-        return ""
+    """The person in "Jane Doe Staff Writer", the agency in "Associated Press in Valencia"; "" for
+    an affiliation ("Herald staff", "Gear Team", "MM-Redaktion")."""
+    head = name.split(" in ")[0]
+    if head.casefold() in AGENCIES:  # "Associated Press in Valencia"
+        return head
     words = name.split()
     for i, word in enumerate(words):
-        if word.casefold().strip(".,") in AFFILIATION_WORDS:
+        folded = word.casefold().strip(".,")
+        if folded in AFFILIATION_WORDS or folded.rpartition("-")[2] in AFFILIATION_WORDS:
             caseless = i == 1 and _is_caseless(words[0])  # "신현주 기자": a Korean name is one word
             return " ".join(words[:i]) if i >= 2 or caseless else ""
     return name
@@ -248,6 +276,8 @@ def _is_name(name: str) -> bool:
         return False
     if all(word.casefold() in _NOT_NAMES for word in name.split()):  # "Twitter Facebook"
         return False
+    if name.casefold() in ORGANISATION_WORDS:  # "Nachrichten", "News": a section, not a credit
+        return False
     return len(name.split()) <= 6
 
 
@@ -261,26 +291,99 @@ def unique_names(names: Iterable[str]) -> list[str]:
 
 
 def _is_site(name: str, site_names: set[str]) -> bool:
-    """``name`` is the site's own name (or a part of it: "网易" in "网易财经"; a ``<title>`` part
-    such as "By Jane Doe" is no site name, so a name inside it is not one either)."""
-    return any(name == site or (len(name) >= 2 and name in site and not site.startswith("by "))
-               for site in site_names)
+    """``name`` is the site's own name, a part of it ("网易" in "网易财经", "Deutsche Welle" in
+    "Deutsche Welle (www.dw.com)": whole words in a Latin name), or the site's brand and a
+    region or desk ("MDR THÜRINGEN" on a site called "MDR").  A ``<title>`` part such as "By Jane
+    Doe" is no site name, so a name inside it is not one either."""
+    if len(name) < 2:
+        return name in site_names
+    han = bool(_HAN.search(name))
+    words = f" {_NON_WORD.sub(' ', name).strip()} "
+    for site in site_names:
+        if name == site:
+            return True
+        if site.startswith("by "):
+            continue
+        if han and name in site:
+            return True
+        if not han and words in f" {_NON_WORD.sub(' ', site).strip()} ":
+            return True
+        if " " not in site and len(site) >= 2 and name.startswith(site + " "):
+            return True
+    return False
+
 
 
 def _site_names(page: Page) -> set[str]:
+    """The names the page gives its site (meta, ``<title>`` suffix, JSON-LD ``WebSite``); a name
+    in one of them is the site's (the JSON-LD publisher's are added by the caller)."""
     names = set()
     for meta in page.root.iter("meta"):
         key = (meta.get("property") or meta.get("name") or "").lower()
-        if key in ("og:site_name", "application-name", "publisher", "copyright", "twitter:site"):
+        if key in ("og:site_name", "application-name", "publisher", "copyright"):
             names.add(normalize_space(meta.get("content")).casefold().lstrip("@"))
+    for obj in page.json_ld:
+        if "WebSite" in str(obj.get("@type")):
+            names.update(_ld_names(obj))
     title = page.title_tag
     for part in _TITLE_PARTS.split(title)[1:]:
         names.add(part.strip().casefold())
-    host = (page.url or "").split("//")[-1].split("/")[0].lower()
-    if host:
-        names.add(host.removeprefix("www."))
     names.discard("")
     return names
+
+
+def _site_addresses(page: Page) -> set[str]:
+    """The host ("zeit.de"), its brand ("zeit") and the site's ``twitter:site`` handle: a name
+    equal to one is the site's.  Only equal: "Heiko" on heiko-adams.de, "Creeny" on
+    creeny.wordpress.com are people, a personal site's owner."""
+    names = set()
+    for meta in page.root.iter("meta"):
+        if (meta.get("name") or meta.get("property") or "").lower() == "twitter:site":
+            names.add(normalize_space(meta.get("content")).casefold().lstrip("@"))
+    host = (page.url or "").split("//")[-1].split("/")[0].split(":")[0].lower().removeprefix("www.")
+    if host:
+        names.add(host)
+        labels = host.split(".")
+        if len(labels) >= 2:  # "nine.com.au" → "nine", "faktencheck.afp.com" → "afp"
+            second_level = len(labels) >= 3 and labels[-2] in _SECOND_LEVEL
+            names.add(labels[-3] if second_level else labels[-2])
+    names.discard("")
+    return names
+
+
+def _publisher_names(page: Page) -> set[str]:
+    """Names of the organisations the JSON-LD gives as publisher."""
+    names: set[str] = set()
+    by_id = {o.get("@id"): o for o in page.json_ld if isinstance(o.get("@id"), str)}
+    for obj in page.json_ld:
+        publishers = obj.get("publisher")
+        for publisher in (publishers if isinstance(publishers, list) else [publishers]):
+            if isinstance(publisher, Mapping) and isinstance(publisher.get("@id"), str):
+                publisher = by_id.get(publisher["@id"], publisher)
+            if isinstance(publisher, Mapping) and "Person" not in str(publisher.get("@type")):
+                names.update(_ld_names(publisher))
+    return names
+
+
+_SECOND_LEVEL = frozenset("com co org net gov ac edu or ne go".split())
+
+
+def _ld_names(obj: Mapping) -> list[str]:
+    """``name`` and ``alternateName`` of a JSON-LD object, case-folded."""
+    found = []
+    for key in ("name", "alternateName"):
+        value = obj.get(key)
+        for item in (value if isinstance(value, list) else [value]):
+            if isinstance(item, str) and item.strip():
+                found.append(normalize_space(item).casefold())
+    return found
+
+
+def _sections(page: Page) -> set[str]:
+    """The URL's path segments, case-folded: a name equal to one is a section label ("capital"
+    from stern.de/capital/...), not a credit."""
+    path = (page.url or "").split("//")[-1].partition("/")[2].split("?")[0].split("#")[0]
+    return {segment.casefold() for segment in path.split("/")[:-1] if segment}
 
 
 # --- structured sources --------------------------------------------------------------------------
@@ -296,24 +399,31 @@ def _is_article(obj: Mapping) -> bool:
 def _json_ld_authors(page: Page) -> list[str]:
     by_id = {o.get("@id"): o for o in page.json_ld if isinstance(o.get("@id"), str)}
     objects = sorted(page.json_ld, key=lambda o: not _is_article(o))
+    split = _han_spaces_split(page)
     for obj in objects:
         if not _is_article(obj):
             continue
         for key in ("author", "creator"):
-            people, _organisations = _people(obj.get(key), by_id)
-            if people:
-                return people
+            names = _credited(obj.get(key), by_id, split)
+            if names:
+                return names
     return []
 
 
-def _people(value: Any, by_id: Mapping[str, Mapping]) -> tuple[list[str], list[str]]:
-    """``(person names, organisation names)`` in a JSON-LD author value."""
-    people: list[str] = []
-    orgs: list[str] = []
+def _han_spaces_split(page: Page) -> bool:
+    """Han names apart by a space are several people, except on Japanese pages ("大渡 美咲")."""
+    return page.language != "ja"
+
+
+def _credited(value: Any, by_id: Mapping[str, Mapping], split: bool = True) -> list[str]:
+    """The names in a JSON-LD author value, people and organisations in order (the site's own
+    name is dropped by the caller); ``givenName`` + ``familyName`` when there is no ``name``."""
+    names: list[str] = []
     items = value if isinstance(value, list) else [value]
+    items = [sub for item in items for sub in (item if isinstance(item, list) else [item])]  # [[{...}]]
     for item in items[:MAX_NAMES * 2]:
         if isinstance(item, str):
-            people.extend(clean_name(item))
+            names.extend(clean_name(item, split))
             continue
         if not isinstance(item, Mapping):
             continue
@@ -322,9 +432,11 @@ def _people(value: Any, by_id: Mapping[str, Mapping]) -> tuple[list[str], list[s
         name = item.get("name")
         if isinstance(name, list):
             name = ", ".join(n for n in name if isinstance(n, str))
-        kind = str(item.get("@type") or "Person")
-        (orgs if "Organization" in kind else people).extend(clean_name(name))
-    return people, orgs
+        if not name:
+            parts = (item.get("givenName"), item.get("familyName"))
+            name = " ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+        names.extend(clean_name(name, split))
+    return names
 
 
 _INVERTED_META = frozenset({"citation_author", "dc.creator", "dcterms.creator"})  # "Brazil, Rachel"
@@ -336,8 +448,9 @@ def _surname_first(key: str, value: str) -> bool:
     return key == "citation_author" or len(value.split(",")[0].split()) == 1
 
 
-def _meta_authors(page: Page) -> list[str]:
-    """Names of the best-ranked author ``<meta>`` name present (all its occurrences)."""
+def _meta_authors(page: Page) -> Iterator[list[str]]:
+    """Names of each author ``<meta>`` name present (all its occurrences), best-ranked first: when
+    one names only the site ("Habertürk"), the next ("articleauthor": "Anadolu Ajansı") is read."""
     wanted = {name: rank for rank, name in enumerate(META_NAMES)}
     by_rank: dict[int, list[str]] = {}
     for meta in page.root.iter("meta"):
@@ -347,11 +460,11 @@ def _meta_authors(page: Page) -> list[str]:
             if key in _INVERTED_META and value.count(",") == 1 and _surname_first(key, value):
                 value = " ".join(reversed(value.split(",")))
             by_rank.setdefault(wanted[key], []).append(value)
+    split = _han_spaces_split(page)
     for rank in sorted(by_rank):
-        names = [name for value in by_rank[rank][:MAX_NAMES] for name in clean_name(value)]
+        names = [name for value in by_rank[rank][:MAX_NAMES] for name in clean_name(value, split)]
         if names:
-            return names
-    return []
+            yield names
 
 
 def _author_rule(el) -> int | None:
@@ -400,7 +513,7 @@ def _element_authors(page: Page) -> Iterator[list[str]]:
             value = target.get("content") if target.tag == "meta" else " ".join(target.itertext())
             value = normalize_space(value)
             if value and len(value) <= MAX_ELEMENT_TEXT:
-                names = clean_name(value)
+                names = clean_name(value, _han_spaces_split(page))
                 if names:
                     yield names
                     break
