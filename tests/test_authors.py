@@ -241,3 +241,26 @@ def test_link_to_an_author_page_names_the_person():
     assert find_authors(page(body=body, lang="de")) == ["Dr. Max Kolter"]
     assert find_authors(page(body='<a href="/authors/all">All authors here</a>' + PARA)) == []
     assert find_authors(page(body='<nav><a href="/authors/">Our Authors</a></nav>' + PARA)) == []
+
+
+@pytest.mark.parametrize("raw, names", [
+    ("Zeige alle Beiträge von Cem Basman", ["Cem Basman"]),
+    ("View all posts by Daniel Lemire", ["Daniel Lemire"]),
+    ("Erstellt von Andri Bryner", ["Andri Bryner"]),
+    ("Veröffentlicht von Creeny", ["Creeny"]),
+    ("Williams Perdomo @wperdomod", ["Williams Perdomo"]),
+    ("Tomas Spahn Fr, 12.03.2021", ["Tomas Spahn"]),
+    ("edilson.la.rosa", []),
+    ("gabor_munier", []),
+    ("Herr_Rein", ["Herr_Rein"]),
+    ("Afficher mon profil complet", []),
+])
+def test_byline_labels_handles_and_logins(raw, names):
+    assert clean_name(raw) == names
+
+
+def test_yoast_written_by_meta():
+    head = ('<meta name="twitter:label1" content="Written by">'
+            '<meta name="twitter:data1" content="Williams Perdomo @wperdomod">'
+            '<meta name="twitter:label2" content="Est. reading time"><meta name="twitter:data2" content="3 minutes">')
+    assert find_authors(page(head)) == ["Williams Perdomo"]

@@ -45,7 +45,11 @@ META_NAMES = (
     "author", "article:author", "article:author_name", "og:article:author", "parsely-author", "byl",
     "sailthru.author", "dc.creator", "dcterms.creator", "cxenseparse:author", "analytics:author",
     "citation_author", "twitter:data1:author", "creator", "authors", "articleauthor", "article-author",
+    "shareaholic:article_author_name",
 )
+# Yoast's ``twitter:labelN`` "Written by" names the meta whose ``twitter:dataN`` is the author.
+_WRITTEN_BY = frozenset({"written by", "geschrieben von", "verfasst von", "escrito por", "écrit par",
+                         "scritto da", "geschreven door", "skrevet av", "napisane przez"})
 
 # These patterns scan in linear time on any text (tests/test_regex_linear.py):
 # - a white-space run is possessive (``\s*+``) where what follows cannot start with white space;
@@ -54,7 +58,10 @@ META_NAMES = (
 # - ``.*`` to the end is DOTALL: the text is one normalised line, so it always reaches the end
 #   (a ``.*$`` that stops at a line break would be tried again from every later separator).
 _PREFIX = re.compile(
-    r"^\s*+(?:(?:written|reported|text|posted|story|words|photos?)\s++)?(?:by|von|par|por|di|door|av|af|"
+    r"^\s*+(?:(?:written|reported|text|posted|story|words|photos?|published|eingestellt|erstellt|verfasst|"
+    r"geschrieben|veröffentlicht|publié|publiée|publicado|escrito|scritto|pubblicato|geplaatst|"
+    r"(?:(?:zeige|view)\s++)?(?:alle|all)\s++(?:beiträge|posts|artikel|articles)|more\s++posts)\s++)?"
+    r"(?:by|von|par|por|di|da|door|av|af|"
     r"от|автор(?:ы)?|text|texte|texto|testo|author|autor|autora|auteur|autore|redaktion|作者|记者|文)"
     r"\b\s*+[:：]?\s*+|^\s*+(?:作者|记者|文|撰文|执笔人?|责任编辑|编辑|责编|Автор(?:ы)?|Текст)\s*+[:：/／]\s*+",
     re.IGNORECASE,
@@ -64,6 +71,10 @@ _SPLIT = re.compile(
     r"(?:(?<!\s)\s*+)?(?:,|;|\||、|，|/|／|&|\+|\b(?:and|AND|And|und|et|y|e|и|og|en|och)\b)\s*"
 )
 _URL = re.compile(r"(?<!\S)\S*(?:https?:/|www\.)\S*", re.IGNORECASE)
+_AT_HANDLE = re.compile(r"(?<!\S)@\S*")  # "Williams Perdomo @wperdomod" (an e-mail address stays junk)
+_SLUG = re.compile(r"^[a-z]++(?:[._][a-z]++)++$")  # "edilson.la.rosa", "gabor_munier": logins
+# A weekday left before the date a byline was cut at ("Tomas Spahn Fr, 12.03.2021").
+_WEEKDAY = frozenset("mon tue wed thu fri sat sun mo di mi do fr sa so lun mar mer jeu ven sam dim".split())
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _HAN_NAMES = re.compile(r"^[\u3400-\u9fff·]{2,5}(?:[\s\u3000]+[\u3400-\u9fff·]{2,5})+$")
 _JUNK = re.compile(r"https?:|www\.|@|\.(?:com|html?)\b|\d|^\W+$", re.IGNORECASE)  # names hold no digits
@@ -102,7 +113,8 @@ _NAME_STRIP = " ·:：-–—'\"\u201c\u201d"
 _NOT_NAMES = frozenset(
     "author authors autor admin administrator editor redaktion staff unknown anonymous 未知 匿名 佚名 "
     "guest by von share follow facebook twitter email name instagram linkedin whatsapp print mail "
-    "themen bearbeiten folgen teilen more mehr alle all beiträge posts articles artikel".split()
+    "themen bearbeiten folgen teilen more mehr alle all beiträge posts articles artikel view my mon "
+    "profile profil complete complet afficher".split()
 )
 
 # Visible-text bylines work on short lines: a label, then nothing but names up to a stop word.
@@ -217,9 +229,12 @@ def clean_name(raw: Any, han_spaces_split: bool = True) -> list[str]:
     text = normalize_space(unicodedata.normalize("NFKC", raw[:400]))
     if _PHOTO_CREDIT.match(text):  # "Photo: AFP", "Foto: dpa"
         return []
-    text = _URL.sub(" ", text).strip()
+    text = _AT_HANDLE.sub(" ", _URL.sub(" ", text)).strip()
     text = _PREFIX.sub("", text, count=1)
-    text = _TRAILING.sub("", text)
+    cut = _TRAILING.sub("", text)
+    if cut != text and len(cut.split()) >= 3 and cut.split()[-1].casefold().rstrip(".,") in _WEEKDAY:
+        cut = cut.rsplit(None, 1)[0]
+    text = cut
     if han_spaces_split and _HAN_NAMES.match(text):  # "王建宏 张文攀": several people
         parts = text.split()
     else:
@@ -272,7 +287,7 @@ def _is_caseless(word: str) -> bool:
 def _is_name(name: str) -> bool:
     if not name or len(name) > MAX_NAME_CHARS or name.casefold() in _NOT_NAMES:
         return False
-    if _JUNK.search(name) or not any(ch.isalpha() for ch in name):
+    if _JUNK.search(name) or _SLUG.match(name) or not any(ch.isalpha() for ch in name):
         return False
     if all(word.casefold() in _NOT_NAMES for word in name.split()):  # "Twitter Facebook"
         return False
@@ -460,6 +475,14 @@ def _meta_authors(page: Page) -> Iterator[list[str]]:
             if key in _INVERTED_META and value.count(",") == 1 and _surname_first(key, value):
                 value = " ".join(reversed(value.split(",")))
             by_rank.setdefault(wanted[key], []).append(value)
+    labels = {(meta.get("name") or "").lower(): normalize_space(meta.get("content")).casefold()
+              for meta in page.root.iter("meta") if (meta.get("name") or "").lower().startswith("twitter:")}
+    for key, label in labels.items():
+        data = key.replace("twitter:label", "twitter:data", 1)
+        if key.startswith("twitter:label") and label in _WRITTEN_BY and data != key:
+            for meta in page.root.iter("meta"):
+                if (meta.get("name") or "").lower() == data and meta.get("content"):
+                    by_rank.setdefault(len(META_NAMES), []).append(meta.get("content"))
     split = _han_spaces_split(page)
     for rank in sorted(by_rank):
         names = [name for value in by_rank[rank][:MAX_NAMES] for name in clean_name(value, split)]
