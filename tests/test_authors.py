@@ -264,3 +264,18 @@ def test_yoast_written_by_meta():
             '<meta name="twitter:data1" content="Williams Perdomo @wperdomod">'
             '<meta name="twitter:label2" content="Est. reading time"><meta name="twitter:data2" content="3 minutes">')
     assert find_authors(page(head)) == ["Williams Perdomo"]
+
+
+def test_one_byline_split_over_author_elements_but_not_teasers():
+    byline = ('<p class="byline">By <span itemprop="author creator"><span itemprop="name">KEVIN SACK</span></span>'
+              ' and <span itemprop="author"><span itemprop="name">SHERI FINK</span></span></p>')
+    teaser = '<div class="teaser"><span itemprop="author">Other Writer</span></div>'
+    head = '<meta name="author" content="KEVIN SACK">'
+    assert find_authors(page(head, byline + PARA + teaser)) == ["KEVIN SACK", "SHERI FINK"]
+
+
+def test_a_brand_label_before_the_byline_element():
+    body = ('<div class="authors"><span class="authors__brand">capital</span>'
+            '<span class="authors__item">von Jemima Kelly</span></div>' + PARA)
+    assert find_authors(page(body=body, lang="de", url="https://www.example.de/capital/story-1.html")) == [
+        "Jemima Kelly"]

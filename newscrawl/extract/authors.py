@@ -40,6 +40,7 @@ from .page import Page
 MAX_NAME_CHARS = 60
 MAX_NAMES = 12
 MAX_ELEMENT_TEXT = 120
+MAX_CLASS_BYLINES = 2  # elements a byline class rule offers
 
 META_NAMES = (
     "author", "article:author", "article:author_name", "og:article:author", "parsely-author", "byl",
@@ -61,7 +62,7 @@ _PREFIX = re.compile(
     r"^\s*+(?:(?:written|reported|text|posted|story|words|photos?|published|eingestellt|erstellt|verfasst|"
     r"geschrieben|veröffentlicht|publié|publiée|publicado|escrito|scritto|pubblicato|geplaatst|"
     r"(?:(?:zeige|view)\s++)?(?:alle|all)\s++(?:beiträge|posts|artikel|articles)|more\s++posts)\s++)?"
-    r"(?:by|von|par|por|di|da|door|av|af|"
+    r"(?:by|von|par|por|di|da|door|av|af|quelle|source|fuente|fonte|"
     r"от|автор(?:ы)?|text|texte|texto|testo|author|autor|autora|auteur|autore|redaktion|作者|记者|文)"
     r"\b\s*+[:：]?\s*+|^\s*+(?:作者|记者|文|撰文|执笔人?|责任编辑|编辑|责编|Автор(?:ы)?|Текст)\s*+[:：/／]\s*+",
     re.IGNORECASE,
@@ -71,6 +72,8 @@ _SPLIT = re.compile(
     r"(?:(?<!\s)\s*+)?(?:,|;|\||、|，|/|／|&|\+|\b(?:and|AND|And|und|et|y|e|и|og|en|och)\b)\s*"
 )
 _URL = re.compile(r"(?<!\S)\S*(?:https?:/|www\.)\S*", re.IGNORECASE)
+# A lower-case word before "von"/"by" is a label, not a name ("capital von Jemima Kelly").
+_LOWER_LABEL = re.compile(r"^[^\W\d_A-ZÀ-ÞĀ-ſ]\S*+\s++(?=(?:by|von|par|por|door)\s)")
 _AT_HANDLE = re.compile(r"(?<!\S)@\S*")  # "Williams Perdomo @wperdomod" (an e-mail address stays junk)
 _SLUG = re.compile(r"^[a-z]++(?:[._][a-z]++)++$")  # "edilson.la.rosa", "gabor_munier": logins
 # A weekday left before the date a byline was cut at ("Tomas Spahn Fr, 12.03.2021").
@@ -114,7 +117,7 @@ _NOT_NAMES = frozenset(
     "author authors autor admin administrator editor redaktion staff unknown anonymous 未知 匿名 佚名 "
     "guest by von share follow facebook twitter email name instagram linkedin whatsapp print mail "
     "themen bearbeiten folgen teilen more mehr alle all beiträge posts articles artikel view my mon "
-    "profile profil complete complet afficher".split()
+    "profile profil complete complet afficher red".split()  # "red": Redaktion
 )
 
 # Visible-text bylines work on short lines: a label, then nothing but names up to a stop word.
@@ -175,14 +178,22 @@ def _find_authors(page: Page) -> list[str]:
     addresses = _site_addresses(page)
     sections = _sections(page)
     personal_site: list[str] = []
-    for names in _sources(page):
+    found: list[str] = []
+    for structured, names in _sources(page):
         people = unique_names(n for n in names
                               if not _is_site(n.casefold(), site_names) and n.casefold() not in addresses
                               and not _is_section(n, sections))
+        if found:  # a later markup source naming them all and more: a byline the first one cut short
+            if not structured:
+                break
+            if len(people) > len(found) and {n.casefold() for n in found} <= {n.casefold() for n in people}:
+                found = people
+            continue
         if people:  # "Jane Doe, Example News" → ["Jane Doe"]
-            return people
+            found = people
+            continue
         personal_site = personal_site or [n for n in names if _is_personal_site_name(n)][:1]
-    return personal_site
+    return found or personal_site
 
 
 def _is_personal_site_name(name: str) -> bool:
@@ -204,16 +215,20 @@ def _is_section(name: str, sections: set[str]) -> bool:
     return name.islower() and name in sections
 
 
-def _sources(page: Page) -> Iterator[list[str]]:
-    """Candidate name lists, best first.  On Chinese pages the byline lines come before ``<meta>``
-    and author widgets, which there usually name the site or the syndicating account."""
-    yield _json_ld_authors(page)
+def _sources(page: Page) -> Iterator[tuple[bool, list[str]]]:
+    """``(from markup, names)`` candidate lists, best first.  On Chinese pages the byline lines
+    come before ``<meta>`` and author widgets, which there usually name the site or the
+    syndicating account."""
+    yield True, _json_ld_authors(page)
     lines = _byline_lines(page)
     if page.language == "zh":
-        yield from _text_bylines(lines, _WRITER_FINDERS)
-    yield from _meta_authors(page)
+        for names in _text_bylines(lines, _WRITER_FINDERS):
+            yield False, names
+    for names in _meta_authors(page):
+        yield True, names
     yield from _element_authors(page)
-    yield from _text_bylines(lines, _WRITER_FINDERS + _EDITOR_FINDERS)
+    for names in _text_bylines(lines, _WRITER_FINDERS + _EDITOR_FINDERS):
+        yield False, names
 
 
 # --- cleaning ------------------------------------------------------------------------------------
@@ -230,7 +245,7 @@ def clean_name(raw: Any, han_spaces_split: bool = True) -> list[str]:
     if _PHOTO_CREDIT.match(text):  # "Photo: AFP", "Foto: dpa"
         return []
     text = _AT_HANDLE.sub(" ", _URL.sub(" ", text)).strip()
-    text = _PREFIX.sub("", text, count=1)
+    text = _PREFIX.sub("", _LOWER_LABEL.sub("", text, count=1), count=1)
     cut = _TRAILING.sub("", text)
     if cut != text and len(cut.split()) >= 3 and cut.split()[-1].casefold().rstrip(".,") in _WEEKDAY:
         cut = cut.rsplit(None, 1)[0]
@@ -496,9 +511,9 @@ def _author_rule(el) -> int | None:
     attrib = el.attrib
     if not attrib:
         return None
-    if attrib.get("itemprop") == "author":
+    if "author" in (attrib.get("itemprop") or "").split():  # itemprop="author creator"
         return 0
-    if attrib.get("rel") == "author" and el.tag == "a":
+    if "author" in (attrib.get("rel") or "").split() and el.tag == "a":
         return 1
     classes = (attrib.get("class") or "").lower()
     if "byline" in classes:
@@ -520,26 +535,41 @@ def _looks_like_person(text: str) -> bool:
     return all(w[:1].isupper() or w in _PARTICLE_WORDS for w in words)
 
 
-def _element_authors(page: Page) -> Iterator[list[str]]:
+def _element_authors(page: Page) -> Iterator[tuple[bool, list[str]]]:
+    """``(from author markup, names)``: the itemprop / rel="author" elements of the first one's
+    byline (its parent: one element a person, "KEVIN SACK, SHERI FINK"), then the first elements
+    of each byline class rule (a brand label may come before the byline)."""
     # One Python pass over the body's elements: 4x faster than the four XPath string searches.
     by_rule: list[list] = [[], [], [], [], []]
     for el in page.body.iterdescendants():
         rule = _author_rule(el)
         if rule is not None:
             by_rule[rule].append(el)
-    for found in by_rule:
+    split = _han_spaces_split(page)
+    for rule, found in enumerate(by_rule):
+        byline = None  # the parent of the first marked element that names someone
+        marked: list[str] = []
+        yielded = 0
         for el in found[:20]:
+            if byline is not None and el.getparent() is not byline:
+                continue
             if el.xpath("ancestor::*[contains(@class, 'comment')]"):
                 continue
             name_el = el.find(".//*[@itemprop='name']")
             target = name_el if name_el is not None else el
             value = target.get("content") if target.tag == "meta" else " ".join(target.itertext())
             value = normalize_space(value)
-            if value and len(value) <= MAX_ELEMENT_TEXT:
-                names = clean_name(value, _han_spaces_split(page))
-                if names:
-                    yield names
+            names = clean_name(value, split) if value and len(value) <= MAX_ELEMENT_TEXT else []
+            if names and rule <= 1:
+                marked.extend(names)
+                byline = el.getparent() if byline is None else byline
+            elif names:
+                yield False, names
+                yielded += 1
+                if yielded == MAX_CLASS_BYLINES:
                     break
+        if marked:
+            yield True, marked
 
 
 # --- visible text ----------------------------------------------------------------------------------
