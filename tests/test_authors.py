@@ -279,3 +279,15 @@ def test_a_brand_label_before_the_byline_element():
             '<span class="authors__item">von Jemima Kelly</span></div>' + PARA)
     assert find_authors(page(body=body, lang="de", url="https://www.example.de/capital/story-1.html")) == [
         "Jemima Kelly"]
+
+
+def test_bold_name_paragraph_opening_the_text_when_the_excerpt_starts_with_it():
+    long_par = "<p>" + "In the heart of the valley the story begins and goes on. " * 4 + "</p>"
+    head = '<meta name="description" content="Mohloai Mpesi In the heart of the valley">'
+    body = "<div><p><strong>Mohloai Mpesi</strong></p>" + long_par + "</div>"
+    assert find_authors(page(head, body)) == ["Mohloai Mpesi"]
+    assert find_authors(page("", body)) == []  # no excerpt: a bold opening line may be a heading
+    signed = "<div>" + long_par + '<p style="text-align:right;"><strong>Lê Phương</strong></p></div>'
+    assert find_authors(page(body=signed)) == ["Lê Phương"]
+    heading = "<div>" + long_par + "<p><strong>Featured Video</strong></p></div>"
+    assert find_authors(page(body=heading)) == []

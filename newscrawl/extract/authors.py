@@ -229,6 +229,7 @@ def _sources(page: Page) -> Iterator[tuple[bool, list[str]]]:
     yield from _element_authors(page)
     for names in _text_bylines(lines, _WRITER_FINDERS + _EDITOR_FINDERS):
         yield False, names
+    yield False, _bold_byline(page)
 
 
 # --- cleaning ------------------------------------------------------------------------------------
@@ -528,6 +529,8 @@ def _author_rule(el) -> int | None:
 def _looks_like_person(text: str) -> bool:
     """Two to four capitalised words (particles between), as a link to a profile page names a person."""
     words = normalize_space(text).split()
+    if any(w.casefold() in ORGANISATION_WORDS | AFFILIATION_WORDS for w in words):
+        return False
     if not 2 <= len(words) <= 4 or len(" ".join(words)) > MAX_NAME_CHARS:
         return False
     if any(w.casefold() in _NOT_NAMES for w in words) or _JUNK.search(" ".join(words)):
@@ -570,6 +573,49 @@ def _element_authors(page: Page) -> Iterator[tuple[bool, list[str]]]:
                     break
         if marked:
             yield True, marked
+
+
+def _bold_byline(page: Page) -> list[str]:
+    """The names of a paragraph that is nothing but a bold name or two ("<p><strong>Mohloai
+    Mpesi</strong></p>", "Jane Roe/John Doe") beside a long paragraph, the byline of sites whose
+    markup has none: opening the text, when the page's description starts with it too (the site's
+    excerpt took the byline along), or closing it, aligned right (a signature)."""
+    description = ""
+    for meta in page.root.iter("meta"):
+        if (meta.get("name") or meta.get("property") or "").lower() in ("description", "og:description"):
+            description = description or normalize_space(meta.get("content"))
+    for par in page.body.iter("p"):
+        if len(par) != 1 or par[0].tag not in ("strong", "b") or (par.text or "").strip():
+            continue
+        text = normalize_space(par.text_content())
+        if not 4 <= len(text) <= MAX_NAME_CHARS or (par[0].tail or "").strip():
+            continue
+        before, after = _text_sibling(par, -1), _text_sibling(par, 1)
+        opens = (before is None and after is not None and len(after) >= LONG_PARAGRAPH
+                 and description.startswith(text))
+        closes = (after is None and before is not None and len(before) >= LONG_PARAGRAPH
+                  and "right" in (par.get("style") or "") + (par.get("align") or ""))
+        if not (opens or closes):
+            continue
+        names = clean_name(text)
+        if names and all(_looks_like_person(name) for name in names):
+            return names
+    return []
+
+
+LONG_PARAGRAPH = 150
+
+
+def _text_sibling(el, step: int) -> str | None:
+    """The text of the nearest sibling before (``step`` -1) or after ``el`` that has text, when it
+    is a paragraph; None when there is none or it is not a paragraph."""
+    sibling = el.getprevious() if step < 0 else el.getnext()
+    while sibling is not None:
+        text = normalize_space(sibling.text_content()) if isinstance(sibling.tag, str) else ""
+        if text:
+            return text if sibling.tag == "p" else None
+        sibling = sibling.getprevious() if step < 0 else sibling.getnext()
+    return None
 
 
 # --- visible text ----------------------------------------------------------------------------------
