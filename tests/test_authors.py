@@ -291,3 +291,13 @@ def test_bold_name_paragraph_opening_the_text_when_the_excerpt_starts_with_it():
     assert find_authors(page(body=signed)) == ["Lê Phương"]
     heading = "<div>" + long_par + "<p><strong>Featured Video</strong></p></div>"
     assert find_authors(page(body=heading)) == []
+
+
+@pytest.mark.parametrize("raw, names", [
+    ("FOCUS-Online-Experte Robin Tschöpe", ["Robin Tschöpe"]),
+    ("Staff Writer Jane Doe", ["Jane Doe"]),
+    ("gloria-ruiz-kuilan", []),
+    ("null", []),
+])
+def test_leading_affiliation_and_placeholders(raw, names):
+    assert clean_name(raw) == names

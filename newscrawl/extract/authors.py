@@ -27,6 +27,7 @@ de-duplicated case-insensitively, first spelling kept.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
@@ -75,7 +76,7 @@ _URL = re.compile(r"(?<!\S)\S*(?:https?:/|www\.)\S*", re.IGNORECASE)
 # A lower-case word before "von"/"by" is a label, not a name ("capital von Jemima Kelly").
 _LOWER_LABEL = re.compile(r"^[^\W\d_A-ZÀ-ÞĀ-ſ]\S*+\s++(?=(?:by|von|par|por|door)\s)")
 _AT_HANDLE = re.compile(r"(?<!\S)@\S*")  # "Williams Perdomo @wperdomod" (an e-mail address stays junk)
-_SLUG = re.compile(r"^[a-z]++(?:[._][a-z]++)++$")  # "edilson.la.rosa", "gabor_munier": logins
+_SLUG = re.compile(r"^[a-z]++(?:[._-][a-z]++)++$")  # "edilson.la.rosa", "gabor_munier", "gloria-ruiz": logins
 # A weekday left before the date a byline was cut at ("Tomas Spahn Fr, 12.03.2021").
 _WEEKDAY = frozenset("mon tue wed thu fri sat sun mo di mi do fr sa so lun mar mer jeu ven sam dim".split())
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -91,7 +92,8 @@ _TRAILING = re.compile(
 AFFILIATION_WORDS = frozenset(
     "staff writer writers correspondent correspondents reporter reporters editor editors contributor "
     "contributing columnist bureau newsroom desk team journalist journalists photographer redaktion "
-    "redakteur redakteurin korrespondent korrespondentin journaliste rédaction rédacteur envoyé "
+    "redakteur redakteurin korrespondent korrespondentin experte expertin gastautor gastautorin "
+    "journaliste rédaction rédacteur envoyé "
     "корреспондент корреспондента корреспондентка обозреватель редакция редактор собкор "
     "inc ltd gmbh corp llc 기자 특파원".split()
 )
@@ -117,7 +119,7 @@ _NOT_NAMES = frozenset(
     "author authors autor admin administrator editor redaktion staff unknown anonymous 未知 匿名 佚名 "
     "guest by von share follow facebook twitter email name instagram linkedin whatsapp print mail "
     "themen bearbeiten folgen teilen more mehr alle all beiträge posts articles artikel view my mon "
-    "profile profil complete complet afficher red".split()  # "red": Redaktion
+    "profile profil complete complet afficher red null none undefined".split()  # "red": Redaktion
 )
 
 # Visible-text bylines work on short lines: a label, then nothing but names up to a stop word.
@@ -288,11 +290,18 @@ def _without_affiliation(name: str) -> str:
         return head
     words = name.split()
     for i, word in enumerate(words):
-        folded = word.casefold().strip(".,")
-        if folded in AFFILIATION_WORDS or folded.rpartition("-")[2] in AFFILIATION_WORDS:
+        if _is_affiliation_word(word):
             caseless = i == 1 and _is_caseless(words[0])  # "신현주 기자": a Korean name is one word
+            if i == 0:  # "FOCUS-Online-Experte Robin Tschöpe", "Staff Writer Jane Doe"
+                rest = list(itertools.dropwhile(_is_affiliation_word, words))
+                return " ".join(rest) if len(rest) >= 2 and all(w[:1].isupper() for w in rest) else ""
             return " ".join(words[:i]) if i >= 2 or caseless else ""
     return name
+
+
+def _is_affiliation_word(word: str) -> bool:
+    folded = word.casefold().strip(".,")
+    return folded in AFFILIATION_WORDS or folded.rpartition("-")[2] in AFFILIATION_WORDS
 
 
 def _is_caseless(word: str) -> bool:
