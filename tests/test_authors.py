@@ -301,3 +301,23 @@ def test_bold_name_paragraph_opening_the_text_when_the_excerpt_starts_with_it():
 ])
 def test_leading_affiliation_and_placeholders(raw, names):
     assert clean_name(raw) == names
+
+
+@pytest.mark.parametrize("raw, names", [
+    ("vom Krimiblogger", ["Krimiblogger"]),
+    ("Interview: Julia Lauter", ["Julia Lauter"]),
+    ("Artikel von: hausinfo", ["hausinfo"]),
+    ("Jens Bergmann Foto: Michael Hudler", ["Jens Bergmann"]),
+    ("Isabella.DiBiase am Samstag", ["Isabella.DiBiase"]),
+    ("Johanna Kropfitsch Alle Artikel", ["Johanna Kropfitsch"]),
+    ("Publiziert am", []),
+    ("Redacci&oacute;n Sur", ["Redacción Sur"]),
+    ("Hanns-Seidel-Stiftung e. V.", ["Hanns-Seidel-Stiftung"]),
+])
+def test_trailing_labels_entities_and_lone_initials(raw, names):
+    assert clean_name(raw) == names
+
+
+def test_a_trailing_site_name_word_is_cut():
+    head = '<meta property="og:site_name" content="PhillyVoice"><meta name="author" content="Adam Aaronson PhillyVoice">'
+    assert find_authors(page(head)) == ["Adam Aaronson"]

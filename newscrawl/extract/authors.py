@@ -27,6 +27,7 @@ de-duplicated case-insensitively, first spelling kept.
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 import unicodedata
@@ -61,9 +62,9 @@ _WRITTEN_BY = frozenset({"written by", "geschrieben von", "verfasst von", "escri
 #   (a ``.*$`` that stops at a line break would be tried again from every later separator).
 _PREFIX = re.compile(
     r"^\s*+(?:(?:written|reported|text|posted|story|words|photos?|published|eingestellt|erstellt|verfasst|"
-    r"geschrieben|veröffentlicht|publié|publiée|publicado|escrito|scritto|pubblicato|geplaatst|"
+    r"geschrieben|veröffentlicht|publié|publiée|publicado|escrito|scritto|pubblicato|geplaatst|artikel|beitrag|"
     r"(?:(?:zeige|view)\s++)?(?:alle|all)\s++(?:beiträge|posts|artikel|articles)|more\s++posts)\s++)?"
-    r"(?:by|von|par|por|di|da|door|av|af|quelle|source|fuente|fonte|"
+    r"(?:by|von|vom|par|por|di|da|door|av|af|quelle|source|fuente|fonte|interview|"
     r"от|автор(?:ы)?|text|texte|texto|testo|author|autor|autora|auteur|autore|redaktion|作者|记者|文)"
     r"\b\s*+[:：]?\s*+|^\s*+(?:作者|记者|文|撰文|执笔人?|责任编辑|编辑|责编|Автор(?:ы)?|Текст)\s*+[:：/／]\s*+",
     re.IGNORECASE,
@@ -85,6 +86,8 @@ _JUNK = re.compile(r"https?:|www\.|@|\.(?:com|html?)\b|\d|^\W+$", re.IGNORECASE)
 _TRAILING = re.compile(
     r"(?:(?<!\s)\s*+)?(?:\||–|—|-{1,2}\s|\(|（|\[|【|•|(?<=\s)·|·(?=\s)|\d{1,2}[.:/]\d{1,2}|"
     r"\b(?:updated\b|published\b|am\s++\d|on\s++\d|veröffentlicht\b|aktualisiert\b|stand\s*+:|"
+    r"am\s++(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\b|"
+    r"(?:fotos?|photos?|bild)\s*+:|alle\s++(?:artikel|beiträge)\b(?!\s++von)|all\s++(?:posts|articles)\b(?!\s++by)|"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\.?\s++\d|(?:19|20)\d\d\b))(?s:.*)",
     re.IGNORECASE,
 )
@@ -119,7 +122,8 @@ _NOT_NAMES = frozenset(
     "author authors autor admin administrator editor redaktion staff unknown anonymous 未知 匿名 佚名 "
     "guest by von share follow facebook twitter email name instagram linkedin whatsapp print mail "
     "themen bearbeiten folgen teilen more mehr alle all beiträge posts articles artikel view my mon "
-    "profile profil complete complet afficher red null none undefined".split()  # "red": Redaktion
+    "profile profil complete complet afficher red null none undefined no posted on am publiziert "
+    "veröffentlicht datum date zuletzt geändert published updated".split()  # "red": Redaktion
 )
 
 # Visible-text bylines work on short lines: a label, then nothing but names up to a stop word.
@@ -182,6 +186,8 @@ def _find_authors(page: Page) -> list[str]:
     personal_site: list[str] = []
     found: list[str] = []
     for structured, names in _sources(page):
+        names = [n if _is_site(n.casefold(), site_names) else _without_site_word(n, site_names | addresses)
+                 for n in names]
         people = unique_names(n for n in names
                               if not _is_site(n.casefold(), site_names) and n.casefold() not in addresses
                               and not _is_section(n, sections))
@@ -196,6 +202,12 @@ def _find_authors(page: Page) -> list[str]:
             continue
         personal_site = personal_site or [n for n in names if _is_personal_site_name(n)][:1]
     return found or personal_site
+
+
+def _without_site_word(name: str, site_names: set[str]) -> str:
+    """``name`` without a last word that is the site's name ("Adam Aaronson PhillyVoice")."""
+    head, _, last = name.rpartition(" ")
+    return head if head and last.casefold() in site_names else name
 
 
 def _is_personal_site_name(name: str) -> bool:
@@ -244,6 +256,8 @@ def clean_name(raw: Any, han_spaces_split: bool = True) -> list[str]:
     as in Chinese bylines; False on Japanese pages, where "大渡 美咲" is one person."""
     if not isinstance(raw, str):
         return []
+    if "&" in raw:  # "Redacci&oacute;n": an entity escaped twice
+        raw = html.unescape(raw)
     text = normalize_space(unicodedata.normalize("NFKC", raw[:400]))
     if _PHOTO_CREDIT.match(text):  # "Photo: AFP", "Foto: dpa"
         return []
@@ -310,8 +324,8 @@ def _is_caseless(word: str) -> bool:
 
 
 def _is_name(name: str) -> bool:
-    if not name or len(name) > MAX_NAME_CHARS or name.casefold() in _NOT_NAMES:
-        return False
+    if len(name.rstrip(".")) < 2 or len(name) > MAX_NAME_CHARS or name.casefold() in _NOT_NAMES:
+        return False  # "V." of "e. V." is no name
     if _JUNK.search(name) or _SLUG.match(name) or not any(ch.isalpha() for ch in name):
         return False
     if all(word.casefold() in _NOT_NAMES for word in name.split()):  # "Twitter Facebook"
