@@ -321,3 +321,10 @@ def test_trailing_labels_entities_and_lone_initials(raw, names):
 def test_a_trailing_site_name_word_is_cut():
     head = '<meta property="og:site_name" content="PhillyVoice"><meta name="author" content="Adam Aaronson PhillyVoice">'
     assert find_authors(page(head)) == ["Adam Aaronson"]
+
+
+def test_parenthesised_credit_is_a_chinese_convention():
+    ja = "<p>" + "これは日本語の記事の本文です。" * 20 + "</p><div>日経平均について（銘柄一覧）</div>"
+    assert find_authors(page(body=ja, lang="ja", url="https://news.example.jp/a")) == []
+    zh = f"<div>{ZH_PARA}（常书香 马丹阳）</div>"
+    assert find_authors(page(body=zh, lang="zh", url="http://news.example.cn/a.html")) == ["常书香", "马丹阳"]

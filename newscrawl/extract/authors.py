@@ -241,7 +241,8 @@ def _sources(page: Page) -> Iterator[tuple[bool, list[str]]]:
     for names in _meta_authors(page):
         yield True, names
     yield from _element_authors(page)
-    for names in _text_bylines(lines, _WRITER_FINDERS + _EDITOR_FINDERS):
+    finders = _WRITER_FINDERS if page.language == "zh" else _WRITER_FINDERS[:-1]  # "（常书香 马丹阳）"
+    for names in _text_bylines(lines, finders + _EDITOR_FINDERS):
         yield False, names
     yield False, _bold_byline(page)
 
