@@ -1,27 +1,34 @@
-"""Article authors: a list of person names (empty when unsure).
+"""Article authors: the piece's credited creators as a list of names (empty when unsure).
 
-Sources, most trusted first; the first that yields a name wins:
+Sources, most trusted first; the first that yields a name other than the site's wins:
 
-1. JSON-LD ``author`` (and ``creator``) of the article object: the names of its ``Person``
-   entries (``@id`` references resolved); organisations only when no person is named;
+1. JSON-LD ``author`` (and ``creator``) of the article object: its ``Person`` and
+   ``Organization`` entries in order (``@id`` references resolved, ``givenName`` +
+   ``familyName`` when there is no ``name``);
 2. ``<meta>`` author names (``author``, ``article:author``, ``parsely-author``, ``byl``,
-   ``sailthru.author``, ``dc.creator`` ...), URLs and handles skipped;
-3. byline elements: ``itemprop="author"``, ``rel="author"`` links, then elements whose class
-   or id says ``byline``/``author`` (short texts only);
+   ``sailthru.author``, ``dc.creator``, Yoast's "Written by" ``twitter:data`` ...), each name in
+   turn, URLs and handles skipped;
+3. byline elements: the ``itemprop="author"`` / ``rel="author"`` elements of one byline (they
+   extend a meta that names only the first), then the first two elements whose class or id says
+   ``byline``/``author`` (short texts only);
 4. byline lines in the visible text near the headline: ``作者：``, ``记者 XXX``, ``文/XXX``,
    ``执笔``, ``Автор:``, ``By``/``Von``/``Par``/``Por`` at the start of a line;
 5. editor lines (``责任编辑：``, ``编辑：``) when nothing names a writer — Chinese portals
-   credit only the editor, and that is what readers and the zh-news truth take as the author.
+   credit only the editor, and that is what readers and the zh-news truth take as the author;
+6. a paragraph of nothing but a bold name opening the text (when the page's excerpt starts
+   with it) or closing it aligned right.
 
-The list names the piece's credited creators: people, and a news agency or other organisation
-the byline credits ("By AFP", "Jane Doe, Reuters", a JSON-LD ``Organization`` author that is not
-the publisher).  Never the site itself: a name the page uses for its site or publisher
-(``og:site_name``, JSON-LD ``publisher``, the ``<title>`` suffix, the host and its brand, or a
-brand prefix: "MDR THÜRINGEN" on mdr.de), a section label (a path segment of the URL: "capital"),
-an affiliation ("Herald staff", "Staff Writer", "специальный корреспондент", "MM-Redaktion") or a
-photo credit.  Labels ("By ", "Von ", "作者：") are stripped; a byline is cut at a date or a separator
-("By Tom Becker · November 20"); initials, particles and suffixes stay part of the name
-("Sarah E. Needleman", "Ludwig van Beethoven", "Martin Luther King Jr."); names are
+The list names people, and a news agency or other organisation the byline credits ("By AFP",
+"Jane Doe, Reuters", a JSON-LD ``Organization`` author that is not the publisher).  Never the
+site itself: a name the page uses for its site or publisher (``og:site_name``, JSON-LD
+``publisher`` and ``WebSite``, the ``<title>`` suffix, the host and its brand, or the brand and a
+region: "MDR THÜRINGEN" on mdr.de), a section label (a path segment of the URL: "capital"), an
+affiliation ("Herald staff", "Staff Writer", "Gear Team", "MM-Redaktion", "специальный
+корреспондент") or a photo credit ("Foto: dpa").  A personal site's owner ("Helge Fahrnberger":
+two or three capitalised words) is the one site name taken, and only when nothing else is found.
+Labels ("By ", "Von ", "Zeige alle Beiträge von", "作者：") are stripped; a byline is cut at a date
+or a separator ("By Tom Becker · November 20"); initials, particles and suffixes stay part of the
+name ("Sarah E. Needleman", "Ludwig van Beethoven", "Martin Luther King Jr."); names are
 de-duplicated case-insensitively, first spelling kept.
 """
 
@@ -167,7 +174,7 @@ _HAN_STOP = frozenset(
 
 
 def find_authors(page: Page) -> list[str]:
-    """The article's authors, person names in byline order; empty when no source names a person."""
+    """The article's credited authors (people, a credited agency), byline order; empty when none."""
     try:
         return _find_authors(page)
     except (ValueError, TypeError, RecursionError, etree.LxmlError):
