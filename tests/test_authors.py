@@ -328,3 +328,12 @@ def test_parenthesised_credit_is_a_chinese_convention():
     assert find_authors(page(body=ja, lang="ja", url="https://news.example.jp/a")) == []
     zh = f"<div>{ZH_PARA}（常书香 马丹阳）</div>"
     assert find_authors(page(body=zh, lang="zh", url="http://news.example.cn/a.html")) == ["常书香", "马丹阳"]
+
+
+def test_author_label_line_and_name_bar_date_line():
+    body = "<div>Autorin/Autor Roman Goncharenko</div>" + PARA
+    assert find_authors(page(body=body, lang="de")) == ["Roman Goncharenko"]
+    body = "<div><span>Sehernur Karsu |</span><div>05.04.2025 - Güncelleme : 05.04.2025</div></div>" + PARA
+    assert find_authors(page(body=body, lang="tr")) == ["Sehernur Karsu"]
+    body = "<div><span>Politik |</span><div>05.04.2025</div></div>" + PARA
+    assert find_authors(page(body=body, lang="de")) == []

@@ -155,9 +155,12 @@ _AUTHOR_PAGE = re.compile(r"/(?:authors?|autor(?:en|in)?|avtor|journalists?|repo
                           re.IGNORECASE)
 _BY_NAMES = rf"{_BY_NAME}(?:\s++(?:{_PARTICLES}\s++){{0,2}}{_BY_NAME}){{0,3}}\s*+"
 _BY_LINE = re.compile(
-    rf"^\s*+(?:By|Von|Par|Por|Door|Av|Af|Di)\s++({_BY_NAMES}"
-    rf"(?:(?:,|\band\b|\bund\b|\bet\b|\by\b|&)\s*+{_BY_NAMES}){{0,5}})$",
+    rf"^\s*+(?:By|Von|Par|Por|Door|Av|Af|Di|(?:Autorin/Autor|Autor(?:in)?|Author|Auteur|Autore|Autora)(?:\s*+:)?)"
+    rf"\s++({_BY_NAMES}(?:(?:,|\band\b|\bund\b|\bet\b|\by\b|&)\s*+{_BY_NAMES}){{0,5}})$",
 )
+# "Sehernur Karsu | 05.04.2025": a name, a bar and the date (on the line or the next).
+_NAME_BAR = re.compile(rf"^\s*+({_BY_NAMES})\|\s*+((?s:.*))")
+_DATE_START = re.compile(r"^\s*+\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")
 _REPORTER_PREFIX = re.compile(r"^[^\s]{0,10}?(?:记者|通讯员)\s*")
 _HAN_TOKEN = re.compile(r"^[\u3400-\u9fff·]{2,4}$")
 _HANDLE_TOKEN = re.compile(r"^[A-Za-z][\w&.\-]{1,29}$")
@@ -701,6 +704,9 @@ def _latin_byline(line: str, next_line: str) -> list[str]:
     affiliation ("By Helen Marsh, Herald staff · Nov. 20")."""
     m = _RU_AUTHOR.search(line)
     if m:
+        return clean_name(m.group(1))
+    m = _NAME_BAR.match(line)
+    if m and _DATE_START.match(m.group(2) or next_line) and _looks_like_person(m.group(1)):
         return clean_name(m.group(1))
     line = _TRAILING.sub("", line)
     head, _, tail = line.rpartition(",")
