@@ -1,5 +1,6 @@
-"""Authors: a list of person names from JSON-LD, meta, byline elements and lines (Latin, Chinese,
-Russian); clean-up (initials, particles, suffixes, affiliations, dates); junk input."""
+"""Authors: the credited people and agencies from JSON-LD, meta, byline elements and lines (Latin,
+Chinese, Russian); never the site itself; clean-up (initials, particles, suffixes, affiliations,
+dates, photo credits); junk input."""
 
 from __future__ import annotations
 
@@ -24,18 +25,65 @@ def ld(obj) -> str:
     return f'<script type="application/ld+json">{json.dumps(obj)}</script>'
 
 
-def test_json_ld_people_joined_and_organisation_skipped():
+def test_json_ld_people_and_credited_organisation_in_order():
     head = ld({"@type": "NewsArticle", "author": [
         {"@type": "Person", "name": "Jane Doe"}, {"@type": "Organization", "name": "Wire Agency"},
         {"@type": "Person", "name": "John Roe"}]})
-    assert find_authors(page(head)) == ["Jane Doe", "John Roe"]
+    assert find_authors(page(head)) == ["Jane Doe", "Wire Agency", "John Roe"]
 
 
-def test_json_ld_organisation_is_not_a_person():
+def test_json_ld_agency_is_credited_but_the_publisher_is_not():
     head = ld({"@type": "NewsArticle", "author": {"@type": "Organization", "name": "dpa"}})
-    assert find_authors(page(head)) == []
+    assert find_authors(page(head)) == ["dpa"]
+    own = ld({"@type": "NewsArticle", "author": {"@type": "Organization", "name": "Daily Planet"},
+              "publisher": {"@type": "Organization", "name": "Daily Planet"}})
+    assert find_authors(page(own)) == []
     byline = '<p class="byline">By Sam Smith</p>' + PARA  # the next source names the person
-    assert find_authors(page(head, byline)) == ["Sam Smith"]
+    assert find_authors(page(own, byline)) == ["Sam Smith"]
+
+
+def test_json_ld_given_and_family_name_and_nested_list():
+    head = ld({"@type": "NewsArticle", "author": [
+        {"@type": "Person", "givenName": "Anna Giulia", "familyName": "Fink"},
+        [{"@type": "Person", "name": "Jan Marchart"}]]})
+    assert find_authors(page(head)) == ["Anna Giulia Fink", "Jan Marchart"]
+
+
+@pytest.mark.parametrize("raw, names", [
+    ("By AFP", ["AFP"]),
+    ("Adam Vidler, AP", ["Adam Vidler", "AP"]),
+    ("Felix Schröder und Jörg Soldwisch, dpa", ["Felix Schröder", "Jörg Soldwisch", "dpa"]),
+    ("Associated Press in Valencia", ["Associated Press"]),
+    ("Photo: AFP", []),
+    ("Foto: dpa", []),
+    ("MM-Redaktion", []),
+    ("Gear Team", []),
+    ("Nachrichten", []),
+])
+def test_agencies_credited_affiliations_and_photo_credits_not(raw, names):
+    assert clean_name(raw) == names
+
+
+def test_site_brand_host_and_section_are_not_credits():
+    mdr = '<meta property="og:site_name" content="MDR"><meta name="author" content="Eva Roth, MDR THÜRINGEN">'
+    assert find_authors(page(mdr)) == ["Eva Roth"]
+    host = '<meta name="author" content="Planet">'
+    assert find_authors(page(host, url="https://www.planet.co.uk/a/b")) == []
+    section = '<div class="author-brand">capital</div><div class="byline">von Jemima Kelly</div>' + PARA
+    assert find_authors(page(body=section, lang="de", url="https://stern.example.de/capital/story.html")) == [
+        "Jemima Kelly"]
+
+
+def test_a_lower_ranked_author_meta_is_read_when_the_first_names_the_site():
+    head = ('<meta property="og:site_name" content="Planet Daily"><meta name="author" content="Planet Daily">'
+            '<meta name="articleauthor" content="Anadolu Ajansı">')
+    assert find_authors(page(head)) == ["Anadolu Ajansı"]
+
+
+def test_japanese_name_with_a_space_is_one_person():
+    head = '<meta name="author" content="大渡 美咲">'
+    body = "<p>" + "これは日本語の記事の本文です。" * 20 + "</p>"
+    assert find_authors(page(head, body, lang="ja", url="https://news.example.jp/a")) == ["大渡 美咲"]
 
 
 def test_json_ld_author_reference_resolved_in_graph():
@@ -143,8 +191,8 @@ def test_junk_does_not_raise(head, body):
     ("", "<div>By Ludwig van Beethoven and Martin Luther King Jr.</div>" + PARA,
      ["Ludwig van Beethoven", "Martin Luther King Jr."]),
     (ld({"@type": "NewsArticle", "author": "Martin Luther King, Jr."}), PARA, ["Martin Luther King Jr."]),
-    ('<meta name="author" content="Jane Doe, Reuters">', PARA, ["Jane Doe"]),
-    ('<meta name="author" content="Reuters">', PARA, []),
+    ('<meta name="author" content="Jane Doe, Reuters">', PARA, ["Jane Doe", "Reuters"]),
+    ('<meta name="author" content="Reuters">', PARA, ["Reuters"]),
     ('<meta name="author" content="Jane Doe, Staff Writer">', PARA, ["Jane Doe"]),
     ('<meta name="author" content="Sarah E. Needleman and John Roe">', PARA, ["Sarah E. Needleman", "John Roe"]),
 ])
@@ -172,8 +220,12 @@ def test_compatibility_property_joins_the_list():
 def test_a_personal_site_names_its_owner_but_an_outlet_names_nobody():
     blog = '<meta property="og:site_name" content="Helge Fahrnberger"><meta name="author" content="Helge Fahrnberger">'
     outlet = '<meta property="og:site_name" content="Miami Today"><meta name="author" content="Miami Today">'
+    brand = '<meta property="og:site_name" content="Eurosport"><meta name="author" content="Eurosport">'
+    article = '<meta property="og:site_name" content="Les Echos"><meta name="author" content="Les Echos">'
     assert find_authors(page(blog)) == ["Helge Fahrnberger"]
-    assert find_authors(page(outlet)) == []
+    assert find_authors(page(outlet)) == [] and find_authors(page(brand)) == [] and find_authors(page(article)) == []
+    handle = '<div class="byline">Posted by Creeny</div>' + PARA  # the blog's own subdomain
+    assert find_authors(page(body=handle, lang="de", url="https://creeny.blogs.example/2020/a")) == ["Creeny"]
     assert clean_name("Grant Tinsley, PhD") == ["Grant Tinsley"]
 
 
@@ -189,3 +241,99 @@ def test_link_to_an_author_page_names_the_person():
     assert find_authors(page(body=body, lang="de")) == ["Dr. Max Kolter"]
     assert find_authors(page(body='<a href="/authors/all">All authors here</a>' + PARA)) == []
     assert find_authors(page(body='<nav><a href="/authors/">Our Authors</a></nav>' + PARA)) == []
+
+
+@pytest.mark.parametrize("raw, names", [
+    ("Zeige alle Beiträge von Cem Basman", ["Cem Basman"]),
+    ("View all posts by Daniel Lemire", ["Daniel Lemire"]),
+    ("Erstellt von Andri Bryner", ["Andri Bryner"]),
+    ("Veröffentlicht von Creeny", ["Creeny"]),
+    ("Williams Perdomo @wperdomod", ["Williams Perdomo"]),
+    ("Tomas Spahn Fr, 12.03.2021", ["Tomas Spahn"]),
+    ("edilson.la.rosa", []),
+    ("gabor_munier", []),
+    ("Herr_Rein", ["Herr_Rein"]),
+    ("Afficher mon profil complet", []),
+])
+def test_byline_labels_handles_and_logins(raw, names):
+    assert clean_name(raw) == names
+
+
+def test_yoast_written_by_meta():
+    head = ('<meta name="twitter:label1" content="Written by">'
+            '<meta name="twitter:data1" content="Williams Perdomo @wperdomod">'
+            '<meta name="twitter:label2" content="Est. reading time"><meta name="twitter:data2" content="3 minutes">')
+    assert find_authors(page(head)) == ["Williams Perdomo"]
+
+
+def test_one_byline_split_over_author_elements_but_not_teasers():
+    byline = ('<p class="byline">By <span itemprop="author creator"><span itemprop="name">KEVIN SACK</span></span>'
+              ' and <span itemprop="author"><span itemprop="name">SHERI FINK</span></span></p>')
+    teaser = '<div class="teaser"><span itemprop="author">Other Writer</span></div>'
+    head = '<meta name="author" content="KEVIN SACK">'
+    assert find_authors(page(head, byline + PARA + teaser)) == ["KEVIN SACK", "SHERI FINK"]
+
+
+def test_a_brand_label_before_the_byline_element():
+    body = ('<div class="authors"><span class="authors__brand">capital</span>'
+            '<span class="authors__item">von Jemima Kelly</span></div>' + PARA)
+    assert find_authors(page(body=body, lang="de", url="https://www.example.de/capital/story-1.html")) == [
+        "Jemima Kelly"]
+
+
+def test_bold_name_paragraph_opening_the_text_when_the_excerpt_starts_with_it():
+    long_par = "<p>" + "In the heart of the valley the story begins and goes on. " * 4 + "</p>"
+    head = '<meta name="description" content="Mohloai Mpesi In the heart of the valley">'
+    body = "<div><p><strong>Mohloai Mpesi</strong></p>" + long_par + "</div>"
+    assert find_authors(page(head, body)) == ["Mohloai Mpesi"]
+    assert find_authors(page("", body)) == []  # no excerpt: a bold opening line may be a heading
+    signed = "<div>" + long_par + '<p style="text-align:right;"><strong>Lê Phương</strong></p></div>'
+    assert find_authors(page(body=signed)) == ["Lê Phương"]
+    heading = "<div>" + long_par + "<p><strong>Featured Video</strong></p></div>"
+    assert find_authors(page(body=heading)) == []
+
+
+@pytest.mark.parametrize("raw, names", [
+    ("FOCUS-Online-Experte Robin Tschöpe", ["Robin Tschöpe"]),
+    ("Staff Writer Jane Doe", ["Jane Doe"]),
+    ("gloria-ruiz-kuilan", []),
+    ("null", []),
+])
+def test_leading_affiliation_and_placeholders(raw, names):
+    assert clean_name(raw) == names
+
+
+@pytest.mark.parametrize("raw, names", [
+    ("vom Krimiblogger", ["Krimiblogger"]),
+    ("Interview: Julia Lauter", ["Julia Lauter"]),
+    ("Artikel von: hausinfo", ["hausinfo"]),
+    ("Jens Bergmann Foto: Michael Hudler", ["Jens Bergmann"]),
+    ("Isabella.DiBiase am Samstag", ["Isabella.DiBiase"]),
+    ("Johanna Kropfitsch Alle Artikel", ["Johanna Kropfitsch"]),
+    ("Publiziert am", []),
+    ("Redacci&oacute;n Sur", ["Redacción Sur"]),
+    ("Hanns-Seidel-Stiftung e. V.", ["Hanns-Seidel-Stiftung"]),
+])
+def test_trailing_labels_entities_and_lone_initials(raw, names):
+    assert clean_name(raw) == names
+
+
+def test_a_trailing_site_name_word_is_cut():
+    head = '<meta property="og:site_name" content="PhillyVoice"><meta name="author" content="Adam Aaronson PhillyVoice">'
+    assert find_authors(page(head)) == ["Adam Aaronson"]
+
+
+def test_parenthesised_credit_is_a_chinese_convention():
+    ja = "<p>" + "これは日本語の記事の本文です。" * 20 + "</p><div>日経平均について（銘柄一覧）</div>"
+    assert find_authors(page(body=ja, lang="ja", url="https://news.example.jp/a")) == []
+    zh = f"<div>{ZH_PARA}（常书香 马丹阳）</div>"
+    assert find_authors(page(body=zh, lang="zh", url="http://news.example.cn/a.html")) == ["常书香", "马丹阳"]
+
+
+def test_author_label_line_and_name_bar_date_line():
+    body = "<div>Autorin/Autor Roman Goncharenko</div>" + PARA
+    assert find_authors(page(body=body, lang="de")) == ["Roman Goncharenko"]
+    body = "<div><span>Sehernur Karsu |</span><div>05.04.2025 - Güncelleme : 05.04.2025</div></div>" + PARA
+    assert find_authors(page(body=body, lang="tr")) == ["Sehernur Karsu"]
+    body = "<div><span>Politik |</span><div>05.04.2025</div></div>" + PARA
+    assert find_authors(page(body=body, lang="de")) == []

@@ -1,29 +1,41 @@
-"""Article authors: a list of person names (empty when unsure).
+"""Article authors: the piece's credited creators as a list of names (empty when unsure).
 
-Sources, most trusted first; the first that yields a name wins:
+Sources, most trusted first; the first that yields a name other than the site's wins:
 
-1. JSON-LD ``author`` (and ``creator``) of the article object: the names of its ``Person``
-   entries (``@id`` references resolved); organisations only when no person is named;
+1. JSON-LD ``author`` (and ``creator``) of the article object: its ``Person`` and
+   ``Organization`` entries in order (``@id`` references resolved, ``givenName`` +
+   ``familyName`` when there is no ``name``);
 2. ``<meta>`` author names (``author``, ``article:author``, ``parsely-author``, ``byl``,
-   ``sailthru.author``, ``dc.creator`` ...), URLs and handles skipped;
-3. byline elements: ``itemprop="author"``, ``rel="author"`` links, then elements whose class
-   or id says ``byline``/``author`` (short texts only);
+   ``sailthru.author``, ``dc.creator``, Yoast's "Written by" ``twitter:data`` ...), each name in
+   turn, URLs and handles skipped;
+3. byline elements: the ``itemprop="author"`` / ``rel="author"`` elements of one byline (they
+   extend a meta that names only the first), then the first two elements whose class or id says
+   ``byline``/``author`` (short texts only);
 4. byline lines in the visible text near the headline: ``作者：``, ``记者 XXX``, ``文/XXX``,
    ``执笔``, ``Автор:``, ``By``/``Von``/``Par``/``Por`` at the start of a line;
 5. editor lines (``责任编辑：``, ``编辑：``) when nothing names a writer — Chinese portals
-   credit only the editor, and that is what readers and the zh-news truth take as the author.
+   credit only the editor, and that is what readers and the zh-news truth take as the author;
+6. a paragraph of nothing but a bold name opening the text (when the page's excerpt starts
+   with it) or closing it aligned right.
 
-Only people are returned: a name the page also uses as its site name (``og:site_name``, the
-``<title>`` suffix, the host), an organisation (JSON-LD ``Organization``, news agencies such as
-"Reuters") and an affiliation ("Herald staff", "Staff Writer", "специальный корреспондент") are
-dropped.  Labels ("By ", "Von ", "作者：") are stripped; a byline is cut at a date or a separator
-("By Tom Becker · November 20"); initials, particles and suffixes stay part of the name
-("Sarah E. Needleman", "Ludwig van Beethoven", "Martin Luther King Jr."); names are
+The list names people, and a news agency or other organisation the byline credits ("By AFP",
+"Jane Doe, Reuters", a JSON-LD ``Organization`` author that is not the publisher).  Never the
+site itself: a name the page uses for its site or publisher (``og:site_name``, JSON-LD
+``publisher`` and ``WebSite``, the ``<title>`` suffix, the host and its brand, or the brand and a
+region: "MDR THÜRINGEN" on mdr.de), a section label (a path segment of the URL: "capital"), an
+affiliation ("Herald staff", "Staff Writer", "Gear Team", "MM-Redaktion", "специальный
+корреспондент") or a photo credit ("Foto: dpa").  A personal site's owner ("Helge Fahrnberger":
+two or three capitalised words) is the one site name taken, and only when nothing else is found.
+Labels ("By ", "Von ", "Zeige alle Beiträge von", "作者：") are stripped; a byline is cut at a date
+or a separator ("By Tom Becker · November 20"); initials, particles and suffixes stay part of the
+name ("Sarah E. Needleman", "Ludwig van Beethoven", "Martin Luther King Jr."); names are
 de-duplicated case-insensitively, first spelling kept.
 """
 
 from __future__ import annotations
 
+import html
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
@@ -37,12 +49,17 @@ from ..page import Page
 MAX_NAME_CHARS = 60
 MAX_NAMES = 12
 MAX_ELEMENT_TEXT = 120
+MAX_CLASS_BYLINES = 2  # elements a byline class rule offers
 
 META_NAMES = (
     "author", "article:author", "article:author_name", "og:article:author", "parsely-author", "byl",
     "sailthru.author", "dc.creator", "dcterms.creator", "cxenseparse:author", "analytics:author",
-    "citation_author", "twitter:data1:author", "creator", "authors",
+    "citation_author", "twitter:data1:author", "creator", "authors", "articleauthor", "article-author",
+    "shareaholic:article_author_name",
 )
+# Yoast's ``twitter:labelN`` "Written by" names the meta whose ``twitter:dataN`` is the author.
+_WRITTEN_BY = frozenset({"written by", "geschrieben von", "verfasst von", "escrito por", "écrit par",
+                         "scritto da", "geschreven door", "skrevet av", "napisane przez"})
 
 # These patterns scan in linear time on any text (tests/test_regex_linear.py):
 # - a white-space run is possessive (``\s*+``) where what follows cannot start with white space;
@@ -51,7 +68,10 @@ META_NAMES = (
 # - ``.*`` to the end is DOTALL: the text is one normalised line, so it always reaches the end
 #   (a ``.*$`` that stops at a line break would be tried again from every later separator).
 _PREFIX = re.compile(
-    r"^\s*+(?:(?:written|reported|text|posted|story|words|photos?)\s++)?(?:by|von|par|por|di|door|av|af|"
+    r"^\s*+(?:(?:written|reported|text|posted|story|words|photos?|published|eingestellt|erstellt|verfasst|"
+    r"geschrieben|veröffentlicht|publié|publiée|publicado|escrito|scritto|pubblicato|geplaatst|artikel|beitrag|"
+    r"(?:(?:zeige|view)\s++)?(?:alle|all)\s++(?:beiträge|posts|artikel|articles)|more\s++posts)\s++)?"
+    r"(?:by|von|vom|par|por|di|da|door|av|af|quelle|source|fuente|fonte|interview|"
     r"от|автор(?:ы)?|text|texte|texto|testo|author|autor|autora|auteur|autore|redaktion|作者|记者|文)"
     r"\b\s*+[:：]?\s*+|^\s*+(?:作者|记者|文|撰文|执笔人?|责任编辑|编辑|责编|Автор(?:ы)?|Текст)\s*+[:：/／]\s*+",
     re.IGNORECASE,
@@ -61,12 +81,20 @@ _SPLIT = re.compile(
     r"(?:(?<!\s)\s*+)?(?:,|;|\||、|，|/|／|&|\+|\b(?:and|AND|And|und|et|y|e|и|og|en|och)\b)\s*"
 )
 _URL = re.compile(r"(?<!\S)\S*(?:https?:/|www\.)\S*", re.IGNORECASE)
+# A lower-case word before "von"/"by" is a label, not a name ("capital von Jemima Kelly").
+_LOWER_LABEL = re.compile(r"^[^\W\d_A-ZÀ-ÞĀ-ſ]\S*+\s++(?=(?:by|von|par|por|door)\s)")
+_AT_HANDLE = re.compile(r"(?<!\S)@\S*")  # "Williams Perdomo @wperdomod" (an e-mail address stays junk)
+_SLUG = re.compile(r"^[a-z]++(?:[._-][a-z]++)++$")  # "edilson.la.rosa", "gabor_munier", "gloria-ruiz": logins
+# A weekday left before the date a byline was cut at ("Tomas Spahn Fr, 12.03.2021").
+_WEEKDAY = frozenset("mon tue wed thu fri sat sun mo di mi do fr sa so lun mar mer jeu ven sam dim".split())
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _HAN_NAMES = re.compile(r"^[\u3400-\u9fff·]{2,5}(?:[\s\u3000]+[\u3400-\u9fff·]{2,5})+$")
 _JUNK = re.compile(r"https?:|www\.|@|\.(?:com|html?)\b|\d|^\W+$", re.IGNORECASE)  # names hold no digits
 _TRAILING = re.compile(
     r"(?:(?<!\s)\s*+)?(?:\||–|—|-{1,2}\s|\(|（|\[|【|•|(?<=\s)·|·(?=\s)|\d{1,2}[.:/]\d{1,2}|"
     r"\b(?:updated\b|published\b|am\s++\d|on\s++\d|veröffentlicht\b|aktualisiert\b|stand\s*+:|"
+    r"am\s++(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\b|"
+    r"(?:fotos?|photos?|bild)\s*+:|alle\s++(?:artikel|beiträge)\b(?!\s++von)|all\s++(?:posts|articles)\b(?!\s++by)|"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\.?\s++\d|(?:19|20)\d\d\b))(?s:.*)",
     re.IGNORECASE,
 )
@@ -74,11 +102,12 @@ _TRAILING = re.compile(
 AFFILIATION_WORDS = frozenset(
     "staff writer writers correspondent correspondents reporter reporters editor editors contributor "
     "contributing columnist bureau newsroom desk team journalist journalists photographer redaktion "
-    "redakteur redakteurin korrespondent korrespondentin journaliste rédaction rédacteur envoyé "
+    "redakteur redakteurin korrespondent korrespondentin experte expertin gastautor gastautorin "
+    "journaliste rédaction rédacteur envoyé "
     "корреспондент корреспондента корреспондентка обозреватель редакция редактор собкор "
-    "inc ltd gmbh corp llc agency 기자 특파원".split()
+    "inc ltd gmbh corp llc 기자 특파원".split()
 )
-# News agencies and wire services: organisations, never a person.
+# News agencies and wire services: credited as an article's author on wire copy ("By AFP").
 AGENCIES = frozenset(
     "reuters ap afp dpa tass itar-tass xinhua bloomberg upi efe ansa pti ians kyodo yonhap epa apa anp "
     "belga sid kna cnn bbc интерфакс тасс 新华社 中新社 中新网 央视网 人民网 新华网".split()
@@ -91,11 +120,17 @@ ORGANISATION_WORDS = frozenset(
     "tv radio foundation stiftung verlag verein association institute institut university universität "
     "council ministry department group company media report reports sport sports blog".split()
 )
+_NON_WORD = re.compile(r"[\W_]+")
+# A credit for the pictures, not the text.
+_PHOTO_CREDIT = re.compile(r"^\s*+(?:photos?|fotos?|bild(?:er)?|images?|pictures?|illustrations?|"
+                           r"credits?|crédits?)\b(?!\s*+(?:and|und|&)\b)", re.IGNORECASE)
 _NAME_STRIP = " ·:：-–—'\"\u201c\u201d"
 _NOT_NAMES = frozenset(
     "author authors autor admin administrator editor redaktion staff unknown anonymous 未知 匿名 佚名 "
     "guest by von share follow facebook twitter email name instagram linkedin whatsapp print mail "
-    "themen bearbeiten folgen teilen more mehr".split()
+    "themen bearbeiten folgen teilen more mehr alle all beiträge posts articles artikel view my mon "
+    "profile profil complete complet afficher red null none undefined no posted on am publiziert "
+    "veröffentlicht datum date zuletzt geändert published updated".split()  # "red": Redaktion
 )
 
 # Visible-text bylines work on short lines: a label, then nothing but names up to a stop word.
@@ -120,9 +155,12 @@ _AUTHOR_PAGE = re.compile(r"/(?:authors?|autor(?:en|in)?|avtor|journalists?|repo
                           re.IGNORECASE)
 _BY_NAMES = rf"{_BY_NAME}(?:\s++(?:{_PARTICLES}\s++){{0,2}}{_BY_NAME}){{0,3}}\s*+"
 _BY_LINE = re.compile(
-    rf"^\s*+(?:By|Von|Par|Por|Door|Av|Af|Di)\s++({_BY_NAMES}"
-    rf"(?:(?:,|\band\b|\bund\b|\bet\b|\by\b|&)\s*+{_BY_NAMES}){{0,5}})$",
+    rf"^\s*+(?:By|Von|Par|Por|Door|Av|Af|Di|(?:Autorin/Autor|Autor(?:in)?|Author|Auteur|Autore|Autora)(?:\s*+:)?)"
+    rf"\s++({_BY_NAMES}(?:(?:,|\band\b|\bund\b|\bet\b|\by\b|&)\s*+{_BY_NAMES}){{0,5}})$",
 )
+# "Sehernur Karsu | 05.04.2025": a name, a bar and the date (on the line or the next).
+_NAME_BAR = re.compile(rf"^\s*+({_BY_NAMES})\|\s*+((?s:.*))")
+_DATE_START = re.compile(r"^\s*+\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")
 _REPORTER_PREFIX = re.compile(r"^[^\s]{0,10}?(?:记者|通讯员)\s*")
 _HAN_TOKEN = re.compile(r"^[\u3400-\u9fff·]{2,4}$")
 _HANDLE_TOKEN = re.compile(r"^[A-Za-z][\w&.\-]{1,29}$")
@@ -139,7 +177,7 @@ _HAN_STOP = frozenset(
 
 
 def find_authors(page: Page) -> list[str]:
-    """The article's authors, person names in byline order; empty when no source names a person."""
+    """The article's credited authors (people, a credited agency), byline order; empty when none."""
     try:
         return _find_authors(page)
     except (ValueError, TypeError, RecursionError, etree.LxmlError):
@@ -152,50 +190,95 @@ def find_author(page: Page) -> str | None:
 
 
 def _find_authors(page: Page) -> list[str]:
-    site_names = _site_names(page)
+    site_names = _site_names(page) | _publisher_names(page)
+    addresses = _site_addresses(page)
+    sections = _sections(page)
     personal_site: list[str] = []
-    for names in _sources(page):
-        people = unique_names(n for n in names if not _is_site(n.casefold(), site_names))
+    found: list[str] = []
+    for structured, names in _sources(page):
+        names = [n if _is_site(n.casefold(), site_names) else _without_site_word(n, site_names | addresses)
+                 for n in names]
+        people = unique_names(n for n in names
+                              if not _is_site(n.casefold(), site_names) and n.casefold() not in addresses
+                              and not _is_section(n, sections))
+        if found:  # a later markup source naming them all and more: a byline the first one cut short
+            if not structured:
+                break
+            if len(people) > len(found) and {n.casefold() for n in found} <= {n.casefold() for n in people}:
+                found = people
+            continue
         if people:  # "Jane Doe, Example News" → ["Jane Doe"]
-            return people
+            found = people
+            continue
         personal_site = personal_site or [n for n in names if _is_personal_site_name(n)][:1]
-    return personal_site
+    return found or personal_site
+
+
+def _without_site_word(name: str, site_names: set[str]) -> str:
+    """``name`` without a last word that is the site's name ("Adam Aaronson PhillyVoice")."""
+    head, _, last = name.rpartition(" ")
+    return head if head and last.casefold() in site_names else name
 
 
 def _is_personal_site_name(name: str) -> bool:
     """A site name that is a person's (a blog's owner: "Helge Fahrnberger"), taken only when no
-    other name is found: letters only, at most three words, none of an organisation's words."""
+    other name is found: two or three capitalised words of letters, no leading article ("Les
+    Echos"), none of an organisation's words.  A one-word brand ("Eurosport") is the site."""
     words = name.split()
-    return (0 < len(words) <= 3 and all(w.replace("-", "").replace("'", "").isalpha() for w in words)
+    return (2 <= len(words) <= 3 and words[0].casefold() not in _ARTICLES
+            and all(w[:1].isupper() and w.replace("-", "").replace("'", "").isalpha() for w in words)
             and not any(w.casefold() in ORGANISATION_WORDS | AFFILIATION_WORDS for w in words)
             and name.casefold() not in AGENCIES)
 
 
-def _sources(page: Page) -> Iterator[list[str]]:
-    """Candidate name lists, best first.  On Chinese pages the byline lines come before ``<meta>``
-    and author widgets, which there usually name the site or the syndicating account."""
-    yield _json_ld_authors(page)
+_ARTICLES = frozenset("the le la les l der die das el il lo los las het de een".split())
+
+
+def _is_section(name: str, sections: set[str]) -> bool:
+    """A one-word lower-case label that is a path segment of the URL ("capital")."""
+    return name.islower() and name in sections
+
+
+def _sources(page: Page) -> Iterator[tuple[bool, list[str]]]:
+    """``(from markup, names)`` candidate lists, best first.  On Chinese pages the byline lines
+    come before ``<meta>`` and author widgets, which there usually name the site or the
+    syndicating account."""
+    yield True, _json_ld_authors(page)
     lines = _byline_lines(page)
     if page.language == "zh":
-        yield from _text_bylines(lines, _WRITER_FINDERS)
-    yield _meta_authors(page)
+        for names in _text_bylines(lines, _WRITER_FINDERS):
+            yield False, names
+    for names in _meta_authors(page):
+        yield True, names
     yield from _element_authors(page)
-    yield from _text_bylines(lines, _WRITER_FINDERS + _EDITOR_FINDERS)
+    finders = _WRITER_FINDERS if page.language == "zh" else _WRITER_FINDERS[:-1]  # "（常书香 马丹阳）"
+    for names in _text_bylines(lines, finders + _EDITOR_FINDERS):
+        yield False, names
+    yield False, _bold_byline(page)
 
 
 # --- cleaning ------------------------------------------------------------------------------------
 
 
-def clean_name(raw: Any) -> list[str]:
-    """Person names in one raw author string: label stripped, cut at a date or separator, split
-    on name separators, suffixes re-attached ("King, Jr."), affiliations and junk dropped."""
+def clean_name(raw: Any, han_spaces_split: bool = True) -> list[str]:
+    """Credited names in one raw author string: label stripped, cut at a date or separator, split
+    on name separators, suffixes re-attached ("King, Jr."), affiliations, photo credits and junk
+    dropped.  ``han_spaces_split``: Han names apart by spaces are several people ("王建宏 张文攀"),
+    as in Chinese bylines; False on Japanese pages, where "大渡 美咲" is one person."""
     if not isinstance(raw, str):
         return []
+    if "&" in raw:  # "Redacci&oacute;n": an entity escaped twice
+        raw = html.unescape(raw)
     text = normalize_space(unicodedata.normalize("NFKC", raw[:400]))
-    text = _URL.sub(" ", text).strip()
-    text = _PREFIX.sub("", text, count=1)
-    text = _TRAILING.sub("", text)
-    if _HAN_NAMES.match(text):  # "王建宏 张文攀": Chinese bylines separate names with spaces
+    if _PHOTO_CREDIT.match(text):  # "Photo: AFP", "Foto: dpa"
+        return []
+    text = _AT_HANDLE.sub(" ", _URL.sub(" ", text)).strip()
+    text = _PREFIX.sub("", _LOWER_LABEL.sub("", text, count=1), count=1)
+    cut = _TRAILING.sub("", text)
+    if cut != text and len(cut.split()) >= 3 and cut.split()[-1].casefold().rstrip(".,") in _WEEKDAY:
+        cut = cut.rsplit(None, 1)[0]
+    text = cut
+    if han_spaces_split and _HAN_NAMES.match(text):  # "王建宏 张文攀": several people
         parts = text.split()
     else:
         parts = _SPLIT.split(text)
@@ -225,15 +308,25 @@ def _trim(text: str) -> str:
 
 
 def _without_affiliation(name: str) -> str:
-    """The person in "Jane Doe Staff Writer"; "" for an affiliation or agency ("Herald staff", "Reuters")."""
-    if name.casefold().split(" in ")[0] in AGENCIES:  # "Associated Press in Valencia"
-        return ""
+    """The person in "Jane Doe Staff Writer", the agency in "Associated Press in Valencia"; "" for
+    an affiliation ("Herald staff", "Gear Team", "MM-Redaktion")."""
+    head = name.split(" in ")[0]
+    if head.casefold() in AGENCIES:  # "Associated Press in Valencia"
+        return head
     words = name.split()
     for i, word in enumerate(words):
-        if word.casefold().strip(".,") in AFFILIATION_WORDS:
+        if _is_affiliation_word(word):
             caseless = i == 1 and _is_caseless(words[0])  # "신현주 기자": a Korean name is one word
+            if i == 0:  # "FOCUS-Online-Experte Robin Tschöpe", "Staff Writer Jane Doe"
+                rest = list(itertools.dropwhile(_is_affiliation_word, words))
+                return " ".join(rest) if len(rest) >= 2 and all(w[:1].isupper() for w in rest) else ""
             return " ".join(words[:i]) if i >= 2 or caseless else ""
     return name
+
+
+def _is_affiliation_word(word: str) -> bool:
+    folded = word.casefold().strip(".,")
+    return folded in AFFILIATION_WORDS or folded.rpartition("-")[2] in AFFILIATION_WORDS
 
 
 def _is_caseless(word: str) -> bool:
@@ -242,11 +335,13 @@ def _is_caseless(word: str) -> bool:
 
 
 def _is_name(name: str) -> bool:
-    if not name or len(name) > MAX_NAME_CHARS or name.casefold() in _NOT_NAMES:
-        return False
-    if _JUNK.search(name) or not any(ch.isalpha() for ch in name):
+    if len(name.rstrip(".")) < 2 or len(name) > MAX_NAME_CHARS or name.casefold() in _NOT_NAMES:
+        return False  # "V." of "e. V." is no name
+    if _JUNK.search(name) or _SLUG.match(name) or not any(ch.isalpha() for ch in name):
         return False
     if all(word.casefold() in _NOT_NAMES for word in name.split()):  # "Twitter Facebook"
+        return False
+    if name.casefold() in ORGANISATION_WORDS:  # "Nachrichten", "News": a section, not a credit
         return False
     return len(name.split()) <= 6
 
@@ -261,26 +356,99 @@ def unique_names(names: Iterable[str]) -> list[str]:
 
 
 def _is_site(name: str, site_names: set[str]) -> bool:
-    """``name`` is the site's own name (or a part of it: "网易" in "网易财经"; a ``<title>`` part
-    such as "By Jane Doe" is no site name, so a name inside it is not one either)."""
-    return any(name == site or (len(name) >= 2 and name in site and not site.startswith("by "))
-               for site in site_names)
+    """``name`` is the site's own name, a part of it ("网易" in "网易财经", "Deutsche Welle" in
+    "Deutsche Welle (www.dw.com)": whole words in a Latin name), or the site's brand and a
+    region or desk ("MDR THÜRINGEN" on a site called "MDR").  A ``<title>`` part such as "By Jane
+    Doe" is no site name, so a name inside it is not one either."""
+    if len(name) < 2:
+        return name in site_names
+    han = bool(_HAN.search(name))
+    words = f" {_NON_WORD.sub(' ', name).strip()} "
+    for site in site_names:
+        if name == site:
+            return True
+        if site.startswith("by "):
+            continue
+        if han and name in site:
+            return True
+        if not han and words in f" {_NON_WORD.sub(' ', site).strip()} ":
+            return True
+        if " " not in site and len(site) >= 2 and name.startswith(site + " "):
+            return True
+    return False
+
 
 
 def _site_names(page: Page) -> set[str]:
+    """The names the page gives its site (meta, ``<title>`` suffix, JSON-LD ``WebSite``); a name
+    in one of them is the site's (the JSON-LD publisher's are added by the caller)."""
     names = set()
     for meta in page.root.iter("meta"):
         key = (meta.get("property") or meta.get("name") or "").lower()
-        if key in ("og:site_name", "application-name", "publisher", "copyright", "twitter:site"):
+        if key in ("og:site_name", "application-name", "publisher", "copyright"):
             names.add(normalize_space(meta.get("content")).casefold().lstrip("@"))
+    for obj in page.json_ld:
+        if "WebSite" in str(obj.get("@type")):
+            names.update(_ld_names(obj))
     title = page.title_tag
     for part in _TITLE_PARTS.split(title)[1:]:
         names.add(part.strip().casefold())
-    host = (page.url or "").split("//")[-1].split("/")[0].lower()
-    if host:
-        names.add(host.removeprefix("www."))
     names.discard("")
     return names
+
+
+def _site_addresses(page: Page) -> set[str]:
+    """The host ("zeit.de"), its brand ("zeit") and the site's ``twitter:site`` handle: a name
+    equal to one is the site's.  Only equal: "Heiko" on heiko-adams.de, "Creeny" on
+    creeny.wordpress.com are people, a personal site's owner."""
+    names = set()
+    for meta in page.root.iter("meta"):
+        if (meta.get("name") or meta.get("property") or "").lower() == "twitter:site":
+            names.add(normalize_space(meta.get("content")).casefold().lstrip("@"))
+    host = (page.url or "").split("//")[-1].split("/")[0].split(":")[0].lower().removeprefix("www.")
+    if host:
+        names.add(host)
+        labels = host.split(".")
+        if len(labels) >= 2:  # "nine.com.au" → "nine", "faktencheck.afp.com" → "afp"
+            second_level = len(labels) >= 3 and labels[-2] in _SECOND_LEVEL
+            names.add(labels[-3] if second_level else labels[-2])
+    names.discard("")
+    return names
+
+
+def _publisher_names(page: Page) -> set[str]:
+    """Names of the organisations the JSON-LD gives as publisher."""
+    names: set[str] = set()
+    by_id = {o.get("@id"): o for o in page.json_ld if isinstance(o.get("@id"), str)}
+    for obj in page.json_ld:
+        publishers = obj.get("publisher")
+        for publisher in (publishers if isinstance(publishers, list) else [publishers]):
+            if isinstance(publisher, Mapping) and isinstance(publisher.get("@id"), str):
+                publisher = by_id.get(publisher["@id"], publisher)
+            if isinstance(publisher, Mapping) and "Person" not in str(publisher.get("@type")):
+                names.update(_ld_names(publisher))
+    return names
+
+
+_SECOND_LEVEL = frozenset("com co org net gov ac edu or ne go".split())
+
+
+def _ld_names(obj: Mapping) -> list[str]:
+    """``name`` and ``alternateName`` of a JSON-LD object, case-folded."""
+    found = []
+    for key in ("name", "alternateName"):
+        value = obj.get(key)
+        for item in (value if isinstance(value, list) else [value]):
+            if isinstance(item, str) and item.strip():
+                found.append(normalize_space(item).casefold())
+    return found
+
+
+def _sections(page: Page) -> set[str]:
+    """The URL's path segments, case-folded: a name equal to one is a section label ("capital"
+    from stern.de/capital/...), not a credit."""
+    path = (page.url or "").split("//")[-1].partition("/")[2].split("?")[0].split("#")[0]
+    return {segment.casefold() for segment in path.split("/")[:-1] if segment}
 
 
 # --- structured sources --------------------------------------------------------------------------
@@ -296,24 +464,31 @@ def _is_article(obj: Mapping) -> bool:
 def _json_ld_authors(page: Page) -> list[str]:
     by_id = {o.get("@id"): o for o in page.json_ld if isinstance(o.get("@id"), str)}
     objects = sorted(page.json_ld, key=lambda o: not _is_article(o))
+    split = _han_spaces_split(page)
     for obj in objects:
         if not _is_article(obj):
             continue
         for key in ("author", "creator"):
-            people, _organisations = _people(obj.get(key), by_id)
-            if people:
-                return people
+            names = _credited(obj.get(key), by_id, split)
+            if names:
+                return names
     return []
 
 
-def _people(value: Any, by_id: Mapping[str, Mapping]) -> tuple[list[str], list[str]]:
-    """``(person names, organisation names)`` in a JSON-LD author value."""
-    people: list[str] = []
-    orgs: list[str] = []
+def _han_spaces_split(page: Page) -> bool:
+    """Han names apart by a space are several people, except on Japanese pages ("大渡 美咲")."""
+    return page.language != "ja"
+
+
+def _credited(value: Any, by_id: Mapping[str, Mapping], split: bool = True) -> list[str]:
+    """The names in a JSON-LD author value, people and organisations in order (the site's own
+    name is dropped by the caller); ``givenName`` + ``familyName`` when there is no ``name``."""
+    names: list[str] = []
     items = value if isinstance(value, list) else [value]
+    items = [sub for item in items for sub in (item if isinstance(item, list) else [item])]  # [[{...}]]
     for item in items[:MAX_NAMES * 2]:
         if isinstance(item, str):
-            people.extend(clean_name(item))
+            names.extend(clean_name(item, split))
             continue
         if not isinstance(item, Mapping):
             continue
@@ -322,9 +497,11 @@ def _people(value: Any, by_id: Mapping[str, Mapping]) -> tuple[list[str], list[s
         name = item.get("name")
         if isinstance(name, list):
             name = ", ".join(n for n in name if isinstance(n, str))
-        kind = str(item.get("@type") or "Person")
-        (orgs if "Organization" in kind else people).extend(clean_name(name))
-    return people, orgs
+        if not name:
+            parts = (item.get("givenName"), item.get("familyName"))
+            name = " ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+        names.extend(clean_name(name, split))
+    return names
 
 
 _INVERTED_META = frozenset({"citation_author", "dc.creator", "dcterms.creator"})  # "Brazil, Rachel"
@@ -336,8 +513,9 @@ def _surname_first(key: str, value: str) -> bool:
     return key == "citation_author" or len(value.split(",")[0].split()) == 1
 
 
-def _meta_authors(page: Page) -> list[str]:
-    """Names of the best-ranked author ``<meta>`` name present (all its occurrences)."""
+def _meta_authors(page: Page) -> Iterator[list[str]]:
+    """Names of each author ``<meta>`` name present (all its occurrences), best-ranked first: when
+    one names only the site ("Habertürk"), the next ("articleauthor": "Anadolu Ajansı") is read."""
     wanted = {name: rank for rank, name in enumerate(META_NAMES)}
     by_rank: dict[int, list[str]] = {}
     for meta in page.root.iter("meta"):
@@ -347,11 +525,19 @@ def _meta_authors(page: Page) -> list[str]:
             if key in _INVERTED_META and value.count(",") == 1 and _surname_first(key, value):
                 value = " ".join(reversed(value.split(",")))
             by_rank.setdefault(wanted[key], []).append(value)
+    labels = {(meta.get("name") or "").lower(): normalize_space(meta.get("content")).casefold()
+              for meta in page.root.iter("meta") if (meta.get("name") or "").lower().startswith("twitter:")}
+    for key, label in labels.items():
+        data = key.replace("twitter:label", "twitter:data", 1)
+        if key.startswith("twitter:label") and label in _WRITTEN_BY and data != key:
+            for meta in page.root.iter("meta"):
+                if (meta.get("name") or "").lower() == data and meta.get("content"):
+                    by_rank.setdefault(len(META_NAMES), []).append(meta.get("content"))
+    split = _han_spaces_split(page)
     for rank in sorted(by_rank):
-        names = [name for value in by_rank[rank][:MAX_NAMES] for name in clean_name(value)]
+        names = [name for value in by_rank[rank][:MAX_NAMES] for name in clean_name(value, split)]
         if names:
-            return names
-    return []
+            yield names
 
 
 def _author_rule(el) -> int | None:
@@ -360,9 +546,9 @@ def _author_rule(el) -> int | None:
     attrib = el.attrib
     if not attrib:
         return None
-    if attrib.get("itemprop") == "author":
+    if "author" in (attrib.get("itemprop") or "").split():  # itemprop="author creator"
         return 0
-    if attrib.get("rel") == "author" and el.tag == "a":
+    if "author" in (attrib.get("rel") or "").split() and el.tag == "a":
         return 1
     classes = (attrib.get("class") or "").lower()
     if "byline" in classes:
@@ -377,6 +563,8 @@ def _author_rule(el) -> int | None:
 def _looks_like_person(text: str) -> bool:
     """Two to four capitalised words (particles between), as a link to a profile page names a person."""
     words = normalize_space(text).split()
+    if any(w.casefold() in ORGANISATION_WORDS | AFFILIATION_WORDS for w in words):
+        return False
     if not 2 <= len(words) <= 4 or len(" ".join(words)) > MAX_NAME_CHARS:
         return False
     if any(w.casefold() in _NOT_NAMES for w in words) or _JUNK.search(" ".join(words)):
@@ -384,26 +572,84 @@ def _looks_like_person(text: str) -> bool:
     return all(w[:1].isupper() or w in _PARTICLE_WORDS for w in words)
 
 
-def _element_authors(page: Page) -> Iterator[list[str]]:
+def _element_authors(page: Page) -> Iterator[tuple[bool, list[str]]]:
+    """``(from author markup, names)``: the itemprop / rel="author" elements of the first one's
+    byline (its parent: one element a person, "KEVIN SACK, SHERI FINK"), then the first elements
+    of each byline class rule (a brand label may come before the byline)."""
     # One Python pass over the body's elements: 4x faster than the four XPath string searches.
     by_rule: list[list] = [[], [], [], [], []]
     for el in page.body.iterdescendants():
         rule = _author_rule(el)
         if rule is not None:
             by_rule[rule].append(el)
-    for found in by_rule:
+    split = _han_spaces_split(page)
+    for rule, found in enumerate(by_rule):
+        byline = None  # the parent of the first marked element that names someone
+        marked: list[str] = []
+        yielded = 0
         for el in found[:20]:
+            if byline is not None and el.getparent() is not byline:
+                continue
             if el.xpath("ancestor::*[contains(@class, 'comment')]"):
                 continue
             name_el = el.find(".//*[@itemprop='name']")
             target = name_el if name_el is not None else el
             value = target.get("content") if target.tag == "meta" else " ".join(target.itertext())
             value = normalize_space(value)
-            if value and len(value) <= MAX_ELEMENT_TEXT:
-                names = clean_name(value)
-                if names:
-                    yield names
+            names = clean_name(value, split) if value and len(value) <= MAX_ELEMENT_TEXT else []
+            if names and rule <= 1:
+                marked.extend(names)
+                byline = el.getparent() if byline is None else byline
+            elif names:
+                yield False, names
+                yielded += 1
+                if yielded == MAX_CLASS_BYLINES:
                     break
+        if marked:
+            yield True, marked
+
+
+def _bold_byline(page: Page) -> list[str]:
+    """The names of a paragraph that is nothing but a bold name or two ("<p><strong>Mohloai
+    Mpesi</strong></p>", "Jane Roe/John Doe") beside a long paragraph, the byline of sites whose
+    markup has none: opening the text, when the page's description starts with it too (the site's
+    excerpt took the byline along), or closing it, aligned right (a signature)."""
+    description = ""
+    for meta in page.root.iter("meta"):
+        if (meta.get("name") or meta.get("property") or "").lower() in ("description", "og:description"):
+            description = description or normalize_space(meta.get("content"))
+    for par in page.body.iter("p"):
+        if len(par) != 1 or par[0].tag not in ("strong", "b") or (par.text or "").strip():
+            continue
+        text = normalize_space(par.text_content())
+        if not 4 <= len(text) <= MAX_NAME_CHARS or (par[0].tail or "").strip():
+            continue
+        before, after = _text_sibling(par, -1), _text_sibling(par, 1)
+        opens = (before is None and after is not None and len(after) >= LONG_PARAGRAPH
+                 and description.startswith(text))
+        closes = (after is None and before is not None and len(before) >= LONG_PARAGRAPH
+                  and "right" in (par.get("style") or "") + (par.get("align") or ""))
+        if not (opens or closes):
+            continue
+        names = clean_name(text)
+        if names and all(_looks_like_person(name) for name in names):
+            return names
+    return []
+
+
+LONG_PARAGRAPH = 150
+
+
+def _text_sibling(el, step: int) -> str | None:
+    """The text of the nearest sibling before (``step`` -1) or after ``el`` that has text, when it
+    is a paragraph; None when there is none or it is not a paragraph."""
+    sibling = el.getprevious() if step < 0 else el.getnext()
+    while sibling is not None:
+        text = normalize_space(sibling.text_content()) if isinstance(sibling.tag, str) else ""
+        if text:
+            return text if sibling.tag == "p" else None
+        sibling = sibling.getprevious() if step < 0 else sibling.getnext()
+    return None
 
 
 # --- visible text ----------------------------------------------------------------------------------
@@ -458,6 +704,9 @@ def _latin_byline(line: str, next_line: str) -> list[str]:
     affiliation ("By Helen Marsh, Herald staff · Nov. 20")."""
     m = _RU_AUTHOR.search(line)
     if m:
+        return clean_name(m.group(1))
+    m = _NAME_BAR.match(line)
+    if m and _DATE_START.match(m.group(2) or next_line) and _looks_like_person(m.group(1)):
         return clean_name(m.group(1))
     line = _TRAILING.sub("", line)
     head, _, tail = line.rpartition(",")
