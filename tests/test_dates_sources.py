@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 import pytest
 
 from newscrawl.extract import dates
-from newscrawl.extract.dates import find_published, parse_date
+from newscrawl.extract.fields.dates import find_published, parse_date
 from newscrawl.extract.page import Page
 
 BODY = "<p>" + "Some article text that is long enough to be a paragraph. " * 5 + "</p>"
