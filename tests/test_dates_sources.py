@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
-from newscrawl.extract import dates
+from newscrawl.extract.fields import dates
 from newscrawl.extract.fields.dates import find_published, parse_date
 from newscrawl.extract.page import Page
 
