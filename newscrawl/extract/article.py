@@ -21,7 +21,8 @@ class Article:
     ``text`` holds the body with one paragraph a line; ``published`` is a
     timezone-aware ``datetime`` in the offset the source gave when the source gives a
     time of day, a ``date`` when it gives only the day, or ``None``; ``authors`` lists
-    the person names (empty when unknown); ``method`` names the method that produced
+    the credited authors: people, and agencies credited for wire copy, never the site itself
+    (empty when unknown); ``method`` names the method that produced
     the body (``cevc``, ``decay``, ...; ``auto`` reports the method it settled on).
     """
 
