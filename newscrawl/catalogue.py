@@ -1,6 +1,6 @@
 """Catalogue (listing) pages: which links on a page are articles, and where the next page is.
 
-Seed 003's first stage collects, from a news site's catalogue page, each article's
+He's (2019) first stage collects, from a news site's catalogue page, each article's
 URL together with its *external title* (the anchor text), which the title stage later
 matches against the detail page.  Real listing pages mix those links with navigation,
 section links, ads and links to other sites, so every anchor gets a score from four

@@ -16,7 +16,7 @@
   catalogue page once; the export gate claims the article's URLs before export, so two
   listing URLs redirecting to one article are exported once across all workers;
 - **the seen-URL store in the same Redis** (:class:`~newscrawl.redis_store.RedisSeenStore`);
-- **the template library in the same Redis** (seed 004,
+- **the template library in the same Redis** (Yan and Wang (2020),
   :class:`~newscrawl.redis_store.RedisTemplateStore`, opened by :func:`template_store` for
   :mod:`newscrawl.pipelines.templates` instead of ``templates.sqlite3``): one library per
   site; each worker counts its own batches of N1 pages, merges what it learned into Redis

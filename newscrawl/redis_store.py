@@ -11,7 +11,7 @@
 - :class:`RedisWorkers` — the workers of a crawl job and their heartbeats: ``busy`` or
   ``idle`` while a worker beats, ``done`` after it finished cleanly, absent once its
   heartbeat expired (killed, or cut off from Redis).
-- :class:`RedisTemplateStore` — seed 004's per-site template library
+- :class:`RedisTemplateStore` — Yan and Wang's (2020) per-site template library
   (:class:`~newscrawl.extract.methods.template.TemplateStore`'s interface), one library per site
   shared by all workers: each learns into it and cleans with it (merge rules in the class).
 
@@ -378,7 +378,7 @@ def _text(value: bytes | str) -> str:
 
 
 class RedisTemplateStore:
-    """Seed 004's per-site template libraries in Redis: one library per site for all workers.
+    """Yan and Wang's (2020) per-site template libraries in Redis: one library per site for all workers.
 
     The interface of :class:`~newscrawl.extract.methods.template.TemplateStore` (``site``, ``save``,
     ``sites``, ``close``): each worker keeps the :class:`SiteTemplates` of a site in memory,

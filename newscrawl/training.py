@@ -7,21 +7,21 @@ belongs to (lower-cased) occurs in the ground-truth body; this tolerates the
 truth's different white space and paragraphing and rejects isolated common words
 in navigation.  Gold and total tokens are summed up the tree, and
 
-- a seed-002 node is a *body* node when at least :data:`BODY_SHARE` of its tokens
+- a Kazennikov and Soloviev node is a *body* node when at least :data:`BODY_SHARE` of its tokens
   are gold; a *title* node when its text matches the true title with character
   F1 ≥ :data:`TITLE_F1` (:func:`.metrics.title_char_prf`);
-- a seed-004 block (``body``/``section``/``div``, nested blocks excluded) is *main
+- a Yan and Wang (2020) block (``body``/``section``/``div``, nested blocks excluded) is *main
   text* when at least :data:`BODY_SHARE` of its own tokens are gold.
 
 Only datasets whose truth has the full body (``text``) give body labels; titles come
-from any set with ``title``.  The feed words of seed 002's group 5 come from the
+from any set with ``title``.  The feed words of Kazennikov and Soloviev's group 5 come from the
 page's own ``og:title``/``<title>`` and meta description, never from the truth.
 
 **Protocols.**  :func:`cross_validate_body` scores a method with out-of-fold
 predictions: pages are grouped by site (URL host) and split into k folds, a model is
 trained on k−1 folds and predicts the held-out fold, so no page — and no site — is
 scored by a model that saw it.  :func:`ablation` trains on some datasets and tests on
-others (seed 002's cross-site protocol).
+others (Kazennikov and Soloviev's cross-site protocol).
 """
 
 from __future__ import annotations
@@ -400,7 +400,7 @@ def ablation(
     ),
     limit: int | None = None,
 ) -> tuple[list[AblationRow], list[AblationRow]]:
-    """Seed 002's Tables 1 and 2 with disjoint training and test datasets."""
+    """Kazennikov and Soloviev's Tables 1 and 2 with disjoint training and test datasets."""
     names = sorted({n for tr, te in splits for n in (*tr, *te)})
     pages = load_pages(root, names, limit)
     table1: list[AblationRow] = []
@@ -453,7 +453,7 @@ def train_classifier(pages: list[PageData], k: int = 5) -> tuple[ClassifierModel
     return ClassifierModel(fields=fields), report
 
 
-# --- seed 004: block SVM ----------------------------------------------------------------------
+# --- Yan and Wang (2020): block SVM ----------------------------------------------------------------------
 
 BLOCK_MAX_TRAIN = 6000  # balanced sample size cap (RBF SVC training is quadratic in samples)
 # C and γ searched by 10-fold CV.  Measured on the full grid {1, 10, 100, 1000} × {scale, 1, 10, 100}
@@ -523,7 +523,7 @@ def balanced_block_sample(samples) -> tuple[np.ndarray, np.ndarray, dict[str, in
 
 
 def fit_block_svm(pages: list[PageData], folds: int = 10):
-    """RBF SVC on balanced R1–R5 samples; C and γ by ``folds``-fold CV (seed 004 §6).
+    """RBF SVC on balanced R1–R5 samples; C and γ by ``folds``-fold CV (Yan and Wang (2020) §6).
     Returns the fitted estimator and the CV report."""
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import SVC
@@ -550,7 +550,7 @@ def fit_block_svm(pages: list[PageData], folds: int = 10):
 
 
 def evaluate_block_svm(model, pages: list[PageData]) -> dict[str, Any]:
-    """Seed 004 §8.1 leaf-tag precision and recall, plus the body figures, on ``pages``."""
+    """Yan and Wang (2020) §8.1 leaf-tag precision and recall, plus the body figures, on ``pages``."""
     from .extract.methods.template import block_body, iter_leaves, leaf_prf
 
     tp = fp = fn = 0

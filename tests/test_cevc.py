@@ -1,4 +1,4 @@
-"""CEVC (seed 000): valid characters, countVC, locateCB."""
+"""CEVC (Wang et al. 2020): valid characters, countVC, locateCB."""
 
 from newscrawl.extract import Page, extract
 from newscrawl.extract.methods.cevc import count_vc, locate_cb

@@ -1,4 +1,4 @@
-"""Seed 002 node classifier: features by group, training on labelled pages, two-stage
+"""Kazennikov and Soloviev node classifier: features by group, training on labelled pages, two-stage
 extraction removing a related-story inset, and skops models that refuse foreign types."""
 
 from __future__ import annotations

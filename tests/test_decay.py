@@ -1,4 +1,4 @@
-"""Information decay (seed 001): FindMT and CleanTree."""
+"""Information decay (Chen et al. 2012): FindMT and CleanTree."""
 
 from newscrawl.extract import Page, extract
 from newscrawl.extract.methods.decay import clean_tree, find_mt

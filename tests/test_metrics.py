@@ -11,7 +11,7 @@ def approx(value):
     return pytest.approx(value, abs=1e-9)
 
 
-# --- tokens and LCS (seed 000) -----------------------------------------------------------------
+# --- tokens and LCS (Wang et al. 2020) -----------------------------------------------------------------
 
 
 def test_tokenize_splits_han_characters_only_when_asked():

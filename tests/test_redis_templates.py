@@ -1,4 +1,4 @@
-"""Seed 004's template library shared in Redis by the workers of a distributed crawl.
+"""Yan and Wang's (2020) template library shared in Redis by the workers of a distributed crawl.
 
 A real redis-server on 127.0.0.1 (the fixtures of ``test_redis``; skipped without one):
 the store round-trips a library, two workers learning one site end with one merged and

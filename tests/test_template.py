@@ -1,4 +1,4 @@
-"""Seed 004 template library: near-identical leaves, batches of N1 pages, N2 threshold,
+"""Yan and Wang (2020) template library: near-identical leaves, batches of N1 pages, N2 threshold,
 bounded size, SQLite persistence, and cleaning a page before extraction."""
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def test_store_survives_a_restart(tmp_path):
 
 
 def test_block_features_follow_section_5_with_add_one_smoothing():
-    # Seed 004's Figure 2 page 1 (block statistics in its Table 3).
+    # Yan and Wang's (2020) Figure 2 page 1 (block statistics in its Table 3).
     html = (
         "<html><body><div><ul><li><a>中国</a></li><li><a>国际</a></li></ul></div>"
         "<div><p>正文部分A</p><img src='x.png'></div><a>广告A</a><a>广告B</a></body></html>"

@@ -1,4 +1,4 @@
-"""Seed 004's template library in the crawl: the demo site's first crawl learns its common
+"""Yan and Wang's (2020) template library in the crawl: the demo site's first crawl learns its common
 noise (navigation, footers); the next crawl removes those leaves before extraction."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seed 004 §8.1 leaf-tag evaluation: sites, leaf labels, the block-class rule, template
+"""Yan and Wang (2020) §8.1 leaf-tag evaluation: sites, leaf labels, the block-class rule, template
 removal as noise, and the ``scrapy evaluate --method template --leaf-tags`` command."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Title by LCS similarity (seed 003) and the auto title."""
+"""Title by LCS similarity (He 2019) and the auto title."""
 
 import pytest
 

@@ -85,7 +85,7 @@ def test_json_ld_names_of_people_and_organisations_are_not_headlines():
     assert _json_ld_headline(page(site)) is None
 
 
-# --- pages without headline metadata: seed 003's rule, guarded against chrome -----------------
+# --- pages without headline metadata: He's (2019) rule, guarded against chrome -----------------
 
 
 def bare(title: str, body: str = "", url: str | None = None) -> Page:

@@ -3,12 +3,12 @@
 A thin Scrapy layer over :mod:`newscrawl.evaluation.runner` (which also runs as
 ``python -m newscrawl.evaluation.runner``) and :mod:`newscrawl.evaluation.quality_gate`.
 
-``--ablation`` prints seed 002's feature-group ablation (Table 1) and one- vs two-stage
+``--ablation`` prints Kazennikov and Soloviev's feature-group ablation (Table 1) and one- vs two-stage
 labelling (Table 2) from :func:`newscrawl.training.ablation`: trained on one
 dataset and tested on another (``--train``/``--test``, names under ``--datasets-root``;
 by default fundus→aeb and aeb→fundus).
 
-``--leaf-tags`` (with ``--method template``) prints seed 004's §8.1 leaf-tag precision
+``--leaf-tags`` (with ``--method template``) prints Yan and Wang's (2020) §8.1 leaf-tag precision
 and recall of the template + block-SVM method, per dataset and per site, beside the SVM
 alone, from :func:`newscrawl.evaluation.template_eval.evaluate_leaf_tags` (``--n1``/``--n2``
 set the template batch; ``--n1 0`` makes each site's pages one batch; ``--leaf-model``
@@ -50,7 +50,7 @@ class Command(ScrapyCommand):
         return (
             "Run the extraction methods (and optional baselines) over each dataset directory "
             "(truth.jsonl + pages/<id>.html.gz) and print one table per dataset: body P/R/F1 as the "
-            "Zyte benchmark computes it and as seed 000's LCS, title exact accuracy and seed 003 "
+            "Zyte benchmark computes it and as Wang et al.'s (2020) LCS, title exact accuracy and He (2019) "
             "character F1, day-level date accuracy, author F1, snippet and prefix scores where the "
             "truth has them, pages per CPU second and errors.  Folders that are not datasets (no pages/ "
             "or truth.jsonl, or no scored field in the truth) are skipped with a one-line note, so "
@@ -62,13 +62,13 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         runner.add_arguments(parser, positional=False)
-        group = parser.add_argument_group("seed 002 ablation")
+        group = parser.add_argument_group("Kazennikov and Soloviev ablation")
         group.add_argument("--ablation", action="store_true",
                            help="print the feature-group and one/two-stage ablation tables")
         group.add_argument("--datasets-root", default="../shared/datasets", help="where --train/--test live")
         group.add_argument("--train", help="training dataset name(s), comma-separated (with --test)")
         group.add_argument("--test", help="test dataset name(s), comma-separated (with --train)")
-        group = parser.add_argument_group("seed 004 leaf-tag evaluation (§8.1)")
+        group = parser.add_argument_group("Yan and Wang (2020) leaf-tag evaluation (§8.1)")
         group.add_argument("--leaf-tags", action="store_true",
                            help="leaf-tag P/R of the template + block-SVM method (with --method template)")
         group.add_argument("--n1", type=int, default=10, help="template batch size (0: a site's pages)")
@@ -114,10 +114,10 @@ class Command(ScrapyCommand):
             table1, table2 = training.ablation(root, splits, limit=opts.limit)
         except ValueError as exc:  # e.g. a training set without positive labels
             raise UsageError(str(exc), print_help=False) from exc
-        print("Feature groups (seed 002 Table 1, one-stage labelling):")
+        print("Feature groups (Kazennikov and Soloviev Table 1, one-stage labelling):")
         print(training.format_rows(table1, "groups"))
         print()
-        print("Labelling scheme (seed 002 Table 2, all feature groups):")
+        print("Labelling scheme (Kazennikov and Soloviev Table 2, all feature groups):")
         print(training.format_rows(table2, "scheme"))
 
     def run_leaf_tags(self, args: list[str], opts: argparse.Namespace) -> None:

@@ -1,4 +1,4 @@
-"""``scrapy templates [SITE]``: print the template library learned for a site (seed 004).
+"""``scrapy templates [SITE]``: print the template library learned for a site (Yan and Wang 2020).
 
 Without SITE, lists the sites that have a library.  Reads the SQLite file beside the
 seen-URL store (``NEWSCRAWL_STATE_DIR`` or ``--state-dir``); the crawl writes it.  With

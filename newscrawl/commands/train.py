@@ -1,4 +1,5 @@
-"""``scrapy train``: fit the learned extraction models (seeds 002 and 004) from the datasets.
+"""``scrapy train``: fit the learned extraction models (the node classifier of Kazennikov and
+Soloviev; the block SVM of Yan and Wang 2020) from the datasets.
 
 A thin Scrapy layer over :func:`newscrawl.training.run_training`: same data,
 fixed seed, same models every run; prints the cross-validation scores and writes

@@ -1,7 +1,7 @@
 """Evaluation measures for extracted articles: pure functions, no I/O.
 
 Body text
-    :func:`lcs_prf` — seed 000 (CEVC) §3.2: ``P = |LCS(e, g)| / |e|``, ``R = |LCS(e, g)| / |g|``
+    :func:`lcs_prf` — Wang et al. (2020) (CEVC) §3.2: ``P = |LCS(e, g)| / |e|``, ``R = |LCS(e, g)| / |g|``
     over token sequences (words; every Han character is one token).
 
     :func:`shingle_counts` + :func:`aggregate_shingles` — the Zyte article-extraction-benchmark
@@ -11,7 +11,7 @@ Body text
     ``han_chars=True`` (Chinese pages) every Han character is its own token.
 
 Title
-    :func:`title_char_prf` — seed 003 (5): character-set P/R/F1.
+    :func:`title_char_prf` — He (2019) (5): character-set P/R/F1.
     :func:`title_exact` — same string after NFKC and whitespace collapsing (case-sensitive:
     a wrongly cased title is a different title).
 
@@ -67,7 +67,7 @@ def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
 
 
 def lcs_prf(extracted: str | None, truth: str | None) -> PRF:
-    """Seed 000's P/R/F1: LCS over tokens (words, one token per Han character).
+    """Wang et al.'s (2020) P/R/F1: LCS over tokens (words, one token per Han character).
 
     An empty extraction has precision 0 (nothing correct was extracted); an empty truth
     has recall 1 only when the extraction is empty too.
@@ -171,7 +171,7 @@ def title_exact(prediction: str | None, truth: str | None) -> bool:
 
 
 def title_char_prf(prediction: str | None, truth: str | None) -> PRF:
-    """Seed 003's character-set P/R/F1: ``|Se ∩ Sl| / |Se|`` and ``/ |Sl|``.
+    """He's (2019) character-set P/R/F1: ``|Se ∩ Sl| / |Se|`` and ``/ |Sl|``.
 
     The sets hold the non-space characters of the NFKC-normalised titles; an empty
     prediction scores 0.

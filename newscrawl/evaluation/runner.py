@@ -465,7 +465,7 @@ def parse_params(pairs: Iterable[str]) -> dict[str, Any]:
     return params
 
 
-# --- sweeps (seed 000 Fig. 1: alpha; seed 001 Fig. 4: T) -------------------------------------------
+# --- sweeps (Wang et al. 2020, Fig. 1: alpha; Chen et al. 2012, Fig. 4: T) ---------------------------
 
 SWEEPS: dict[str, tuple[str, list[float]]] = {
     "alpha": ("cevc", [round(0.1 * i, 2) for i in range(1, 10)]),
@@ -499,7 +499,7 @@ def sweep(
 
 
 def plot_sweep(results: dict[str, list[Result]], parameter: str, path: str | Path) -> None:
-    """P/R/F1 against the swept parameter, one panel a dataset (Zyte solid, seed-000 LCS dashed)."""
+    """P/R/F1 against the swept parameter, one panel a dataset (Zyte solid, Wang et al. (2020) LCS dashed)."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -1,4 +1,4 @@
-"""Seed 004 §8.1: leaf-tag precision and recall of the template + block-SVM method.
+"""Yan and Wang (2020) §8.1: leaf-tag precision and recall of the template + block-SVM method.
 
 The paper scores denoising per *leaf tag*: a leaf takes the class of the block that
 holds it (the SVM classifies blocks), a leaf removed by the template is noise, and
@@ -289,7 +289,7 @@ def summarize(results: list[SiteResult], min_pages: int = 1) -> dict[str, dict[s
 def format_results(results: list[SiteResult], n1: int, n2: int, per_site_min: int = 3) -> str:
     """The §8.1 table per dataset, then per site for sites with ``per_site_min``+ pages."""
     batch = "all of a site's pages" if not n1 else str(n1)
-    lines = [f"Seed 004 §8.1 leaf-tag P/R (N1 = {batch}, N2 = {n2}); SVM alone for comparison",
+    lines = [f"Yan and Wang (2020) §8.1 leaf-tag P/R (N1 = {batch}, N2 = {n2}); SVM alone for comparison",
              "| dataset | sites | pages (scored) | sites with template | leaves removed by template "
              "| template+SVM P | R | F1 | SVM alone P | R | F1 |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]

@@ -3,11 +3,12 @@
 No Scrapy imports here: the crawl pipelines, the commands, the tests and anyone
 with a saved page call :func:`extract`.  One module per published method:
 
-- :mod:`.title` — seed 003, LCS title matching;
-- :mod:`.cevc` — seed 000, content extraction via valid characters;
-- :mod:`.decay` — seed 001, information-decay amplitude;
-- :mod:`.auto` — the rule-based combination of seeds 000 and 001 (method ``auto-rules``);
-- :mod:`.auto_learned` — ``auto``, the default: those rules plus seed 002's classifier
+- :mod:`.title` — He (2019), LCS title matching;
+- :mod:`.cevc` — Wang et al. (2020), content extraction via valid characters;
+- :mod:`.decay` — Chen et al. (2012), information-decay amplitude;
+- :mod:`.auto` — the rule-based combination of Wang et al. (2020) and Chen et al. (2012)
+  (method ``auto-rules``);
+- :mod:`.auto_learned` — ``auto``, the default: those rules plus Kazennikov and Soloviev's classifier
   as a veto on the body's edge lines;
 
 plus :mod:`.dates` and :mod:`.authors` for metadata, :mod:`.dom` for the shared DOM

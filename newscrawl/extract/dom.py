@@ -23,7 +23,7 @@ from .errors import ExtractionError
 _sniff_encoding = detect_encoding
 _known_codec = known_codec
 
-# Seed 001 §2.1 (2): subtrees dropped before any analysis, plus elements that never
+# Chen et al. (2012) §2.1 (2): subtrees dropped before any analysis, plus elements that never
 # hold visible article text in today's HTML (noscript, template, svg, ...).
 NOISE_TAGS = frozenset(
     "script style select option iframe textarea object input noscript template svg "
@@ -118,7 +118,7 @@ def _clean_characters(text: str) -> str:
 
 
 def remove_noise(root: html.HtmlElement) -> None:
-    """Seed 001 §2.1 clean-up: drop script/style/select/... subtrees, keeping their tails.
+    """Chen et al. (2012) §2.1 clean-up: drop script/style/select/... subtrees, keeping their tails.
 
     ``strip_elements`` works in C (``drop_tree`` is Python, per element).  It leaves a kept
     tail as a text node of its own next to its neighbour: lxml's ``.text``, ``.tail``,
@@ -143,7 +143,7 @@ def normalize_space(text: str | None) -> str:
 
 
 def non_space_len(text: str | None) -> int:
-    """Length without white space (seed 000's ``getNonSpaceLength``)."""
+    """Length without white space (Wang et al.'s (2020) ``getNonSpaceLength``)."""
     if not text:
         return 0
     # str.split() splits on exactly the characters str.isspace() accepts; this runs in C.

@@ -1,4 +1,4 @@
-"""Per-element statistics shared by the learned methods (seeds 002 and 004).
+"""Per-element statistics shared by the learned methods (Kazennikov and Soloviev and Yan and Wang (2020)).
 
 :func:`element_stats` walks a page's ``<body>`` once and sums, bottom-up, what both
 papers count per element: text and link-text length, words, sentences, character

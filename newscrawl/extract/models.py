@@ -111,7 +111,7 @@ def read_manifest(directory: str | Path = MODEL_DIR) -> dict[str, Any]:
 
 @lru_cache(maxsize=4)
 def load_block_svm(directory: str | Path = MODEL_DIR):
-    """The shipped seed-004 block SVM (a scikit-learn pipeline: scaler + RBF SVC)."""
+    """The shipped Yan and Wang (2020) block SVM (a scikit-learn pipeline: scaler + RBF SVC)."""
     path = Path(directory) / BLOCK_SVM_FILE
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no block SVM model; run `scrapy train`")

@@ -23,7 +23,7 @@ MAX_ELEMENTS = 50_000
 class Page:
     """A decoded and parsed article page.
 
-    ``root`` is the cleaned tree (seed 001 §2.1: no script/style/... subtrees);
+    ``root`` is the cleaned tree (Chen et al. (2012) §2.1: no script/style/... subtrees);
     ``json_ld`` keeps the page's JSON-LD objects, read before scripts are dropped.
     """
 

@@ -1,4 +1,4 @@
-"""Stop-word matching for seed 000's valid characters, over the stopwords-iso lists.
+"""Stop-word matching for Wang et al.'s (2020) valid characters, over the stopwords-iso lists.
 
 Space-separated languages: a text holds a stop word when one of its lower-cased word
 tokens is in the list.  Chinese, Japanese and Thai have no spaces between words, so

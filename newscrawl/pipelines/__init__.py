@@ -6,10 +6,10 @@ Stages, in ``ITEM_PIPELINES`` order (see :data:`STAGES`):
 1. :class:`SeenFilterStage` (100) — skip links exported by an earlier run (the seen-URL store).
 2. :class:`FetchStage` (200) — turn the listing item into a detail-page request and
    schedule it; the listing item ends here.
-3. :class:`ExtractStage` (300) — first the site's template library (seed 004,
+3. :class:`ExtractStage` (300) — first the site's template library (Yan and Wang (2020),
    :mod:`.templates`) learns the page's leaves and removes the learned common noise
    (``NEWSCRAWL_TEMPLATES``, default on; saved in the state directory, shown by
-   ``scrapy templates SITE``); then title (seed 003, with the listing title), body
+   ``scrapy templates SITE``); then title (He 2019, with the listing title), body
    (``NEWSCRAWL_METHOD``, default ``auto``), date, author, links, language.
    :class:`SinceFilterStage` (400) — the date window (``-a since``, the site's ``since``/
    ``max_age_days``) on the extracted date, for articles whose listing gave none.

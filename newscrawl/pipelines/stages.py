@@ -63,13 +63,13 @@ class FetchStage(Stage):
 
 
 class ExtractStage(Stage):
-    """Title (seed 003 with the listing title), body and metadata via :func:`newscrawl.extract`.
+    """Title (He (2019) with the listing title), body and metadata via :func:`newscrawl.extract`.
 
     The page is decoded and parsed once; one ``extract_page`` call produces every field
     (title first, from the listing title and the page's headings, then the body with
     ``NEWSCRAWL_METHOD``).  The raw body is released afterwards.
 
-    Between parsing and extraction the site's template library (seed 004,
+    Between parsing and extraction the site's template library (Yan and Wang (2020),
     :mod:`.templates`) counts the page's leaves and removes the ones it has learned
     are the site's common noise (``NEWSCRAWL_TEMPLATES``, default on).
 

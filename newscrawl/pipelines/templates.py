@@ -1,4 +1,4 @@
-"""Seed 004's per-site template library in the crawl: learn each site's common noise from
+"""Yan and Wang's (2020) per-site template library in the crawl: learn each site's common noise from
 the pages it fetches and remove it before extraction.
 
 :class:`ExtractStage` calls :meth:`CrawlTemplates.apply` on every parsed page, before

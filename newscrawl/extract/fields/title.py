@@ -1,5 +1,5 @@
 """Title by LCS similarity — He Chunhui (2019), *Automatic extraction of web news headlines
-based on text similarity* (seed 003).
+based on text similarity* (He 2019).
 
 §2, stage 2: the candidates are the catalogue page's external title for this URL
 plus the text of every ``<h1>``…``<h6>`` of the detail page; the reference is the
@@ -77,7 +77,7 @@ _HEADLINE_NAME_TYPES = re.compile(r"Article|Posting|Report|Recipe")
 
 
 def similarity(a: str, b: str) -> float:
-    """Seed 003 formula (2): ``2·LCS(a, b) / (len a + len b)``."""
+    """He (2019) formula (2): ``2·LCS(a, b) / (len a + len b)``."""
     if not a and not b:
         return 0.0
     return 2.0 * LCSseq.similarity(a, b) / (len(a) + len(b))
@@ -107,7 +107,7 @@ def lcs_title(reference: str, candidates: list[str]) -> str | None:
 
 
 def find_title(page: Page, listing_title: str | None = None, *, precise: bool = False) -> str | None:
-    """Seed 003's title for ``page``; ``listing_title`` is the catalogue's external title.
+    """He's (2019) title for ``page``; ``listing_title`` is the catalogue's external title.
 
     The result is kept on the page: ``auto`` asks for the title to leave it out of the
     body, and the article asks again.
@@ -270,13 +270,13 @@ def title_headline(title: str | None, site_names: set[str] = frozenset()) -> tup
 
 
 def _he_title(page: Page, site_names: set[str]) -> str | None:
-    """Seed 003's rule for a page without headline metadata, with guards against chrome.
+    """He's (2019) rule for a page without headline metadata, with guards against chrome.
 
     The reference is ``<title>``; the candidates are the ``<h1>``…``<h6>`` texts, less
     headings that are the site's logo (linked home), a site name, or a part the ``<title>``
     itself marks as chrome (a blog name heading every page).  A candidate scores its best
     similarity (formula 2) to the whole ``<title>`` or to its headline part
-    (:func:`title_headline`).  Seed 003 takes the best candidate however low its score;
+    (:func:`title_headline`).  He (2019) takes the best candidate however low its score;
     here it must reach :data:`HEADING_MIN_SIMILARITY`.  Below that no heading states what
     ``<title>`` says: the first ``<h1>`` still holds when it shares some of it, or of its
     first part (``Headline - Subtitle``), at :data:`H1_MIN_SIMILARITY`;
@@ -354,8 +354,8 @@ def voted_headline(page: Page) -> str | None:
 
 
 def _precise_title(page: Page, reference: str, listing: str, candidates: list[str]) -> str | None:
-    """The listing's title by seed 003, else the vote of the page's headline metadata
-    (:func:`_vote`), else, on a page without any, seed 003's rule (:func:`_he_title`)."""
+    """The listing's title by He (2019), else the vote of the page's headline metadata
+    (:func:`_vote`), else, on a page without any, He's (2019) rule (:func:`_he_title`)."""
     if listing:
         return lcs_title(reference or listing, candidates) if candidates else listing
     names = _site_names(page)
@@ -376,7 +376,7 @@ def _metadata_headlines(page: Page, names: set[str]) -> list[str | None]:
 def _vote(page: Page, reference: str, candidates: list[str], names: set[str]) -> str | None:
     """The headline by agreement between the page's own sources.
 
-    Sources: the first ``<h1>`` that is not a link home (a blog's name), the seed-003
+    Sources: the first ``<h1>`` that is not a link home (a blog's name), the He (2019)
     LCS pick, JSON-LD ``headline``, ``og:title``, ``twitter:title`` and ``<title>``, each
     with the site name cut off.  Sources equal after :func:`_fold` are one headline; the
     headline most sources state wins; a source that only adds a kicker or a site name

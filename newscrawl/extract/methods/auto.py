@@ -1,7 +1,7 @@
-"""``auto`` — the default method: seed 000's valid characters and seed 001's link nodes,
+"""``auto`` — the default method: Wang et al.'s (2020) valid characters and Chen et al.'s (2012) link nodes,
 combined and steered by structural hints, chosen by measurement (README, "Methods").
 
-1. Every text node is *valid* (seed 000, Definition 1: outside ``<a>``, holds a stop
+1. Every text node is *valid* (Wang et al. 2020, Definition 1: outside ``<a>``, holds a stop
    word) or *noise*.  Valid characters inside elements whose markup says boilerplate
    (:mod:`.hints`: comments, sidebars, related lists, hidden elements) are re-counted
    as noise; inside body-like markup they weigh more.
@@ -9,7 +9,7 @@ combined and steered by structural hints, chosen by measurement (README, "Method
    subtree — a maximum-gain subtree rather than locateCB's single descent, so a body
    split across sibling blocks is kept whole while a longer comment thread next to
    the article is not taken for it.
-3. Inside the block, seed 001's CleanTree removes link nodes (link density > DLmax),
+3. Inside the block, Chen et al.'s (2012) CleanTree removes link nodes (link density > DLmax),
    boilerplate-marked and hidden subtrees, and blocks whose own gain is negative;
    the heading that repeats the title is left out, since the body excludes it.
 """

@@ -1,4 +1,4 @@
-"""``auto`` — the rule-based body of :mod:`.auto`, then seed 002's node classifier as a
+"""``auto`` — the rule-based body of :mod:`.auto`, then Kazennikov and Soloviev's node classifier as a
 veto on the body's *edge* lines: the default method.
 
 :mod:`.auto` chooses the content block and prunes it by its rules.  What its rules miss
@@ -21,7 +21,7 @@ classifier never saw its site), Zyte body F1 rules only (``auto-rules``) → wit
 veto: aeb 0.968 → 0.972, fundus 0.951 → 0.953, zh-news 0.951 → 0.952, gne-zh 0.973 →
 0.978, newspaper4k 0.945 → 0.950; titles and dates are those of the rules (this step
 changes only the body).  Tried and dropped: pruning with the classifier *inside* the
-block (seed 002's stage 2 within ``auto``'s block) tied on aeb and fell on gne-zh
+block (Kazennikov and Soloviev's stage 2 within ``auto``'s block) tied on aeb and fell on gne-zh
 (0.977 → 0.930); letting the classifier choose between ``auto``'s best block and a
 close runner-up changed one page in 528, for the worse.
 

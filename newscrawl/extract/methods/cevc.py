@@ -1,4 +1,4 @@
-"""CEVC — Wang, Fang, Yu, Ma (2020), *A Content Extraction Method for Web News and Blogs* (seed 000).
+"""CEVC — Wang, Fang, Yu, Ma (2020), *A Content Extraction Method for Web News and Blogs* (Wang et al. 2020).
 
 §2.1 Definition 1: a character is *valid* when its text node has no ``<a>`` ancestor
 and holds at least one stop word (:mod:`.stopwords`).  Algorithm 1 ``countVC``
@@ -70,7 +70,7 @@ def locate_cb(node: html.HtmlElement, amount, own, alpha: float = ALPHA) -> html
 
 
 def extract_body(page: Page, alpha: float = ALPHA, cjk_mode: str = "substring", **_ignored) -> Body:
-    """Seed 000 end to end: countVC, locateCB from ``<body>``, the block's valid paragraphs."""
+    """Wang et al. (2020) end to end: countVC, locateCB from ``<body>``, the block's valid paragraphs."""
     amount, own, in_anchor, holds_stopword = count_vc(page, page.language, cjk_mode)
     block = locate_cb(page.body, amount, own, alpha)
 

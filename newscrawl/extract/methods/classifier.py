@@ -1,5 +1,5 @@
 """``classifier`` — Kazennikov & Soloviev, *Extracting a structured news message from web
-pages using RSS* (seed 002).
+pages using RSS* (Kazennikov and Soloviev).
 
 Every DOM node with one of the tags :data:`CANDIDATE_TAGS` becomes a bag of
 categorical features (the paper's model: each feature=value pair is one binary
@@ -381,7 +381,7 @@ def extract_body(
     feed_entry: Mapping[str, Any] | None = None,
     **_ignored,
 ) -> Body:
-    """Seed 002 end to end with the shipped model (or ``model``, a :class:`ClassifierModel`)."""
+    """The node classifier end to end with the shipped model (or ``model``, a :class:`ClassifierModel`)."""
     model = model or load_classifier()
     field_model = model.fields["body"]
     nodes = candidate_nodes(page, field_model.groups, feed_entry)
@@ -430,7 +430,7 @@ def classifier_from_data(data: dict[str, Any], manifest: dict[str, Any] | None =
 
 @lru_cache(maxsize=4)
 def load_classifier(directory: str | Path = models.MODEL_DIR):
-    """The shipped seed-002 classifier (cached per directory)."""
+    """The shipped Kazennikov and Soloviev classifier (cached per directory)."""
     directory = Path(directory)
     path = directory / models.CLASSIFIER_FILE
     if not path.is_file():

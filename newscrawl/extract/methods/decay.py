@@ -1,5 +1,5 @@
 """Information decay — Chen, Chen, Wu (2012), *Web page body extraction based on
-information-decay amplitude* (seed 001).
+information-decay amplitude* (Chen et al. 2012).
 
 §2.1: the tag tree is cleaned of script, style, select, option, iframe, textarea,
 object and input subtrees and of comments (done once for every method by
@@ -89,7 +89,7 @@ def clean_tree(root: html.HtmlElement, lengths, dl_max: float = DL_MAX) -> set[h
 
 
 def extract_body(page: Page, T: float = T, dl_max: float = DL_MAX, **_ignored) -> Body:  # noqa: N803
-    """Seed 001 end to end: FindMT from ``<body>``, then CleanTree on the topic subtree."""
+    """Chen et al. (2012) end to end: FindMT from ``<body>``, then CleanTree on the topic subtree."""
     lengths = page.lengths
     topic = find_mt(page.body, lengths, T)
     return Body(method="decay", root=topic, skip=clean_tree(topic, lengths, dl_max))

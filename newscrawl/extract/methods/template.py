@@ -1,5 +1,5 @@
 """``template`` — Yan & Wang (2020), *A web page cleaning method based on template and
-SVM* (seed 004).
+SVM* (Yan and Wang 2020).
 
 **Template library (§4).**  Per site, the leaf tags of each page are counted in a
 cache: a leaf joins an entry with the same tag name and near-identical text (edit
@@ -332,7 +332,7 @@ def extract_body(
     templates: SiteTemplates | None = None,
     **_ignored,
 ) -> Body:
-    """Seed 004 §7: template leaves out (when the site has a library), then the block SVM."""
+    """Yan and Wang (2020) §7: template leaves out (when the site has a library), then the block SVM."""
     from ..models import load_block_svm
 
     if templates is not None:
