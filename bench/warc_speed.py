@@ -21,9 +21,11 @@ last lines printed are the summary against the bars of issue #17.
 Each newscrawl figure is one ``scrapy crawl warc -a keep=html`` process (the command a user
 runs, every page through the crawl's extraction stage, validation and JSON-lines export):
 
-- **pages/s** — records ÷ wall seconds, with ``NEWSCRAWL_EXTRACT_PROCESSES`` 1 and 2, start-up
-  removed: a run over the first 50 records measures the fixed cost (Python and Scrapy imports,
-  spawning and warming the workers), and the rate is (N − 50) ÷ (t(N) − t(50));
+- **pages/s** — records per wall second, with ``NEWSCRAWL_EXTRACT_PROCESSES`` 1 and 2, in the
+  steady state: the feed file is flushed per article and polled every 0.1 s, and the rate is taken
+  between the 10% and the 90% marks of the run's exports (so start-up, warm-up and the tail are
+  left out, however long they take on a busy machine).  Also printed: (N − 50) ÷ (t(N) − t(50)),
+  with a run over the first 50 records as the fixed cost (imports, spawning and warming workers);
 - **pages per CPU-second** — records ÷ the CPU seconds of the crawl process and its workers
   (``RUSAGE_CHILDREN``, start-up run subtracted the same way), against trafilatura's
   ``bare_extraction`` (with metadata, as in ``bench/extract_speed.py``) reading the same records
@@ -141,11 +143,15 @@ def proc_children(pid: int) -> list[int]:
 
 class TreeMemory(threading.Thread):
     """Polls the resident memory and CPU seconds of a process and its descendants (``/proc``,
-    every 0.1 s); keeps the memory peaks and each process's last CPU reading."""
+    every 0.1 s); keeps the memory peaks, each process's last CPU reading and, when ``out`` is
+    given, the lines in that feed file over time (it is flushed per article)."""
 
-    def __init__(self, pid: int, interval: float = 0.1):
+    def __init__(self, pid: int, out: Path | None = None, interval: float = 0.1):
         super().__init__(daemon=True)
         self.pid = pid
+        self.out = out
+        self.progress: list[tuple[float, int]] = []  # (perf_counter, lines exported so far)
+        self._read = 0
         self.interval = interval
         self.peak_total = 0
         self.peak_main = 0
@@ -169,7 +175,32 @@ class TreeMemory(threading.Thread):
                 total += rss
             self.peak_main = max(self.peak_main, main)
             self.peak_total = max(self.peak_total, total)
+            self._count_exports()
             self.stopping.wait(self.interval)
+
+    def _count_exports(self) -> None:
+        try:
+            with open(self.out, "rb") as fh:
+                fh.seek(self._read)
+                data = fh.read()
+        except (OSError, TypeError):  # not there yet, or no file to watch
+            return
+        self._read += len(data)
+        lines = (self.progress[-1][1] if self.progress else 0) + data.count(b"\n")
+        if not self.progress or lines != self.progress[-1][1]:
+            self.progress.append((time.perf_counter(), lines))
+
+    def steady_rate(self, low: float = 0.1, high: float = 0.9) -> float | None:
+        """Articles exported per wall second between the ``low`` and ``high`` shares of the run's
+        exports: start-up, warm-up and the last pages' tail left out, whatever their length."""
+        if not self.progress:
+            return None
+        total = self.progress[-1][1]
+        start = next(((t, n) for t, n in self.progress if n >= low * total), None)
+        end = next(((t, n) for t, n in self.progress if n >= high * total), None)
+        if start is None or end is None or end[0] - start[0] < 1.0:
+            return None
+        return (end[1] - start[1]) / (end[0] - start[0])
 
 
 def run_newscrawl(archive: Path, workers: int, work: Path) -> dict:
@@ -182,18 +213,21 @@ def run_newscrawl(archive: Path, workers: int, work: Path) -> dict:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    memory = TreeMemory(process.pid)
+    memory = TreeMemory(process.pid, out)
     memory.start()
     _, stderr = process.communicate()
     wall = time.perf_counter() - started
     memory.stopping.set()
     memory.join()
+    memory._count_exports()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if process.returncode not in (0, 1):
         raise SystemExit(f"scrapy crawl warc failed ({process.returncode}):\n{stderr.decode()[-2000:]}")
     exported = sum(1 for _ in out.open(encoding="utf-8")) if out.exists() else 0
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    steady_rate = memory.steady_rate()
     return {"records": _records(archive), "wall": wall, "cpu": cpu,
+            "steady_pages_per_second": steady_rate * _records(archive) / exported if steady_rate else None,
             "peak_total_mb": memory.peak_total / 1e6, "peak_main_mb": memory.peak_main / 1e6,
             "main_cpu": memory.main_cpu, "worker_cpu": sorted(memory.child_cpu.values(), reverse=True),
             "exported": exported}
@@ -284,10 +318,12 @@ def speed_run(archive: Path, count: int, base: dict, work: Path, number: int) ->
     full = run_newscrawl(archive, count, work)
     pages = full["records"] - STARTUP_RECORDS
     full["load"] = os.getloadavg()
-    full["pages_per_second"] = pages / max(1e-9, full["wall"] - base["wall"])
+    full["pages_per_second_startup_removed"] = pages / max(1e-9, full["wall"] - base["wall"])
+    full["pages_per_second"] = full["steady_pages_per_second"] or full["pages_per_second_startup_removed"]
     full["pages_per_cpu_second"] = pages / max(1e-9, full["cpu"] - base["cpu"])
     full["crawl_process_ms_per_page"] = 1000 * (full["main_cpu"] - base["main_cpu"]) / pages
-    print(f"[round {number}] newscrawl, {count} worker(s): {full['pages_per_second']:.1f} pages/s, "
+    print(f"[round {number}] newscrawl, {count} worker(s): {full['pages_per_second']:.1f} pages/s "
+          f"(start-up run subtracted instead: {full['pages_per_second_startup_removed']:.1f}), "
           f"{full['pages_per_cpu_second']:.1f} pages/CPU-s; {cpu_line(full, base)}; crawl process "
           f"{full['crawl_process_ms_per_page']:.2f} ms CPU/page; run {full['wall']:.1f} s wall "
           f"(start-up {base['wall']:.1f} s); {full['exported']} exported; peak "
