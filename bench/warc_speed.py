@@ -181,6 +181,8 @@ class TreeMemory(threading.Thread):
     def _count_exports(self) -> None:
         try:
             with open(self.out, "rb") as fh:
+                if os.fstat(fh.fileno()).st_size < self._read:  # truncated (-O): counted afresh
+                    self._read, self.progress = 0, []
                 fh.seek(self._read)
                 data = fh.read()
         except (OSError, TypeError):  # not there yet, or no file to watch
@@ -210,6 +212,7 @@ def run_newscrawl(archive: Path, workers: int, work: Path) -> dict:
                "-O", str(out), "-s", f"NEWSCRAWL_EXTRACT_PROCESSES={workers}",
                "-s", f"NEWSCRAWL_STATE_DIR={work / f'state-{archive.stem}-{workers}'}",
                "-s", "LOG_LEVEL=WARNING"]
+    out.unlink(missing_ok=True)  # the progress is read from this file: not an earlier run's
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
