@@ -48,7 +48,7 @@ from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
 
-from .dedup import ContentIndex, fingerprint, to_bytes
+from .dedup import ContentIndex, fingerprint, from_bytes, to_bytes
 from .extract.methods.template import TEMPLATE_DB
 from .items import ArticleItem
 from .store import (
@@ -182,13 +182,16 @@ class SeenUrls:
             return canonical_url(url) in self._exported
         return self._store().contains(site, self._key(url))
 
-    def content_duplicate(self, site: str, url: str, text: str | None) -> str | None:
+    def content_duplicate(self, site: str, url: str, text: str | None,
+                          computed: bytes | None = None) -> str | None:
         """The URL of an article exported earlier (this run, or a run before unless
         ``NEWSCRAWL_FRESH``) whose body is the same text as ``text``; None when there is none.
-        A body that is new is held for :meth:`item_scraped` to record once it is exported."""
+        A body that is new is held for :meth:`item_scraped` to record once it is exported.
+        ``computed``: ``text``'s fingerprint as an extraction worker computed it (``b""``: too
+        short to have one), so that the crawl process does not compute it again."""
         if self.fingerprints_kept <= 0:
             return None
-        minhash = fingerprint(text or "")
+        minhash = fingerprint(text or "") if computed is None else from_bytes(computed) if computed else None
         if minhash is None:
             return None
         index = self._content_index(site)

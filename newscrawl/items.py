@@ -139,6 +139,7 @@ class ArticleItem:
     extraction_seconds: float | None = field(default=None, repr=False)
     page_type: str | None = None  # "article" or the kind of page (newscrawl.extract.page_type)
     canonical: str | None = None  # the page's own <link rel=canonical> / og:url, on the same site
+    fingerprint: bytes | None = field(default=None, repr=False)  # text's MinHash from a worker (b"": none)
 
     @classmethod
     def from_listing(cls, listing: dict[str, Any], **kwargs: Any) -> ArticleItem:

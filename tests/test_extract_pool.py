@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+from concurrent.futures import Future
 from datetime import datetime
 from pathlib import Path
 from types import SimpleNamespace
@@ -19,9 +20,11 @@ from scrapy.settings import Settings
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.defer import deferred_from_coro
 
+from newscrawl.dedup import fingerprint, to_bytes
 from newscrawl.extensions import Dropped
 from newscrawl.items import ArticleItem
 from newscrawl.pipelines import ExtractStage
+from newscrawl.pipelines.pool import ExtractionPool
 from newscrawl.sites import load_sites
 from newscrawl.spiders.loader import spider_class
 
@@ -120,3 +123,52 @@ async def test_a_page_a_worker_cannot_extract_is_dropped_with_its_reason(tmp_pat
         assert dropped.value.url == "http://127.0.0.1/a/1.html"
     finally:
         stage.close_spider()
+
+
+LONG_ARTICLE = (b"<html><head><title>Harbour reopens</title></head><body><article><h1>Harbour reopens</h1>"
+                + b"".join(b"<p>Paragraph %d: the harbour master said that the ferries would run again on Monday "
+                           b"once the divers had checked the piers and the cranes for damage.</p>" % n
+                           for n in range(6))
+                + b"</article></body></html>")
+
+
+SHORT_ARTICLE = (b"<html><head><title>Bridge closed</title></head><body><article><h1>Bridge closed</h1>"
+                 b"<p>The old bridge is closed to traffic until the river falls again.</p></article></body></html>")
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_worker_computes_the_fingerprint_the_export_gate_would(tmp_path):
+    stage = ExtractStage(_Crawler(tmp_path, NEWSCRAWL_EXTRACT_PROCESSES=1))
+    stage.open_spider()
+    try:
+        long = await extracted(stage, _item(LONG_ARTICLE))
+        short = await extracted(stage, _item(SHORT_ARTICLE, "http://127.0.0.1/a/2.html"))
+    finally:
+        stage.close_spider()
+    assert long.fingerprint == to_bytes(fingerprint(long.text))
+    assert short.fingerprint == b"" and fingerprint(short.text) is None  # too short: not fingerprinted
+
+
+def test_a_new_site_goes_to_the_least_loaded_worker_and_stays_there(tmp_path):
+    pool = ExtractionPool(2, "auto", Settings({"NEWSCRAWL_STATE_DIR": str(tmp_path)}), timeout=0)
+    try:
+        def page(site: str, number: int, padding: int = 0) -> Future:
+            body = ARTICLE.replace(b"</body>", b"<!--" + b"x" * padding + b"--></body>")
+            return pool.submit(site, {"body": body, "url": f"http://{site}/{number}.html",
+                                      "content_type": "text/html", "listing_title": None, "feed_entry": {}})
+
+        # The workers are still warming up: nothing comes back while the pages are assigned.
+        big = [page("big.example", n, padding=100_000) for n in range(3)]
+        small = [page(f"site{n}.example", 1) for n in range(3)]
+        assert pool.sites == {"big.example": 0, "site0.example": 1, "site1.example": 1, "site2.example": 1}
+        # A site keeps its worker, also when the other one has less waiting.
+        big.append(page("big.example", 3))
+        assert pool.sites["big.example"] == 0
+        assert pool.slots[0].waiting_bytes > pool.slots[1].waiting_bytes > 0
+        outcomes = [future.result(timeout=180) for future in big + small]
+        assert all("two metres" in outcome["fields"]["text"] for outcome in outcomes)
+        assert [slot.waiting_bytes for slot in pool.slots] == [0, 0]
+        page("new.example", 1).result(timeout=180)
+        assert pool.sites["new.example"] == 0  # both idle: the first
+    finally:
+        pool.close()

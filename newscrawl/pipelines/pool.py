@@ -7,13 +7,20 @@ page's bytes to one of N worker processes and awaits the result, while the crawl
 downloading.
 
 - **Site affinity.**  Each worker is its own single-process executor and a site always goes
-  to the same one (a stable hash of the site name), so a site's template library (seed
-  004, :mod:`.templates`) is learned and applied in one process, in page order, exactly as
-  in-process.  The worker opens the template store itself (SQLite in the state directory,
-  or Redis in distributed mode), saves it at the end of every batch of pages and when the
+  to the same one, so a site's template library (seed 004, :mod:`.templates`) is learned and
+  applied in one process, in page order, exactly as in-process.  A site's first page picks
+  the least-loaded worker (fewest body bytes waiting, then fewest pages), and the site stays
+  there for the rest of the run: an archive of many sites (CC-NEWS) keeps every worker busy
+  even when a few large sites come in long runs.  (A site's library is read from the store
+  on its first page in a worker, so a site may have another worker in the next run.)
+  The worker opens the template store itself (SQLite in the state directory, or Redis in
+  distributed mode), saves it at the end of every batch of pages and when the
   crawl closes.
 - **Same outcome as in-process.**  The worker runs :func:`extract_fields`, the function the
-  in-process stage runs; drops come back as ``(reason, detail)`` and become the same
+  in-process stage runs, and also the article text's MinHash fingerprint
+  (:func:`newscrawl.dedup.fingerprint`, for ``duplicate_content``), which the crawl process
+  would otherwise compute itself (~0.7 ms a page, the largest share of its own per-page work);
+  drops come back as ``(reason, detail)`` and become the same
   :class:`~newscrawl.extensions.Dropped`; the worker's stats increments and log records are
   replayed in the crawl process (``newscrawl/template/...`` counters, template warnings).
 - **A time limit per page.**  A worker runs its pages one after the other, so the page at the
@@ -51,7 +58,6 @@ import signal
 import sys
 import threading
 import time
-import zlib
 from collections import Counter, deque
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -138,8 +144,11 @@ def _start_worker(method: str, settings: dict, parent_pid: int) -> None:
     stats = CountingStats()
     templates = CrawlTemplates(SimpleNamespace(settings=Settings(settings), stats=stats))
     marker = settings.get("NEWSCRAWL_TEST_HANG_MARKER")
+    fingerprint = None
+    if int(settings.get("NEWSCRAWL_FINGERPRINTS_PER_SITE", 1) or 0) > 0:
+        from ..dedup import fingerprint
     _worker = SimpleNamespace(method=method, templates=templates, stats=stats, log=buffer,
-                              extract_fields=extract_fields,
+                              extract_fields=extract_fields, fingerprint=fingerprint,
                               hang_marker=marker.encode("utf-8") if marker else None)
     warm_up(method)
     if templates.enabled:  # open the store now (SQLite, or scrapy-redis's import), not on the first page
@@ -159,12 +168,28 @@ def _run(job: dict) -> dict:
             time.sleep(60)
     outcome: dict[str, Any] = {}
     try:
-        outcome["fields"] = worker.extract_fields(worker.templates, worker.method, **job)
+        outcome["fields"] = fields = worker.extract_fields(worker.templates, worker.method, **job)
     except Dropped as exc:
         outcome["dropped"] = (exc.reason, exc.detail)
+    else:
+        if worker.fingerprint is not None:
+            fields["fingerprint"] = _fingerprint(worker.fingerprint, fields.get("text"))
     outcome["stats"], worker.stats.counts = dict(worker.stats.counts), Counter()
     outcome["logs"], worker.log.records = worker.log.records, []
     return outcome
+
+
+def _fingerprint(fingerprint, text: str | None) -> bytes:
+    """The stored form of the text's fingerprint (:func:`newscrawl.dedup.to_bytes`); ``b""`` for
+    a text too short to have one."""
+    from ..dedup import to_bytes
+
+    try:
+        minhash = fingerprint(text or "")
+    except Exception:  # noqa: BLE001 - a fingerprint bug must cost the duplicate check, not the article
+        logger.debug("Fingerprint failed", exc_info=True)
+        return b""
+    return to_bytes(minhash) if minhash is not None else b""
 
 
 def _ready() -> None:
@@ -191,6 +216,7 @@ class _Job:
     outer: Future = field(default_factory=Future)
     attempt: Future | None = None
     deaths: int = 0
+    sent_bytes: int = 0  # counted in its slot's waiting_bytes until it is settled
 
 
 @dataclass(eq=False)
@@ -200,6 +226,7 @@ class _Slot:
     number: int
     executor: ProcessPoolExecutor | None = None
     jobs: deque = field(default_factory=deque)
+    waiting_bytes: int = 0  # body bytes of the pages sent and not back yet: the load of a new site
     head_since: float = 0.0  # when the head job started: when the one before it came back
     broken: bool = False
     failed_starts: int = 0
@@ -207,8 +234,9 @@ class _Slot:
 
 
 class ExtractionPool:
-    """N worker processes; :meth:`submit` picks one by the page's site; a supervisor thread
-    enforces ``timeout`` seconds per page (0: none) and replaces dead workers."""
+    """N worker processes; :meth:`submit` sends a page to its site's worker (a new site's: the
+    least-loaded); a supervisor thread enforces ``timeout`` seconds per page (0: none) and
+    replaces dead workers."""
 
     def __init__(self, processes: int, method: str, settings: Settings, timeout: float = 0.0):
         self.method = method
@@ -220,6 +248,7 @@ class ExtractionPool:
         self._wake = threading.Event()
         self._stopping = False
         self.slots = [_Slot(number) for number in range(processes)]
+        self.sites: dict[str, int] = {}  # site -> the number of its worker, for the whole run
         with self._lock:
             for slot in self.slots:
                 # Start (and warm up) every worker now, while the crawl reads its catalogue pages.
@@ -229,7 +258,13 @@ class ExtractionPool:
         self._supervisor.start()
 
     def slot(self, site: str) -> int:
-        return zlib.crc32(site.encode("utf-8")) % len(self.slots)
+        """The number of the site's worker; a new site gets the least-loaded one (fewest body
+        bytes waiting, then fewest pages) and keeps it for the rest of the run."""
+        with self._lock:
+            number = self.sites.get(site)
+            if number is None:
+                number = self.sites[site] = min(self.slots, key=_load).number
+            return number
 
     def submit(self, site: str, job: dict) -> Future:
         """The page's outcome (see :func:`_run`), or :class:`ExtractionTimeout` / :class:`WorkerCrashed`."""
@@ -254,6 +289,9 @@ class ExtractionPool:
         if len(slot.jobs) == 1:
             slot.head_since = time.monotonic()
         args = (job.page,) if job.kind == "page" else ()
+        if job.kind == "page":
+            job.sent_bytes = job.sent_bytes or len(job.page.get("body") or b"") + 1
+            slot.waiting_bytes += job.sent_bytes
         try:
             job.attempt = slot.executor.submit(_TASKS[job.kind], *args)
         except BrokenProcessPool:  # the worker died already: it is replaced with its jobs
@@ -263,6 +301,7 @@ class ExtractionPool:
             return
         except RuntimeError as exc:  # a slot that is down at close, or the interpreter exiting
             slot.jobs.remove(job)
+            slot.waiting_bytes -= job.sent_bytes
             job.outer.set_exception(WorkerCrashed(f"no extraction worker: {exc}"))
             return
         job.attempt.add_done_callback(partial(self._finished, slot, job))
@@ -276,6 +315,7 @@ class ExtractionPool:
                 self._wake.set()
                 return
             slot.jobs.remove(job)
+            slot.waiting_bytes -= job.sent_bytes
             slot.head_since = time.monotonic()
             if job.kind == "start":
                 slot.failed_starts = 0
@@ -307,7 +347,7 @@ class ExtractionPool:
         """Kill the slot's worker, start a new one and re-send the jobs it had; returns the jobs
         that fail instead, with their exception."""
         _kill(slot.executor)
-        jobs, slot.jobs, slot.broken = list(slot.jobs), deque(), False
+        jobs, slot.jobs, slot.broken, slot.waiting_bytes = list(slot.jobs), deque(), False, 0
         for job in jobs:
             job.attempt = None  # what the old executor still reports about them is ignored
         failed = self._blame(slot, jobs, timed_out)
@@ -373,6 +413,11 @@ class ExtractionPool:
     def worker_pids(self) -> list[int]:
         """The worker processes' ids (for tests and diagnostics)."""
         return [pid for slot in self.slots for pid in list(getattr(slot.executor, "_processes", None) or {})]
+
+
+def _load(slot: _Slot) -> tuple[int, int, int]:
+    """How busy a worker is, for the choice of a new site's worker."""
+    return (slot.waiting_bytes, sum(job.kind == "page" for job in slot.jobs), slot.number)
 
 
 def _kill(executor: ProcessPoolExecutor) -> None:

@@ -264,7 +264,8 @@ class ExportGateStage(Stage):
         keys = {canonical_url(u) for u in urls}
         if keys & self._passed or any(self.seen.exported(item.site, u) for u in urls):
             raise Dropped("duplicate", "article already exported", item.url)
-        earlier = self.seen.content_duplicate(item.site, item.url, item.text)
+        earlier = self.seen.content_duplicate(item.site, item.url, item.text, item.fingerprint)
+        item.fingerprint = None
         if earlier is not None:
             raise Dropped("duplicate_content", f"the same text as {earlier}", item.url)
         claim_export = getattr(self.seen, "claim_export", None)  # distributed mode: across workers

@@ -34,8 +34,11 @@ dropped as ``duplicate``).  As in a crawl, exported URLs are recorded in the sta
 seen-URL store and each site's template library is learned there (``NEWSCRAWL_STATE_DIR``).
 
 Extraction uses the crawl's worker pool (``NEWSCRAWL_EXTRACT_PROCESSES``), where a site's pages
-all go to one worker so that its template library is learned in page order: an archive of many
-sites (CC-NEWS) spreads over the workers, an archive of one site keeps one worker busy.
+all go to one worker so that its template library is learned in page order (a site's first page
+picks the least-loaded worker): an archive of many sites (CC-NEWS) spreads over the workers, an
+archive of one site keeps one worker busy.  The workers also compute each text's fingerprint for
+``duplicate_content``, so the crawl process's own work per page (reading, Scrapy, export) stays
+small beside theirs.
 """
 
 from __future__ import annotations
