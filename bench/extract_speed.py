@@ -96,7 +96,7 @@ def body_only(method: str) -> Runner:
     """Parse plus the body method alone (its text and links): no title, date or author."""
     import importlib
 
-    extract_body = importlib.import_module(f"newscrawl.extract.{BODY_METHODS[method]}").extract_body
+    extract_body = importlib.import_module(f"newscrawl.extract.methods.{BODY_METHODS[method]}").extract_body
 
     def run(text: str, url: str | None) -> object:
         page = Page.from_html(text, url=url)
