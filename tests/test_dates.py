@@ -239,3 +239,15 @@ def test_a_day_is_completed_by_the_date_line_not_by_a_comment():
 def test_feed_string_keeps_its_offset():
     found = find_published(page(), {"published": "Thu, 19 Nov 2026 07:45:00 -0500"})
     assert found.utcoffset() == EST and found.hour == 7
+
+
+def test_a_utc_instant_the_page_also_states_on_its_own_clock_takes_that_offset():
+    head = "<meta property='article:published_time' content='2026-11-19T12:45:00Z'>"
+    same = Page.from_html(f"<html><head>{head}</head><body><h1>Bridge reopens</h1>"
+                          "<time datetime='2026-11-19T07:45:00-05:00'>Nov 19, 7:45 a.m.</time></body></html>",
+                          url="https://example.com/a")
+    assert find_published(same).isoformat() == "2026-11-19T07:45:00-05:00"
+    other = Page.from_html(f"<html><head>{head}</head><body><h1>Bridge reopens</h1>"
+                           "<time datetime='2026-11-19T09:00:00-05:00'>Updated 9 a.m.</time></body></html>",
+                           url="https://example.com/a")
+    assert find_published(other).isoformat() == "2026-11-19T12:45:00+00:00"  # another instant: not the same stamp

@@ -58,6 +58,7 @@ from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from datetime import time as clock_time
 from email.utils import parsedate_to_datetime
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo
@@ -236,7 +237,7 @@ def _find_published(page: Page, feed_entry: Mapping[str, Any] | None) -> datetim
     zone, hints = default_zone(page), zone_hints(page)
     found = from_feed_entry(feed_entry, zone, hints) if feed_entry else None
     if found is None:
-        declared = _first(_declared_published(page, zone))
+        declared = _own_offset(page, zone, _first(_declared_published(page, zone)))
         in_url = url_date(page.url, zone)
         if declared and in_url and abs((day_of(declared) - in_url).days) > 1:
             found = in_url  # a re-stamped page keeps its original URL
@@ -255,6 +256,20 @@ def _find_published(page: Page, feed_entry: Mapping[str, Any] | None) -> datetim
     if found is not None and not isinstance(found, datetime):
         found = _with_time_of_day(page, zone, found)
     return found
+
+
+def _own_offset(page: Page, zone: tzinfo, declared: datetime | date | None) -> datetime | date | None:
+    """A declared UTC instant that the page also states in an offset of its own (``<meta>`` says
+    ``12:45Z``, ``<time datetime>`` or JSON-LD ``07:45-05:00``): the same instant on the source's
+    own clock, as its feed would give it."""
+    if not isinstance(declared, datetime) or declared.utcoffset() != timedelta(0):
+        return declared
+    stamps = (el.get("datetime") for el in page.root.iter("time") if el.get("datetime"))
+    hints = zone_hints(page)
+    for value in chain(_declared_published(page, zone), (parse_date(v, zone, None, hints) for v in stamps)):
+        if isinstance(value, datetime) and value.utcoffset() != timedelta(0) and value == declared:
+            return value
+    return declared
 
 
 def _local_day(page: Page, zone: tzinfo, declared: datetime | date) -> datetime | date:
