@@ -141,3 +141,33 @@ async def test_a_template_library_that_cannot_be_saved_stops_the_run(tmp_path, m
     assert crawler.stats.get_value("finish_reason") == "state_write_failed"
     assert "template library" in crawler.stats.get_value("newscrawl/state_write_failed")
     assert len(exported) < 36  # the run stopped at the first failed save (after a 10-page batch)
+
+
+def test_the_date_line_and_byline_are_read_before_the_template_removes_them(tmp_path):
+    """A site prints its date line and byline in the same words on every page, so its library learns
+    them as noise; the page's date and authors must still come from them, whatever the crawl order."""
+    templates = templates_for(tmp_path)
+
+    def page_html(story: str) -> bytes:
+        return (f"<html><head><meta property='article:published_time' content='2026-11-19T12:45:00Z'>"
+                f"<title>{story}</title></head><body><h1>{story}</h1>"
+                "<p class='byline'>By Dana Ford</p>"
+                "<time class='published' datetime='2026-11-19T07:45:00-05:00'>November 19, 2026, 7:45 a.m. EST</time>"
+                f"<p>{' '.join(f'{story}: the {n} reading of the plan.' for n in ('first', 'second', 'third'))}</p>"
+                f"{FOOTER}</body></html>").encode()
+
+    for story in STORIES:  # one batch of ten: the byline, the date line and the footer become template
+        stages.extract_fields(templates, "auto", site="example", body=page_html(story),
+                              url="http://example.com/a", content_type="text/html", listing_title=None,
+                              feed_entry={})
+    learned = {text for _, text, _ in templates._store().site("example").entries()}
+    assert {"By Dana Ford", "November 19, 2026, 7:45 a.m. EST"} <= learned
+    fields = stages.extract_fields(templates, "auto", site="example",
+                                   body=page_html("Ferry fares rise by a dollar"),
+                                   url="http://example.com/b", content_type="text/html",
+                                   listing_title=None, feed_entry={})
+    assert templates.crawler.stats.get_value("newscrawl/template/leaves_removed") >= 2
+    assert "Copyright" not in fields["text"]  # the template did clean the page
+    assert fields["published"] == "2026-11-19T07:45:00-05:00"  # the date line's own zone, not the meta's UTC
+    assert fields["authors"] == ["Dana Ford"]
+    templates.close()

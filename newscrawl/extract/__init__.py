@@ -1,23 +1,22 @@
 """newscrawl's extraction library: one downloaded article page in, one structured :class:`Article` out.
 
 No Scrapy imports here: the crawl pipelines, the commands, the tests and anyone
-with a saved page call :func:`extract`.  One module per published method:
+with a saved page call :func:`extract`.
 
-- :mod:`.title` — He (2019), LCS title matching;
-- :mod:`.cevc` — Wang et al. (2020), content extraction via valid characters;
-- :mod:`.decay` — Chen et al. (2012), information-decay amplitude;
-- :mod:`.auto` — the rule-based combination of Wang et al. (2020) and Chen et al. (2012)
-  (method ``auto-rules``);
-- :mod:`.auto_learned` — ``auto``, the default: those rules plus Kazennikov and Soloviev's classifier
-  as a veto on the body's edge lines;
+- :mod:`.methods` — the body methods, one module per paper: CEVC (Wang et al. 2020), information
+  decay (Chen et al. 2012), templates + block SVM (Yan and Wang 2020), the RSS-feature node
+  classifier (Kazennikov and Soloviev), and their combination ``auto`` (the default);
+- :mod:`.fields` — the title (He 2019, LCS title matching), the publication date, the authors;
+- :mod:`.page`, :mod:`.dom`, :mod:`.encoding`, :mod:`.tokens` — one decode and one parse per
+  page and the shared DOM and text helpers.
 
-plus :mod:`.dates` and :mod:`.authors` for metadata, :mod:`.dom` for the shared DOM
-helpers and :mod:`.metrics` for the evaluation measures.
+Measuring and training live apart, in :mod:`newscrawl.evaluation` and :mod:`newscrawl.training`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date, datetime
 from typing import Any
 
 from .article import Article, Link
@@ -26,7 +25,9 @@ from .page import Page
 from .page_type import page_type, page_type_of
 
 __all__ = ["Article", "ExtractionError", "Link", "Page", "extract", "extract_page", "page_type",
-           "page_type_of", "METHODS"]
+           "page_type_of", "METHODS", "FIND"]
+
+FIND = object()  # extract_page's default for a field the caller did not find beforehand
 
 
 _METHOD_FUNCTIONS = {
@@ -85,8 +86,15 @@ def extract_page(
     feed_entry: Mapping[str, Any] | None = None,
     method: str = "auto",
     params: Mapping[str, Any] | None = None,
+    published: datetime | date | None | object = FIND,
+    authors: list[str] | object = FIND,
 ) -> Article:
-    """:func:`extract` on an already parsed :class:`Page` (lets callers share one parse)."""
+    """:func:`extract` on an already parsed :class:`Page` (lets callers share one parse).
+
+    ``published`` and ``authors``, when given, are used as found, not searched again: the
+    crawl reads them before its template library removes a site's repeated leaves, since a
+    site's date line and byline repeat from page to page.
+    """
     from .fields.authors import find_authors
     from .fields.dates import find_published
     from .fields.title import find_title
@@ -100,8 +108,8 @@ def extract_page(
         url=page.url,
         title=find_title(page, listing_title, precise=(method in PRECISE_TITLE_METHODS)),
         text=body.text,
-        published=find_published(page, feed_entry),
-        authors=find_authors(page),
+        published=find_published(page, feed_entry) if published is FIND else published,
+        authors=find_authors(page) if authors is FIND else authors,
         links=[Link(text, href) for text, href in body.links(page.base_url)],
         language=page.language,
         method=method,

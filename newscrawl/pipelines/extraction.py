@@ -10,6 +10,8 @@ import time
 from ..dedup import page_canonical
 from ..extensions import Dropped
 from ..extract import ExtractionError, Page, extract_page, page_type_of
+from ..extract.fields.authors import find_authors
+from ..extract.fields.dates import find_published
 from .templates import CrawlTemplates
 
 logger = logging.getLogger(__name__)
@@ -44,8 +46,12 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
     try:
         page = Page.from_html(body, url=url, content_type=content_type)
         kind = _page_type(page)  # before the template library cleans the tree: as the library sees a page
+        # A site's date line and byline repeat from page to page, so its template library learns them
+        # as noise: read them before it cleans the tree, or a page's date would depend on crawl order.
+        published, authors = find_published(page, feed_entry), find_authors(page)
         templates.apply(site, page)
-        article = extract_page(page, listing_title=listing_title, feed_entry=feed_entry, method=method)
+        article = extract_page(page, listing_title=listing_title, feed_entry=feed_entry, method=method,
+                               published=published, authors=authors)
     except ExtractionError as exc:
         raise Dropped(_EXTRACTION_REASONS.get(exc.reason, "extraction_error"), str(exc), url) from None
     except Exception as exc:  # a library bug must cost one article, not the crawl
