@@ -251,3 +251,9 @@ def test_a_utc_instant_the_page_also_states_on_its_own_clock_takes_that_offset()
                            "<time datetime='2026-11-19T09:00:00-05:00'>Updated 9 a.m.</time></body></html>",
                            url="https://example.com/a")
     assert find_published(other).isoformat() == "2026-11-19T12:45:00+00:00"  # another instant: not the same stamp
+
+
+def test_an_offset_of_a_day_or_more_is_no_date():
+    # "+8200" reads as 82 hours: datetime refuses such a zone when asked for the offset
+    assert parse_date("Sun, 12 May 2024 08:30:00 +8200") is None
+    assert parse_date("Sun, 12 May 2024 08:30:00 +0800").isoformat() == "2024-05-12T08:30:00+08:00"

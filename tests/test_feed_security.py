@@ -159,3 +159,11 @@ async def test_crawl_lists_every_entry_of_a_feed_with_a_surrogate_reference(http
     assert sorted(exported) == sorted(urls)
     assert exported[urls[3]]["feed_title"].endswith("part 3 \ufffd\ufffd")
     assert crawler.stats.get_value("newscrawl/listing_error/feed") is None
+
+
+def test_an_entry_with_an_impossible_offset_is_read():
+    feed = parse_feed(b'<?xml version="1.0"?><rss version="2.0"><channel><title>F</title><item><title>Story 0'
+                      b'</title><link>http://example.com/s/0</link><pubDate>Sun, 12 May 2024 08:30:00 +8200'
+                      b'</pubDate></item></channel></rss>', FEED_URL, "application/rss+xml")
+    # feedparser reads "+8200" as 82 hours and normalises to UTC; the written value is no zone (was a crash)
+    assert [(e.link, e.published) for e in feed.entries] == [("http://example.com/s/0", "2024-05-08T22:30:00+00:00")]

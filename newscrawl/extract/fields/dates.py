@@ -360,9 +360,12 @@ def parse_date(
     found = _parse_any(value, languages, hints)
     if found is None:
         return None
-    if isinstance(found, datetime) and (found.tzinfo is None or found.utcoffset() is None):
-        found = found.replace(tzinfo=zone)
-    return found if _plausible(found) else None
+    try:
+        if isinstance(found, datetime) and (found.tzinfo is None or found.utcoffset() is None):
+            found = found.replace(tzinfo=zone)
+        return found if _plausible(found) else None
+    except (ValueError, OverflowError):  # an offset of a day or more ("+8200") is no zone
+        return None
 
 
 def _parse_any(
