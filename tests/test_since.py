@@ -156,6 +156,19 @@ def test_the_stage_judges_only_articles_whose_listing_gave_no_date():
     with pytest.raises(Dropped) as dropped:
         stage.process_item(article(published="2026-10-31T23:00:00"))  # no offset: read as UTC
     assert dropped.value.reason == "too_old"
+    with pytest.raises(Dropped):
+        stage.process_item(article(published="2026-10-31"))  # a whole day before the window
     kept = [article(published=AFTER), article(published=None), article(published="not a date"),
-            article(published=BEFORE, feed_published=AFTER)]  # the listing's date was checked already
+            article(published=BEFORE, feed_published=AFTER),  # the listing's date was checked already
+            article(published="2026-11-01")]  # a day-only date is not midnight: its day is in the window
     assert [stage.process_item(item) for item in kept] == kept
+
+
+def test_a_day_only_date_on_the_cutoffs_day_is_kept_whatever_the_cutoffs_time():
+    spider = spider_of(site_spider(feeds=["http://127.0.0.1/rss.xml"]), since=SINCE)
+    spider.date_cutoff = datetime(2026, 11, 18, 14, 0, tzinfo=UTC)  # as max_age_days sets it: now minus N days
+    stage = SinceFilterStage(spider.crawler)
+    same_day = ArticleItem(url="http://127.0.0.1/a.html", site="testsite", published="2026-11-18")
+    assert stage.process_item(same_day) is same_day
+    with pytest.raises(Dropped):
+        stage.process_item(ArticleItem(url="http://127.0.0.1/b.html", site="testsite", published="2026-11-17"))

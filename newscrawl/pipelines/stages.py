@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from ..extensions import Dropped, Scheduled, SeenUrls, state_write_failed
@@ -286,11 +286,16 @@ class SinceFilterStage(Stage):
         if cutoff is None or not isinstance(item, ArticleItem) or item.feed_published or not item.published:
             return item
         try:
-            published = datetime.fromisoformat(item.published)
+            if len(item.published) == 10:  # a day ("2026-11-20"): too old only when the whole day is
+                day = date.fromisoformat(item.published)
+                too_old = day < cutoff.astimezone(UTC).date()
+            else:
+                published = datetime.fromisoformat(item.published)
+                if published.tzinfo is None:
+                    published = published.replace(tzinfo=UTC)
+                too_old = published < cutoff
         except ValueError:
             return item
-        if published.tzinfo is None:
-            published = published.replace(tzinfo=UTC)
-        if published < cutoff:
+        if too_old:
             raise Dropped("too_old", f"published {item.published}, before {cutoff.isoformat()}", item.url)
         return item
