@@ -191,7 +191,10 @@ class SeenUrls:
         short to have one), so that the crawl process does not compute it again."""
         if self.fingerprints_kept <= 0:
             return None
-        minhash = fingerprint(text or "") if computed is None else from_bytes(computed) if computed else None
+        if computed is None:
+            minhash = fingerprint(text or "")
+        else:
+            minhash = from_bytes(computed) if computed else None
         if minhash is None:
             return None
         index = self._content_index(site)

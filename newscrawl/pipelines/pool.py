@@ -7,7 +7,7 @@ page's bytes to one of N worker processes and awaits the result, while the crawl
 downloading.
 
 - **Site affinity.**  Each worker is its own single-process executor and a site always goes
-  to the same one, so a site's template library (seed 004, :mod:`.templates`) is learned and
+  to the same one, so a site's template library (Yan and Wang 2020, :mod:`.templates`) is learned and
   applied in one process, in page order, exactly as in-process.  A site's first page picks
   the least-loaded worker (fewest body bytes waiting, then fewest pages), and the site stays
   there for the rest of the run: an archive of many sites (CC-NEWS) keeps every worker busy

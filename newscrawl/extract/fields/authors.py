@@ -120,6 +120,7 @@ ORGANISATION_WORDS = frozenset(
     "tv radio foundation stiftung verlag verein association institute institut university universität "
     "council ministry department group company media report reports sport sports blog".split()
 )
+_NOT_PERSON_WORDS = ORGANISATION_WORDS | AFFILIATION_WORDS  # a word no person's name holds
 _NON_WORD = re.compile(r"[\W_]+")
 # A credit for the pictures, not the text.
 _PHOTO_CREDIT = re.compile(r"^\s*+(?:photos?|fotos?|bild(?:er)?|images?|pictures?|illustrations?|"
@@ -195,8 +196,9 @@ def _find_authors(page: Page) -> list[str]:
     sections = _sections(page)
     personal_site: list[str] = []
     found: list[str] = []
+    site_words = site_names | addresses
     for structured, names in _sources(page):
-        names = [n if _is_site(n.casefold(), site_names) else _without_site_word(n, site_names | addresses)
+        names = [n if _is_site(n.casefold(), site_names) else _without_site_word(n, site_words)
                  for n in names]
         people = unique_names(n for n in names
                               if not _is_site(n.casefold(), site_names) and n.casefold() not in addresses
@@ -227,7 +229,7 @@ def _is_personal_site_name(name: str) -> bool:
     words = name.split()
     return (2 <= len(words) <= 3 and words[0].casefold() not in _ARTICLES
             and all(w[:1].isupper() and w.replace("-", "").replace("'", "").isalpha() for w in words)
-            and not any(w.casefold() in ORGANISATION_WORDS | AFFILIATION_WORDS for w in words)
+            and not any(w.casefold() in _NOT_PERSON_WORDS for w in words)
             and name.casefold() not in AGENCIES)
 
 
@@ -563,7 +565,7 @@ def _author_rule(el) -> int | None:
 def _looks_like_person(text: str) -> bool:
     """Two to four capitalised words (particles between), as a link to a profile page names a person."""
     words = normalize_space(text).split()
-    if any(w.casefold() in ORGANISATION_WORDS | AFFILIATION_WORDS for w in words):
+    if any(w.casefold() in _NOT_PERSON_WORDS for w in words):
         return False
     if not 2 <= len(words) <= 4 or len(" ".join(words)) > MAX_NAME_CHARS:
         return False

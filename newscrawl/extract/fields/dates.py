@@ -237,7 +237,8 @@ def _find_published(page: Page, feed_entry: Mapping[str, Any] | None) -> datetim
     zone, hints = default_zone(page), zone_hints(page)
     found = from_feed_entry(feed_entry, zone, hints) if feed_entry else None
     if found is None:
-        declared = _own_offset(page, zone, _first(_declared_published(page, zone)))
+        declared_values = _declared_published(page, zone)
+        declared = _own_offset(page, zone, _first(declared_values), declared_values)
         in_url = url_date(page.url, zone)
         if declared and in_url and abs((day_of(declared) - in_url).days) > 1:
             found = in_url  # a re-stamped page keeps its original URL
@@ -258,15 +259,17 @@ def _find_published(page: Page, feed_entry: Mapping[str, Any] | None) -> datetim
     return found
 
 
-def _own_offset(page: Page, zone: tzinfo, declared: datetime | date | None) -> datetime | date | None:
+def _own_offset(page: Page, zone: tzinfo, declared: datetime | date | None,
+                later: Iterator[datetime | date | None]) -> datetime | date | None:
     """A declared UTC instant that the page also states in an offset of its own (``<meta>`` says
     ``12:45Z``, ``<time datetime>`` or JSON-LD ``07:45-05:00``): the same instant on the source's
-    own clock, as its feed would give it."""
+    own clock, as its feed would give it.  ``later``: the declared values after ``declared``
+    (the rest of the same generator, so none is parsed twice)."""
     if not isinstance(declared, datetime) or declared.utcoffset() != timedelta(0):
         return declared
     stamps = (el.get("datetime") for el in page.root.iter("time") if el.get("datetime"))
     hints = zone_hints(page)
-    for value in chain(_declared_published(page, zone), (parse_date(v, zone, None, hints) for v in stamps)):
+    for value in chain(later, (parse_date(v, zone, None, hints) for v in stamps)):
         if isinstance(value, datetime) and value.utcoffset() != timedelta(0) and value == declared:
             return value
     return declared
