@@ -165,6 +165,13 @@ class _Blocks:
 
 def page_signals(page: Page) -> PageSignals:
     """The signals of ``page`` (one walk of its cleaned tree)."""
+    signals = _declared_signals(page)
+    _walk(page.body, signals)
+    return signals
+
+
+def _declared_signals(page: Page) -> PageSignals:
+    """The signals read without walking the body: metadata, URL, error title."""
     signals = PageSignals()
     _read_metadata(page, signals)
     _read_url(page.url, signals)
@@ -172,7 +179,6 @@ def page_signals(page: Page) -> PageSignals:
     h1 = next(page.root.iter("h1"), None)
     heading = h1.text_content() if h1 is not None else ""
     signals.error_title = bool(_ERROR_TITLE.search(title[:300]) or _ERROR_TITLE.search(heading[:300]))
-    _walk(page.body, signals)
     return signals
 
 
@@ -288,7 +294,18 @@ def _declared_kind(s: PageSignals) -> str | None:
 
 def page_type_of(page: Page) -> str:
     """``"article"`` or the kind of non-article page ``page`` is."""
-    return kind_of(page_signals(page))
+    signals = _declared_signals(page)
+    if _settled_article(signals):
+        return ARTICLE
+    _walk(page.body, signals)
+    return kind_of(signals)
+
+
+def _settled_article(s: PageSignals) -> bool:
+    """Does :func:`kind_of` say article whatever the body walk finds?  Metadata that declares an
+    article decides before any rule that reads the walk, except that an error title with a
+    short body beats ``og:type`` alone (most article pages: the walk is skipped)."""
+    return bool(s.ld_types & _ARTICLE_TYPES) or (s.og_type == "article" and not s.error_title)
 
 
 def page_type(html: str | bytes, url: str | None = None, content_type: str | None = None) -> str:

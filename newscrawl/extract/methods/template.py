@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from lxml import html
+from lxml import etree, html
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
@@ -56,15 +56,19 @@ def _max_distance(a: int, b: int) -> int:
 
 
 def iter_leaves(root: html.HtmlElement) -> Iterator[tuple[html.HtmlElement, str]]:
-    """``(element, text)`` for leaf elements (no element children) with visible text."""
-    for el in root.iter():
-        if not isinstance(el.tag, str) or el.tag in ("html", "head", "title", "meta", "link"):
+    """``(element, text)`` for leaf elements (no element children) with visible text, in
+    document order (``root`` included)."""
+    for el in _LEAVES(root):
+        if el.tag in _NOT_LEAVES:
             continue
-        if any(isinstance(child.tag, str) for child in el):
-            continue
-        text = dom.normalize_space(el.text_content())
+        # A leaf's text is its own, unless comments inside it split it (then their tails count too).
+        text = dom.normalize_space(el.text_content() if len(el) else el.text or "")
         if text and len(text) <= MAX_LEAF_CHARS:
             yield el, text
+
+
+_LEAVES = etree.XPath("descendant-or-self::*[not(*)]")  # one C-level pass instead of a child scan per element
+_NOT_LEAVES = frozenset({"html", "head", "title", "meta", "link"})
 
 
 class LeafIndex:
