@@ -42,6 +42,7 @@ _AMP_SUFFIX = re.compile(r"\.amp(?=\.html?\Z)")
 _HOME_PATH = re.compile(r"\A/?(?:(?:index|default)\.\w{1,5})?\Z")
 
 
+@lru_cache(maxsize=4096)  # a crawl asks about each URL several times (seen store, export, fingerprints)
 def url_key(url: str) -> str:
     """The identity of ``url`` for de-duplication (see the module docstring)."""
     try:
