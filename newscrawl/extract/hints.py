@@ -15,7 +15,7 @@ from lxml import html
 # Lower-case patterns, matched against the lower-cased descriptor: without re.IGNORECASE a
 # markup never seen before costs a third as much (ids are often unique to a page).
 NEGATIVE = re.compile(
-    r"comment|disqus|respond|reply|replies|sidebar|side-bar|widget|related|recommend|popular|trending|"
+    r"comment|disqus|respond|reply|replies|sidebar|side-bar|(?<!elementor-)widget|related|recommend|popular|trending|"
     r"most-read|mostread|share|sharing|social|newsletter|subscribe|signup|promo|sponsor|advert|"
     r"(?:^|[-_ ])ads?(?:$|[-_ ])|banner|breadcrumb|pagination|pager|footer|foot(?:$|[-_ ])|"
     r"copyright|cookie|gdpr|consent|modal|popup|overlay|masthead|navbar|(?:^|[-_ ])nav(?:$|[-_ ])|"
