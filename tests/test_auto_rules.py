@@ -257,3 +257,44 @@ def test_paragraphs_beside_a_longer_comment_thread_in_one_container_are_the_body
 <div id="content"><h1>Council approves budget</h1>{story}<div id="comments"><ol>{comments}</ol></div></div>
 </body></html>"""
     assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_page_builder_widget_wrappers_are_not_sidebar_widgets():
+    # A page builder wraps every block, the article's too, in "<builder>-widget-*" classes.
+    body = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    wrapped = (
+        '<div class="elementor-widget-wrap"><div class="elementor-element elementor-widget">'
+        f'<div class="elementor-widget-container">{body}</div></div></div>'
+    )
+    html = english_article(paragraphs=[], extra_body=wrapped)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+    assert element_weight(lxml_html.fragment_fromstring('<div class="widget widget_archive">x</div>')) == 0
+
+
+def test_a_results_table_in_the_marked_body_is_kept_with_it():
+    # Names and numbers have no stop words: the table reads as noise, and the marked body
+    # holding it would lose to its own introduction.
+    rows = "".join(
+        f"<tr><td>{i}.</td><td>Schmidt, Anna {1990 + i}</td><td>LG Nordstadt</td><td>12,{i}4</td></tr>"
+        for i in range(1, 40)
+    )
+    intro = "The results of the regional championship for the under-16 teams, which was held in the rain."
+    more = "Thanks to all the volunteers who helped with the timing and the results on the day."
+    last = "The next meeting of the teams will be in the spring, when the season starts again at home."
+    body = f'<div class="entry-content"><h3>{intro}</h3><table>{rows}</table><p>{more}</p><p>{last}</p></div>'
+    text = extract(english_article(paragraphs=[], extra_body=body), method="auto").text
+    assert intro in text and last in text and "Schmidt, Anna 2019" in text
+
+
+def test_a_short_marked_post_beats_a_wordier_sidebar_blurb():
+    post = "I am at the conference this week, and the talks have been good so far."
+    blurb = (
+        "<p>This blog is about the things that I have learned in the years that I have been working in "
+        "the field, and about the people I have met on the way; the opinions here are my own and not "
+        "those of my employer, who has not read them and is not to blame for any of them at all.</p>"
+    )
+    links = "".join(f'<li><a href="/archive/{i}">Archive for the month {i}</a></li>' for i in range(12))
+    html = f"""<html lang="en"><head><title>Conference week</title></head><body><ul>{links}</ul>
+<div id="main"><h1>Conference week</h1><div class="entry-content"><p>{post}</p></div></div>
+<div id="col2"><div class="about">{blurb}</div></div></body></html>"""
+    assert extract(html, method="auto").text == post

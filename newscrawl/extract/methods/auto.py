@@ -26,7 +26,7 @@ from lxml import html
 from .. import dom
 from ..body import Body
 from ..fields.title import similarity, voted_headline
-from ..hints import MARKUPS, STRONG, never_body, strip_furniture, weigh_markup
+from ..hints import MARKUPS, STRONG, element_weight, never_body, strip_furniture, weigh_markup
 from ..page import Page
 from ..stopwords import stopword_matcher
 from .classifier import BODY_CHARS
@@ -166,6 +166,9 @@ class Gain:
         valid, noise = tree.subtree_totals(np.array((own[0] * w, own[1] + recounted)))
         self._weight, self._valid, self._noise = w, valid, noise
         self._hidden = np.zeros(size, dtype=bool)
+        # Elements whose own markup says article body, by position (:func:`lone_marked_body`).
+        self._marked = np.flatnonzero(np.asarray(own_weight) >= STRONG)
+        self._end = tree.end
         self._hidden[list(hidden)] = True
         # By position; the element-keyed dicts below are built only when asked for.
         self.index = tree.index
@@ -413,6 +416,70 @@ def paragraphs_parent(block: html.HtmlElement, gain: Gain, lam: float) -> html.H
     return parent if len(positive) >= SIBLING_PARAGRAPHS and enough else block
 
 
+# Explicit body markup around the chosen block, holding this many times its valid text with
+# links in at most this share of its text, is the body: what made it lose is data.
+MARKED_BODY_GROWTH = 2.0
+MARKED_BODY_LINKS = 0.2
+
+
+def marked_body_around(block: html.HtmlElement, gain: Gain) -> html.HtmlElement:
+    """The nearest element around ``block`` whose own markup says article body
+    (:data:`~.hints.STRONG`: ``entry-content``, ``itemprop=articleBody``) when it holds
+    :data:`MARKED_BODY_GROWTH` times ``block``'s valid text and few links; else ``block``.
+
+    A results table, a price list, a schedule of names and numbers has few stop words:
+    it reads as noise, and the marked body holding it loses to its own heading or first
+    paragraph.  Its links are few, unlike a related-articles box; boilerplate inside the
+    marked body is left to CleanTree.
+    """
+    index, valids, noises, links = gain.index, gain.valids, gain.noises, gain.link_lengths
+    i = index.get(block)
+    if i is None:
+        return block
+    floor = MARKED_BODY_GROWTH * max(valids[i], 1.0)
+    for el in block.iterancestors():
+        if el is gain.body:
+            break
+        j = index.get(el)
+        if j is None or el in gain.hidden or gain.weights[j] < STRONG or element_weight(el) < STRONG:
+            continue
+        if valids[j] >= floor and links[j] <= MARKED_BODY_LINKS * (valids[j] + noises[j]):
+            return el
+        break
+    return block
+
+
+# The page's one explicit article body, outside the chosen block, gaining at least this share of
+# what the block gains, is the article: a short post beside a wordier sidebar.
+LONE_MARKED_SHARE = 0.15
+
+
+def lone_marked_body(block: html.HtmlElement, gain: Gain, lam: float) -> html.HtmlElement:
+    """The page's one element marked as the article body (:data:`~.hints.STRONG`:
+    ``entry-content``, ``post-body``, ``itemprop=articleBody``; with the marked elements inside
+    it), when ``block`` lies outside it and it gains at least :data:`LONE_MARKED_SHARE` of what
+    ``block`` gains; else ``block``.
+
+    A short blog post loses to a sidebar of blurbs or a profile text with more stop words;
+    its markup names it the post.  A page with several marked bodies (a blog's front page,
+    teasers marked like posts) is left to the gains.
+    """
+    marked, end = gain._marked, gain._end
+    if not len(marked):
+        return block
+    outer = int(marked[0])
+    if np.any(marked >= end[outer]):  # a second marked body beside the first
+        return block
+    el = gain.elements[outer]
+    i = gain.index.get(block)
+    if i is None or outer <= i < end[outer] or i <= outer < end[i] or gain._hidden[outer]:
+        return block  # the block is the marked body, inside it or around it
+    score = gain._valid[outer] - lam * gain._noise[outer]
+    if score <= 0 or score < LONE_MARKED_SHARE * gain.score(block, lam):
+        return block
+    return el
+
+
 SIBLING_ARTICLE_SHARE = 0.2
 
 
@@ -496,6 +563,7 @@ def extract_body(
 ) -> Body:
     gain = Gain(page, cjk_mode, mu)
     block = paragraphs_parent(best_block(gain, lam), gain, lam)
+    block = lone_marked_body(marked_body_around(block, gain), gain, lam)
     title = voted_headline(page)
     block = titled_article(block, gain, lam, title)
     body = Body(method="auto", root=block, skip=prune(block, gain, lam, dl_max, title, prune_linkless))
