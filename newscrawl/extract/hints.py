@@ -26,7 +26,7 @@ POSITIVE = re.compile(
     r"article|body|content|entry|hentry|h-entry|main|post|text|blog|story|detail|news|"
     r"zhengwen|neirong|正文",
 )
-NEGATIVE_TAGS = frozenset({"nav", "aside", "footer", "header", "menu", "dialog", "figcaption"})
+NEGATIVE_TAGS = frozenset({"nav", "aside", "footer", "header", "menu", "dialog", "figcaption", "label"})
 STRONG_POSITIVE = re.compile(
     r"(?:article|story|post|entry|news)[-_]*(?:body|content|text)|body[-_]*text|main[-_]*text"
 )
