@@ -145,6 +145,8 @@ class Gain:
             ):
                 own_weight[i] = 1.0
                 hidden.discard(i)
+        for i in prose_in_marked_body(tree, own_weight, hidden, raw_valid, raw_noise, raw_links):
+            own_weight[i] = 1.0
         self.hidden: set[html.HtmlElement] = {elements[i] for i in hidden}
 
         weight = [1.0] * size
@@ -243,6 +245,71 @@ def marked_body_elsewhere(i: int, ends: np.ndarray, own_weight: list[float], val
     disjoint = (positions >= ends[i]) | (ends <= i)  # neither inside ``i`` nor holding it
     marked = disjoint & (np.asarray(own_weight) >= STRONG)
     return bool(np.any(valid[marked] >= MARKED_BODY_SHARE * valid[i]))
+
+
+# Inside explicit body markup, a few boilerplate-marked blocks holding this share of its valid
+# text, with links in at most this share of their text, are the body mislabelled.
+MISLABELLED_SHARE = 0.5
+# ... when the explicit body markup holds this share of the page's valid text (not a marked figure).
+MISLABELLED_BODY_SHARE = 0.35
+MISLABELLED_MAX_BLOCKS = 5
+MISLABELLED_LINKS = 0.1
+
+
+def prose_in_marked_body(tree: dom.TreeIndex, own_weight: list[float], hidden: set[int],
+                         valid: np.ndarray, noise: np.ndarray, links: np.ndarray) -> list[int]:
+    """The outermost boilerplate-marked elements inside the page's one element whose own markup
+    says article body (:data:`~.hints.STRONG`), or a marked element inside it, holding
+    :data:`MISLABELLED_BODY_SHARE` of the page's valid text, when they hold most of its valid
+    text: at most
+    :data:`MISLABELLED_MAX_BLOCKS` of them, not hidden, not a comment thread or a dialog,
+    nearly without links.
+
+    A photo story whose text is the one photo's caption, a post whose paragraphs sit in
+    a ``<span class="byline">`` left open: the article is the marked body, and its
+    boilerplate markup would leave it empty.  Fifty captions are a gallery, and a box of
+    several paragraphs (more than :data:`MISLABELLED_MAX_BLOCKS` text blocks in all) a
+    slideshow or a promo box, not a story.
+    Positions as in :class:`~.dom.TreeIndex`; ``valid``/``noise``/``links`` hold subtree totals.
+    """
+    end = tree.end
+    marked = np.flatnonzero(np.asarray(own_weight) >= STRONG)
+    if not len(marked) or np.any(marked >= end[marked[0]]):  # none, or several marked bodies side by side
+        return []
+    for m in marked.tolist():
+        if m not in hidden and valid[m] >= MISLABELLED_BODY_SHARE * valid[0]:  # not a marked figure or box
+            zeros = _mislabelled(m, tree, own_weight, hidden, valid, noise, links)
+            if zeros:
+                return zeros
+    return []
+
+
+def _mislabelled(m: int, tree: dom.TreeIndex, own_weight: list[float], hidden: set[int],
+                 valid: np.ndarray, noise: np.ndarray, links: np.ndarray) -> list[int]:
+    """:func:`prose_in_marked_body` for the marked element ``m``."""
+    end, elements = tree.end, tree.elements
+    zeros: list[int] = []
+    j, stop = m + 1, int(end[m])
+    while j < stop and len(zeros) <= MISLABELLED_MAX_BLOCKS:
+        if own_weight[j] == 0.0:
+            if valid[j] > 0:
+                zeros.append(j)
+            j = int(end[j])
+        else:
+            j += 1
+    if not zeros or len(zeros) > MISLABELLED_MAX_BLOCKS:
+        return []
+    if sum(valid[z] for z in zeros) < MISLABELLED_SHARE * valid[m]:
+        return []
+    if any(
+        z in hidden or never_body(elements[z]) or links[z] > MISLABELLED_LINKS * (valid[z] + noise[z])
+        for z in zeros
+    ):
+        return []
+    inside = [j for z in zeros for j in range(z, int(end[z])) if valid[j] > 0]
+    if sum(1 for j in inside if elements[j].tag in dom.BLOCK_TAGS) > MISLABELLED_MAX_BLOCKS:
+        return []  # a slideshow of captioned pictures, a promo box
+    return zeros
 
 
 TEASER_MIN_ITEMS = 3
