@@ -298,3 +298,43 @@ def test_a_short_marked_post_beats_a_wordier_sidebar_blurb():
 <div id="main"><h1>Conference week</h1><div class="entry-content"><p>{post}</p></div></div>
 <div id="col2"><div class="about">{blurb}</div></div></body></html>"""
     assert extract(html, method="auto").text == post
+
+
+def test_a_photo_story_told_in_its_caption_keeps_the_caption():
+    # The story's text is the one photo's caption inside the marked body: it is the article.
+    caption = " ".join(ARTICLE_PARAGRAPHS)
+    dek = "A short line about the vote."
+    story = (
+        f'<div class="story-body"><div class="dek">{dek}</div><div class="photo"><img src="a.jpg">'
+        f'<div class="caption">{caption}</div></div></div>'
+    )
+    about = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS[::-1]).replace("city", "town")
+    after = f'<div class="footer-about">{about}</div>'
+    text = extract(english_article(paragraphs=[], extra_body=story, after_body=after), method="auto").text
+    assert caption in text and "town" not in text
+    # Fifty captions are a gallery beside the article, not the article.
+    gallery = "".join(f'<div class="caption">{ARTICLE_PARAGRAPHS[0]} Picture {i}.</div>' for i in range(50))
+    html = english_article(extra_body=f'<div class="gallery">{gallery}</div>')
+    html = html.replace('class="story"', 'class="story-body"')
+    assert "Picture 7" not in extract(html, method="auto").text
+
+
+def test_form_labels_are_not_body():
+    # A sign-up form's labels and consent text read as prose; they are never the article.
+    consent = (
+        "I agree that the association may send me news about its work by e-mail, and I know that I can "
+        "withdraw this consent at any time by writing to the office or by using the link in every mail."
+    )
+    fields = ("Your e-mail address (required)", "First name", consent, consent.replace("e-mail", "post"))
+    labels = "".join(f"<label>{x}</label>" for x in fields)
+    form = f'<div class="signup-box"><form>{labels}</form></div>'
+    html = english_article(paragraphs=ARTICLE_PARAGRAPHS[:1], after_body=form)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS[:1]
+    assert element_weight(lxml_html.fragment_fromstring("<label>x</label>")) == 0
+
+
+def test_an_invitation_to_comment_does_not_end_the_body():
+    post = ["A draft of my new paper is out, and I thought it might interest some of you.", "Comments welcome!",
+            "The abstract: we asked people what they knew about the side effects of what they did."]
+    assert cut_comments(post) == post
+    assert cut_comments([*post, "3 Comments", "Great paper, thanks for sharing it with us."]) == post

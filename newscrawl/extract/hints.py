@@ -238,9 +238,11 @@ _NOTICE = re.compile(
 )
 NOTICE_MAX_CHARS = 400
 
-# The heading of a comment section: the body ends before it.
+# The heading of a comment section: the body ends before it.  An author's invitation that opens
+# with the word ("Comments welcome!") is the post's own line.
 _COMMENTS_HEADING = re.compile(
-    r"^(?:热门评论|最新评论|网友评论|发表评论|参与评论|更多评论|全部评论|评论区|(?:\d+ )?comments\b|"
+    r"^(?:热门评论|最新评论|网友评论|发表评论|参与评论|更多评论|全部评论|评论区|"
+    r"(?:\d+ )?comments\b(?!\s+(?:are\s+)?(?:always\s+)?(?:welcome|appreciated|encouraged))|"
     r"\d+ comment\b|leave a (?:comment|reply)|post a comment|add a comment|kommentare\b|commentaires\b|"
     r"comentarios\b|comentários\b|commenti\b|reacties\b|kommentarer\b)",
     re.IGNORECASE,
