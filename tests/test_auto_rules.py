@@ -338,3 +338,9 @@ def test_an_invitation_to_comment_does_not_end_the_body():
             "The abstract: we asked people what they knew about the side effects of what they did."]
     assert cut_comments(post) == post
     assert cut_comments([*post, "3 Comments", "Great paper, thanks for sharing it with us."]) == post
+
+
+def test_a_dialog_is_boilerplate_but_a_dialogue_is_not():
+    assert element_weight(lxml_html.fragment_fromstring('<div class="b-dialog x-dialog-login">x</div>')) == 0
+    assert element_weight(lxml_html.fragment_fromstring('<div role="dialog">x</div>')) == 0
+    assert element_weight(lxml_html.fragment_fromstring('<div class="dialogue">x</div>')) > 0

@@ -18,7 +18,8 @@ NEGATIVE = re.compile(
     r"comment|disqus|respond|reply|replies|sidebar|side-bar|(?<!elementor-)widget|related|recommend|popular|trending|"
     r"most-read|mostread|share|sharing|social|newsletter|subscribe|signup|promo|sponsor|advert|"
     r"(?:^|[-_ ])ads?(?:$|[-_ ])|banner|breadcrumb|pagination|pager|footer|foot(?:$|[-_ ])|"
-    r"copyright|cookie|gdpr|consent|modal|popup|overlay|masthead|navbar|(?:^|[-_ ])nav(?:$|[-_ ])|"
+    r"copyright|cookie|gdpr|consent|modal|popup|dialog(?!ue)|overlay|masthead|navbar|"
+    r"(?:^|[-_ ])nav(?:$|[-_ ])|"
     r"menu|toolbar|tags?(?:$|[-_ ])|byline|author-bio|caption|credit|outbrain|taboola|skip-link|"
     r"read-more|readmore|more-stories|next-article|prev-article|print-only|visually-hidden|sr-only",
 )
@@ -34,7 +35,9 @@ STRONG = 1.5
 
 # Markup that never wraps the article, however much text it holds: a cookie-consent
 # dialog with a long privacy policy, a comment thread longer than the story.
-NEVER_BODY = re.compile(r"comment|disqus|cookie|consent|gdpr|onetrust|modal|popup", re.IGNORECASE)
+NEVER_BODY = re.compile(
+    r"comment|disqus|cookie|consent|gdpr|onetrust|modal|popup|dialog(?!ue)", re.IGNORECASE
+)
 
 HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
