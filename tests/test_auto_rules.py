@@ -344,3 +344,13 @@ def test_a_dialog_is_boilerplate_but_a_dialogue_is_not():
     assert element_weight(lxml_html.fragment_fromstring('<div class="b-dialog x-dialog-login">x</div>')) == 0
     assert element_weight(lxml_html.fragment_fromstring('<div role="dialog">x</div>')) == 0
     assert element_weight(lxml_html.fragment_fromstring('<div class="dialogue">x</div>')) > 0
+
+
+def test_an_author_box_after_the_article_is_not_body():
+    bio = (
+        "<p>Jane Doe is a senior writer for the Example Times, covering the city council, the budget and "
+        "what it means for the people who live in the northern district of the city.</p>"
+    )
+    box = f'<div class="author-box"><div class="author-box__content">{bio}</div></div>'
+    html = english_article(extra_body=box)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS

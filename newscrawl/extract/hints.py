@@ -20,7 +20,8 @@ NEGATIVE = re.compile(
     r"(?:^|[-_ ])ads?(?:$|[-_ ])|banner|breadcrumb|pagination|pager|footer|foot(?:$|[-_ ])|"
     r"copyright|cookie|gdpr|consent|modal|popup|dialog(?!ue)|overlay|masthead|navbar|"
     r"(?:^|[-_ ])nav(?:$|[-_ ])|"
-    r"menu|toolbar|tags?(?:$|[-_ ])|byline|author-bio|caption|credit|outbrain|taboola|skip-link|"
+    r"menu|toolbar|tags?(?:$|[-_ ])|byline|author[-_]*(?:bio|box|info|description|details|profile|card)|"
+    r"contributor[-_]*bio|about[-_]*(?:the[-_]*)?author|caption|credit|outbrain|taboola|skip-link|"
     r"read-more|readmore|more-stories|next-article|prev-article|print-only|visually-hidden|sr-only",
 )
 POSITIVE = re.compile(
