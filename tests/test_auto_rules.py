@@ -354,3 +354,15 @@ def test_an_author_box_after_the_article_is_not_body():
     box = f'<div class="author-box"><div class="author-box__content">{bio}</div></div>'
     html = english_article(extra_body=box)
     assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_the_lead_in_the_article_header_opens_the_body():
+    lead = "The council has approved a budget that funds road repairs and a new library in the north."
+    header = f'<header class="intro-header"><h1>Council approves budget</h1><p class="a-lead">{lead}</p></header>'
+    body = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    html = f"""<html lang="en"><head><title>Council approves budget</title></head><body>
+<article>{header}<div class="article-text">{body}</div></article>
+<aside class="sidebar"><p class="leading-snug">A sidebar line that is not the lead at all.</p></aside></body></html>"""
+    for method in ("auto", "auto-rules"):  # opt-in: the datasets disagree on leads
+        assert extract(html, method=method).text.split("\n") == ARTICLE_PARAGRAPHS
+        assert extract(html, method=method, params={"lead": True}).text.split("\n") == [lead, *ARTICLE_PARAGRAPHS]

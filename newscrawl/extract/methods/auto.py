@@ -26,7 +26,7 @@ from lxml import html
 from .. import dom
 from ..body import Body
 from ..fields.title import similarity, voted_headline
-from ..hints import MARKUPS, STRONG, element_weight, never_body, strip_furniture, weigh_markup
+from ..hints import MARKUPS, STRONG, element_weight, is_hidden, never_body, strip_furniture, weigh_markup
 from ..page import Page
 from ..stopwords import stopword_matcher
 from .classifier import BODY_CHARS
@@ -618,6 +618,101 @@ def prune(
     return skip
 
 
+# Markup that names an article's lead, standfirst or excerpt ("a-lead", "article-intro",
+# "entry-excerpt", "chapo"); not "leading-snug" (a line height).
+LEAD_MARKUP = re.compile(
+    r"(?:^|[-_ ])(?:lead|standfirst|intro|excerpt|abstract|chapo|dek|deck)(?:$|[-_ ])", re.IGNORECASE
+)
+LEAD_MIN_CHARS, LEAD_MAX_CHARS = 40, 800
+LEAD_LINKS = 0.1
+LEAD_LEVELS, LEAD_SIBLINGS = 3, 3
+
+
+def _lead_in(el: html.HtmlElement, page: Page, title: str | None) -> str | None:
+    """The text of the one innermost lead-marked element in ``el`` (itself included) when it reads as
+    prose: :data:`LEAD_MIN_CHARS`-:data:`LEAD_MAX_CHARS` characters, a stop word, few links,
+    not in a figure.  Several leads are teasers of other articles, and none is returned."""
+    marked = [x for x in el.iter() if isinstance(x.tag, str)
+              and LEAD_MARKUP.search(f"{x.get('class') or ''} {x.get('id') or ''}")]
+    inner = [x for x in marked if not any(d in marked for d in x.iterdescendants())]
+    texts = [(x, dom.normalize_space(dom.node_text(x))) for x in inner]
+    texts = [(x, t) for x, t in texts if len(t) >= LEAD_MIN_CHARS]
+    if len(texts) != 1:
+        return None
+    cand, text = texts[0]
+    if len(text) > LEAD_MAX_CHARS or is_hidden(cand):
+        return None
+    chain = [cand, *cand.iterancestors()]
+    chain = chain[: chain.index(el) + 1] if el in chain else chain[:1]
+    if any(a.tag in ("figure", "figcaption") or (a.tag != "header" and not element_weight(a)) for a in chain):
+        return None  # a lead picture's caption, a lead inside boilerplate (the article header is not)
+    links = sum(len(dom.normalize_space(dom.node_text(a))) for a in cand.iter("a"))
+    if links > LEAD_LINKS * len(text) or not stopword_matcher(page.language)(text):
+        return None
+    if title and similarity(text, title) >= HEADLINE_SIMILARITY:
+        return None
+    return text
+
+
+def lead_before(block: html.HtmlElement, page: Page, title: str | None) -> str | None:
+    """The article's lead (standfirst) set just before ``block``, outside it: in one of the
+    :data:`LEAD_SIBLINGS` elements before the block or before one of its :data:`LEAD_LEVELS`
+    nearest ancestors, marked as a lead (:data:`LEAD_MARKUP`), reading as prose.
+
+    News and magazine pages set the lead in the article header, beside the headline, and the
+    body in its own container after it; the max-gain block is that container.
+
+    Off by default (``params={"lead": True}``): the sets disagree on whether the lead is body.
+    Measured on: trafilatura set snippet F1 0.9110 -> 0.9131 (12 pages), fundus 0.9559 ->
+    0.9565 (10 up, 1 down); off: aeb 0.9719 -> 0.9715 (6 pages, its truth leaves standfirsts
+    and deks out), daniel-ru 0.8696 -> 0.8692 (1 page).
+    """
+    node = block
+    for _ in range(LEAD_LEVELS):
+        if node is None or node is page.body:
+            return None
+        sibling = node.getprevious()
+        for _ in range(LEAD_SIBLINGS):
+            if sibling is None:
+                break
+            if isinstance(sibling.tag, str):
+                found = _lead_in(sibling, page, title)
+                if found:
+                    return found
+            sibling = sibling.getprevious()
+        node = node.getparent()
+    return None
+
+
+def with_lead(body: Body, page: Page, title: str | None) -> Body:
+    """``body`` opened by the lead that :func:`lead_before` finds before its block, unless
+    its first lines restate it."""
+    if body.root is None:
+        return body
+    lead = lead_before(body.root, page, title)
+    lines = body.text_paragraphs()
+    if lead and lines and not any(_restates(lead, line) for line in lines[:3]):
+        body.paragraphs = [lead, *lines]
+    return body
+
+
+LEAD_OVERLAP = 0.5
+
+
+def _restates(lead: str, line: str) -> bool:
+    """Does the body's ``line`` hold the lead, or repeat :data:`LEAD_OVERLAP` of its longer
+    words (a summary the first paragraph restates)?  Unspaced scripts compare whole lines."""
+    if lead in line or line in lead:
+        return True
+    words = _content_words(lead)
+    return len(words & _content_words(line)) >= LEAD_OVERLAP * len(words)
+
+
+def _content_words(text: str) -> set[str]:
+    """The words of four letters or more (a rough cut of stop words in any spaced script)."""
+    return {w for w in text.lower().split() if len(w) >= 4}
+
+
 def extract_body(
     page: Page,
     lam: float = LAMBDA,
@@ -626,6 +721,7 @@ def extract_body(
     prune_linkless: bool = False,
     mu: float = MU,
     drop_furniture: bool = True,
+    lead: bool = False,
     **_ignored,
 ) -> Body:
     gain = Gain(page, cjk_mode, mu)
@@ -653,7 +749,8 @@ def extract_body(
             not rendered or any(rendered[0] in line for line in embedded)
         ):
             body.paragraphs = embedded
-    return body
+            return body
+    return with_lead(body, page, title) if lead else body
 
 
 # Script elements, the <p> elements inside script data, raw or JSON-escaped
