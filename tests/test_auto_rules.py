@@ -257,3 +257,112 @@ def test_paragraphs_beside_a_longer_comment_thread_in_one_container_are_the_body
 <div id="content"><h1>Council approves budget</h1>{story}<div id="comments"><ol>{comments}</ol></div></div>
 </body></html>"""
     assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_page_builder_widget_wrappers_are_not_sidebar_widgets():
+    # A page builder wraps every block, the article's too, in "<builder>-widget-*" classes.
+    body = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    wrapped = (
+        '<div class="elementor-widget-wrap"><div class="elementor-element elementor-widget">'
+        f'<div class="elementor-widget-container">{body}</div></div></div>'
+    )
+    html = english_article(paragraphs=[], extra_body=wrapped)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+    assert element_weight(lxml_html.fragment_fromstring('<div class="widget widget_archive">x</div>')) == 0
+
+
+def test_a_results_table_in_the_marked_body_is_kept_with_it():
+    # Names and numbers have no stop words: the table reads as noise, and the marked body
+    # holding it would lose to its own introduction.
+    rows = "".join(
+        f"<tr><td>{i}.</td><td>Schmidt, Anna {1990 + i}</td><td>LG Nordstadt</td><td>12,{i}4</td></tr>"
+        for i in range(1, 40)
+    )
+    intro = "The results of the regional championship for the under-16 teams, which was held in the rain."
+    more = "Thanks to all the volunteers who helped with the timing and the results on the day."
+    last = "The next meeting of the teams will be in the spring, when the season starts again at home."
+    body = f'<div class="entry-content"><h3>{intro}</h3><table>{rows}</table><p>{more}</p><p>{last}</p></div>'
+    text = extract(english_article(paragraphs=[], extra_body=body), method="auto").text
+    assert intro in text and last in text and "Schmidt, Anna 2019" in text
+
+
+def test_a_short_marked_post_beats_a_wordier_sidebar_blurb():
+    post = "I am at the conference this week, and the talks have been good so far."
+    blurb = (
+        "<p>This blog is about the things that I have learned in the years that I have been working in "
+        "the field, and about the people I have met on the way; the opinions here are my own and not "
+        "those of my employer, who has not read them and is not to blame for any of them at all.</p>"
+    )
+    links = "".join(f'<li><a href="/archive/{i}">Archive for the month {i}</a></li>' for i in range(12))
+    html = f"""<html lang="en"><head><title>Conference week</title></head><body><ul>{links}</ul>
+<div id="main"><h1>Conference week</h1><div class="entry-content"><p>{post}</p></div></div>
+<div id="col2"><div class="about">{blurb}</div></div></body></html>"""
+    assert extract(html, method="auto").text == post
+
+
+def test_a_photo_story_told_in_its_caption_keeps_the_caption():
+    # The story's text is the one photo's caption inside the marked body: it is the article.
+    caption = " ".join(ARTICLE_PARAGRAPHS)
+    dek = "A short line about the vote."
+    story = (
+        f'<div class="story-body"><div class="dek">{dek}</div><div class="photo"><img src="a.jpg">'
+        f'<div class="caption">{caption}</div></div></div>'
+    )
+    about = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS[::-1]).replace("city", "town")
+    after = f'<div class="footer-about">{about}</div>'
+    text = extract(english_article(paragraphs=[], extra_body=story, after_body=after), method="auto").text
+    assert caption in text and "town" not in text
+    # Fifty captions are a gallery beside the article, not the article.
+    gallery = "".join(f'<div class="caption">{ARTICLE_PARAGRAPHS[0]} Picture {i}.</div>' for i in range(50))
+    html = english_article(extra_body=f'<div class="gallery">{gallery}</div>')
+    html = html.replace('class="story"', 'class="story-body"')
+    assert "Picture 7" not in extract(html, method="auto").text
+
+
+def test_form_labels_are_not_body():
+    # A sign-up form's labels and consent text read as prose; they are never the article.
+    consent = (
+        "I agree that the association may send me news about its work by e-mail, and I know that I can "
+        "withdraw this consent at any time by writing to the office or by using the link in every mail."
+    )
+    fields = ("Your e-mail address (required)", "First name", consent, consent.replace("e-mail", "post"))
+    labels = "".join(f"<label>{x}</label>" for x in fields)
+    form = f'<div class="signup-box"><form>{labels}</form></div>'
+    html = english_article(paragraphs=ARTICLE_PARAGRAPHS[:1], after_body=form)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS[:1]
+    assert element_weight(lxml_html.fragment_fromstring("<label>x</label>")) == 0
+
+
+def test_an_invitation_to_comment_does_not_end_the_body():
+    post = ["A draft of my new paper is out, and I thought it might interest some of you.", "Comments welcome!",
+            "The abstract: we asked people what they knew about the side effects of what they did."]
+    assert cut_comments(post) == post
+    assert cut_comments([*post, "3 Comments", "Great paper, thanks for sharing it with us."]) == post
+
+
+def test_a_dialog_is_boilerplate_but_a_dialogue_is_not():
+    assert element_weight(lxml_html.fragment_fromstring('<div class="b-dialog x-dialog-login">x</div>')) == 0
+    assert element_weight(lxml_html.fragment_fromstring('<div role="dialog">x</div>')) == 0
+    assert element_weight(lxml_html.fragment_fromstring('<div class="dialogue">x</div>')) > 0
+
+
+def test_an_author_box_after_the_article_is_not_body():
+    bio = (
+        "<p>Jane Doe is a senior writer for the Example Times, covering the city council, the budget and "
+        "what it means for the people who live in the northern district of the city.</p>"
+    )
+    box = f'<div class="author-box"><div class="author-box__content">{bio}</div></div>'
+    html = english_article(extra_body=box)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_the_lead_in_the_article_header_opens_the_body():
+    lead = "The council has approved a budget that funds road repairs and a new library in the north."
+    header = f'<header class="intro-header"><h1>Council approves budget</h1><p class="a-lead">{lead}</p></header>'
+    body = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    html = f"""<html lang="en"><head><title>Council approves budget</title></head><body>
+<article>{header}<div class="article-text">{body}</div></article>
+<aside class="sidebar"><p class="leading-snug">A sidebar line that is not the lead at all.</p></aside></body></html>"""
+    for method in ("auto", "auto-rules"):  # opt-in: the datasets disagree on leads
+        assert extract(html, method=method).text.split("\n") == ARTICLE_PARAGRAPHS
+        assert extract(html, method=method, params={"lead": True}).text.split("\n") == [lead, *ARTICLE_PARAGRAPHS]

@@ -15,18 +15,20 @@ from lxml import html
 # Lower-case patterns, matched against the lower-cased descriptor: without re.IGNORECASE a
 # markup never seen before costs a third as much (ids are often unique to a page).
 NEGATIVE = re.compile(
-    r"comment|disqus|respond|reply|replies|sidebar|side-bar|widget|related|recommend|popular|trending|"
+    r"comment|disqus|respond|reply|replies|sidebar|side-bar|(?<!elementor-)widget|related|recommend|popular|trending|"
     r"most-read|mostread|share|sharing|social|newsletter|subscribe|signup|promo|sponsor|advert|"
     r"(?:^|[-_ ])ads?(?:$|[-_ ])|banner|breadcrumb|pagination|pager|footer|foot(?:$|[-_ ])|"
-    r"copyright|cookie|gdpr|consent|modal|popup|overlay|masthead|navbar|(?:^|[-_ ])nav(?:$|[-_ ])|"
-    r"menu|toolbar|tags?(?:$|[-_ ])|byline|author-bio|caption|credit|outbrain|taboola|skip-link|"
+    r"copyright|cookie|gdpr|consent|modal|popup|dialog(?!ue)|overlay|masthead|navbar|"
+    r"(?:^|[-_ ])nav(?:$|[-_ ])|"
+    r"menu|toolbar|tags?(?:$|[-_ ])|byline|author[-_]*(?:bio|box|info|description|details|profile|card)|"
+    r"contributor[-_]*bio|about[-_]*(?:the[-_]*)?author|caption|credit|outbrain|taboola|skip-link|"
     r"read-more|readmore|more-stories|next-article|prev-article|print-only|visually-hidden|sr-only",
 )
 POSITIVE = re.compile(
     r"article|body|content|entry|hentry|h-entry|main|post|text|blog|story|detail|news|"
     r"zhengwen|neirong|正文",
 )
-NEGATIVE_TAGS = frozenset({"nav", "aside", "footer", "header", "menu", "dialog", "figcaption"})
+NEGATIVE_TAGS = frozenset({"nav", "aside", "footer", "header", "menu", "dialog", "figcaption", "label"})
 STRONG_POSITIVE = re.compile(
     r"(?:article|story|post|entry|news)[-_]*(?:body|content|text)|body[-_]*text|main[-_]*text"
 )
@@ -34,7 +36,9 @@ STRONG = 1.5
 
 # Markup that never wraps the article, however much text it holds: a cookie-consent
 # dialog with a long privacy policy, a comment thread longer than the story.
-NEVER_BODY = re.compile(r"comment|disqus|cookie|consent|gdpr|onetrust|modal|popup", re.IGNORECASE)
+NEVER_BODY = re.compile(
+    r"comment|disqus|cookie|consent|gdpr|onetrust|modal|popup|dialog(?!ue)", re.IGNORECASE
+)
 
 HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
@@ -238,9 +242,11 @@ _NOTICE = re.compile(
 )
 NOTICE_MAX_CHARS = 400
 
-# The heading of a comment section: the body ends before it.
+# The heading of a comment section: the body ends before it.  An author's invitation that opens
+# with the word ("Comments welcome!") is the post's own line.
 _COMMENTS_HEADING = re.compile(
-    r"^(?:热门评论|最新评论|网友评论|发表评论|参与评论|更多评论|全部评论|评论区|(?:\d+ )?comments\b|"
+    r"^(?:热门评论|最新评论|网友评论|发表评论|参与评论|更多评论|全部评论|评论区|"
+    r"(?:\d+ )?comments\b(?!\s+(?:are\s+)?(?:always\s+)?(?:welcome|appreciated|encouraged))|"
     r"\d+ comment\b|leave a (?:comment|reply)|post a comment|add a comment|kommentare\b|commentaires\b|"
     r"comentarios\b|comentários\b|commenti\b|reacties\b|kommentarer\b)",
     re.IGNORECASE,

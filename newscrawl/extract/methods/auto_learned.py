@@ -38,6 +38,7 @@ from typing import Any
 
 from .. import dom
 from ..body import Body
+from ..fields.title import voted_headline
 from ..page import Page
 from . import auto
 from .classifier import CANDIDATE_TAGS, load_linear, nodes_for
@@ -191,8 +192,10 @@ def _shipped_body_model() -> Any:
 def extract_body(page: Page, model: Any = None, **params) -> Body:
     """The rules' body (:func:`.auto.extract_body`) with its edges peeled by ``model``
     (a field model; by default the shipped body weights)."""
-    body = auto.extract_body(page, **params)
+    lead = params.pop("lead", False)
+    body = auto.extract_body(page, lead=False, **params)
     model = model if model is not None else _shipped_body_model()
-    if model is None:
-        return body
-    return peel_edges(page, body, model)
+    if model is not None:
+        body = peel_edges(page, body, model)
+    # The lead, outside the block, has no node among the block's edges: added after the veto.
+    return auto.with_lead(body, page, voted_headline(page)) if lead else body
