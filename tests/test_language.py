@@ -74,3 +74,27 @@ def test_the_model_s_automaton_is_no_deeper_than_the_window():
         frontier = reached[~seen[reached]]
         seen[frontier] = True
     assert seen.all()
+
+
+def test_a_declared_tag_gives_its_language_and_junk_gives_none():
+    from newscrawl.extract.language import language_code
+
+    assert language_code("zh-TW") == "zh"
+    assert language_code(" en_US ") == "en"
+    assert language_code("yue-Hant") == "yue"  # three letters the model reads
+    assert language_code("utf-8") is None  # a charset in a language <meta>
+    assert language_code("x-default") is None
+    assert language_code("english") is None
+    assert language_code("") is None
+
+
+def test_a_page_declaring_a_charset_as_its_language_falls_back_to_the_next_declaration():
+    from newscrawl.extract import Page
+
+    page = Page.from_html('<html lang="utf-8"><head><meta name="language" content="utf-8">'
+                          '<meta http-equiv="Content-Language" content="ru-RU"></head>'
+                          "<body><p>Короткий текст.</p></body></html>")
+    assert page.declared_language == "ru"
+    junk_only = Page.from_html('<html><head><meta name="language" content="utf-8"></head>'
+                               "<body><p>短文。</p></body></html>")
+    assert junk_only.declared_language is None

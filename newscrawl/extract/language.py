@@ -117,3 +117,18 @@ def detect_language(body: html.HtmlElement, declared: str | None = None) -> str 
     if declared and prob < 0.9:
         return declared
     return lang
+
+
+_ISO_639_1 = re.compile(r"[a-z]{2}")
+
+
+def language_code(value: str | None) -> str | None:
+    """The language a declared tag names (``"zh-TW"`` → ``"zh"``, ``"en_US"`` → ``"en"``), or None when
+    its first subtag is no language: two letters (ISO 639-1), or three that py3langid's model reads
+    (``"yue"``); a ``content-language`` of ``"utf-8"`` or ``"x-default"`` names none."""
+    if not value:
+        return None
+    code = value.strip().replace("_", "-").split("-")[0].lower()
+    if _ISO_639_1.fullmatch(code) or (len(code) == 3 and code in _identifier().nb_classes):
+        return code
+    return None

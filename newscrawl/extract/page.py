@@ -9,7 +9,7 @@ from functools import cached_property
 from lxml import html
 
 from . import dom
-from .language import detect_language
+from .language import detect_language, language_code
 
 # Limits that bound the time and memory of one extraction (README, "Reliability").  Pages
 # over them are refused with ExtractionError("too-large"), not cut to a prefix: a prefix
@@ -123,15 +123,18 @@ def _read_json_ld(root: html.HtmlElement) -> list[dict]:
     return objects
 
 
+_LANGUAGE_METAS = ("og:locale", "content-language", "language", "dc.language")
+
+
 def _declared_language(root: html.HtmlElement) -> str | None:
-    value = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
-    if not value:
-        value = dom.meta_content(root, "og:locale", "content-language", "language", "dc.language")
-    if not value:
+    """The language the page declares: ``<html lang>``, else its language ``<meta>`` tags, else
+    ``http-equiv="content-language"`` — the first that names a language (see :func:`language_code`)."""
+    code = language_code(root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang"))
+    if code is None:
+        code = language_code(dom.meta_content(root, *_LANGUAGE_METAS))
+    if code is None:
         for meta in root.iter("meta"):
             if (meta.get("http-equiv") or "").lower() == "content-language":
-                value = meta.get("content")
+                code = language_code(meta.get("content"))
                 break
-    if not value:
-        return None
-    return value.strip().replace("_", "-").split("-")[0].lower()[:3] or None
+    return code
