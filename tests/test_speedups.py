@@ -1,10 +1,12 @@
 """The compiled extension (newscrawl/extract/_speedups.pyx) computes exactly what the pure-Python
 code computes: the same Gain arrays, weights and hidden elements on pages written here (Chinese,
 English, Russian; hidden elements, comments, tails, entities, attributes of every markup kind)
-and on every page of every dataset in ../shared/datasets.
+and on every page of every dataset in ../shared/datasets; the same py3langid feature counts, in
+the same order, so the same language and probability.
 
-Each check runs both paths in one process: the compiled pass, then the fallback with
-``auto.gain_pass`` set to None (what ``NEWSCRAWL_PURE_PYTHON=1`` or a missing build gives).
+Each check runs both paths in one process: the compiled code, then the fallback with
+``auto.gain_pass`` / ``language.byte_walk`` set to None (what ``NEWSCRAWL_PURE_PYTHON=1`` or a
+missing build gives).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from newscrawl.extract import language
 from newscrawl.extract.methods import auto
 from newscrawl.extract.methods.classifier import BODY_CHARS
 from newscrawl.extract.page import Page
@@ -184,6 +187,41 @@ def test_the_pure_python_switch_leaves_the_extension_unimported():
     assert out.stdout.split()[0] == "None"
 
 
+def walks(data: bytes) -> tuple[list | None, list | None, list | None]:
+    """The feature counts of ``data`` by the compiled walk, the numpy walk and py3langid's own."""
+    from py3langid.langid import visit_counts
+
+    identifier = language._identifier()
+    compiled = language.byte_walk(data, identifier._moves, identifier._rows, identifier._outputs,
+                                  len(identifier.nb_ptc))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(language, "byte_walk", None)
+        numpy_walk = identifier.visits(data)
+    own = visit_counts(identifier.tk_nextmove, identifier._rowbase, identifier.tk_output, data)
+    return tuple(None if v is None else list(v.items()) for v in (compiled, numpy_walk, own))
+
+
+@needs_build
+def test_language_uses_the_compiled_walk_when_built():
+    assert language.byte_walk is _speedups.byte_walk
+
+
+@needs_build
+def test_the_compiled_byte_walk_counts_what_py3langid_counts_in_the_same_order():
+    import random
+
+    rng = random.Random(11)
+    identifier = language._identifier()
+    texts = [ZH, EN, RU, EN + " " + RU + " " + ZH, "", "a", " ", "12:30 — ok", "\u00a0\u3000"]
+    texts += ["".join(chr(rng.choice((rng.randrange(32, 127), rng.randrange(0x400, 0x500), rng.randrange(0x4e00, 0x4f00))))
+                      for _ in range(rng.randrange(1, 400))) for _ in range(60)]
+    data = [identifier._encode(t) for t in texts] + [bytes(rng.randrange(256) for _ in range(300)) for _ in range(20)]
+    for sample in data:
+        compiled, numpy_walk, own = walks(sample)
+        assert compiled == numpy_walk
+        assert compiled == own  # a Counter keeps the order of first occurrence too
+
+
 def dataset_pages():
     from newscrawl.evaluation.datasets import decode_like_scrapy, load_dataset
 
@@ -208,3 +246,29 @@ def test_every_dataset_page_gets_the_same_gain_both_ways(monkeypatch):
         assert_same(compiled, pure, f"{name} {url}")
         compared += 1
     assert compared > 1000
+
+
+@needs_build
+@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
+def test_every_dataset_page_gets_the_same_language_both_ways(monkeypatch):
+    """The sample detect_language identifies on each page: same counts, language and probability."""
+    identifier = language._identifier()
+    samples: list[str] = []
+    identify = language.identify
+    monkeypatch.setattr(language, "identify", lambda text: samples.append(text) or identify(text))
+    for _name, url, text in dataset_pages():
+        try:
+            page = Page.from_html(text, url=url)
+        except Exception:  # noqa: BLE001
+            continue
+        if page.body is not None:
+            language.detect_language(page.body, page.declared_language)
+    assert len(samples) > 1000
+    for sample in samples:
+        data = identifier._encode(sample)
+        compiled, numpy_walk, own = walks(data)
+        assert compiled == numpy_walk == own, sample[:80]
+        scores = identifier._decide(sample)
+        with monkeypatch.context() as patch:
+            patch.setattr(language, "byte_walk", None)
+            assert identifier._decide(sample).tolist() == scores.tolist(), sample[:80]

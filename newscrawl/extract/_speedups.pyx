@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled per-element pass of ``auto``'s :class:`~newscrawl.extract.methods.auto.Gain`.
+"""Compiled per-element pass of ``auto``'s :class:`~newscrawl.extract.methods.auto.Gain`, and
+py3langid's byte walk for :mod:`newscrawl.extract.language`.
 
 What it computes is Wang et al.'s (2020) valid characters (Definition 1: the non-space
 characters of a text node outside ``<a>`` that holds a stop word; the rest are noise, link
@@ -20,9 +21,14 @@ the markup key does not read never become Python strings.  What it reads mirrors
 
 Anything else (comments, processing instructions, namespaced names, attribute values held in
 several nodes) is read through the element's Python API, as the fallback does.
+
+:func:`byte_walk` is py3langid's ``visit_counts`` (its Aho-Corasick walk over the UTF-8 bytes of
+the sample), one C step per byte; language.py's numpy walk is the fallback.
 """
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from libc.stdint cimport int64_t, uint32_t
 from libc.string cimport strcmp, strlen
 
 from lxml.includes cimport tree
@@ -277,3 +283,37 @@ def gain_pass(list elements, list parent, list in_anchor, dict markups, weigh_ma
             weight = 0.0
         own_weight[i] = weight
     return own, own_weight, classes, hidden, text_at, tail_at, chars
+
+
+def byte_walk(const unsigned char[::1] data, const uint32_t[::1] moves, const int64_t[::1] rows,
+              const int64_t[::1] outputs, Py_ssize_t features):
+    """py3langid's ``visit_counts(tk_nextmove, rowbase, tk_output, data)`` as a dict in order of
+    first occurrence (what ``_sparse_score`` sums in), or None when no feature is seen.
+    ``rows`` and ``outputs`` are ``_rowbase`` and ``tk_output`` as int64 arrays; ``features``
+    bounds the feature numbers."""
+    cdef Py_ssize_t size = data.shape[0]
+    cdef Py_ssize_t i, seen = 0
+    cdef int64_t state = 0, feature
+    cdef Py_ssize_t* counts = <Py_ssize_t*>PyMem_Calloc(features, sizeof(Py_ssize_t))
+    cdef int64_t* order = <int64_t*>PyMem_Calloc(size + 1, sizeof(int64_t))
+    if counts is NULL or order is NULL:
+        PyMem_Free(counts)
+        PyMem_Free(order)
+        raise MemoryError
+    try:
+        for i in range(size):
+            state = moves[rows[state] + data[i]]
+            feature = outputs[state]
+            if feature >= 0:
+                if feature >= features:
+                    raise IndexError(f"feature {feature} of {features}")
+                if counts[feature] == 0:
+                    order[seen] = feature
+                    seen += 1
+                counts[feature] += 1
+        if not seen:
+            return None
+        return {order[i]: counts[order[i]] for i in range(seen)}
+    finally:
+        PyMem_Free(counts)
+        PyMem_Free(order)
