@@ -27,7 +27,7 @@ the sample), one C step per byte; language.py's numpy walk is the fallback.
 """
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int64_t, uint32_t
 from libc.string cimport strcmp, strlen
 
@@ -285,35 +285,56 @@ def gain_pass(list elements, list parent, list in_anchor, dict markups, weigh_ma
     return own, own_weight, classes, hidden, text_at, tail_at, chars
 
 
+# Counts by feature number, all zero between calls: a call sets and clears only what it meets
+# (an array of every feature allocated and zeroed per call costs more than the walk).
+cdef int* _counts = NULL
+cdef Py_ssize_t _counts_size = 0
+
+
 def byte_walk(const unsigned char[::1] data, const uint32_t[::1] moves, const int64_t[::1] rows,
               const int64_t[::1] outputs, Py_ssize_t features):
     """py3langid's ``visit_counts(tk_nextmove, rowbase, tk_output, data)`` as a dict in order of
     first occurrence (what ``_sparse_score`` sums in), or None when no feature is seen.
     ``rows`` and ``outputs`` are ``_rowbase`` and ``tk_output`` as int64 arrays; ``features``
     bounds the feature numbers."""
+    global _counts, _counts_size
     cdef Py_ssize_t size = data.shape[0]
     cdef Py_ssize_t i, seen = 0
     cdef int64_t state = 0, feature
-    cdef Py_ssize_t* counts = <Py_ssize_t*>PyMem_Calloc(features, sizeof(Py_ssize_t))
-    cdef int64_t* order = <int64_t*>PyMem_Calloc(size + 1, sizeof(int64_t))
-    if counts is NULL or order is NULL:
-        PyMem_Free(counts)
+    cdef bint bad = False
+    if _counts_size < features:
+        PyMem_Free(_counts)
+        _counts_size = 0
+        _counts = <int*>PyMem_Calloc(features, sizeof(int))
+        if _counts is NULL:
+            raise MemoryError
+        _counts_size = features
+    cdef int64_t* order = <int64_t*>PyMem_Malloc((size + 1) * sizeof(int64_t))
+    cdef int* found = <int*>PyMem_Malloc((size + 1) * sizeof(int))
+    if order is NULL or found is NULL:
         PyMem_Free(order)
+        PyMem_Free(found)
         raise MemoryError
+    for i in range(size):  # no Python code runs in here: nothing else can use _counts meanwhile
+        state = moves[rows[state] + data[i]]
+        feature = outputs[state]
+        if feature >= 0:
+            if feature >= features:
+                bad = True
+                break
+            if _counts[feature] == 0:
+                order[seen] = feature
+                seen += 1
+            _counts[feature] += 1
+    for i in range(seen):  # back to all zero before any Python object is made
+        found[i] = _counts[order[i]]
+        _counts[order[i]] = 0
     try:
-        for i in range(size):
-            state = moves[rows[state] + data[i]]
-            feature = outputs[state]
-            if feature >= 0:
-                if feature >= features:
-                    raise IndexError(f"feature {feature} of {features}")
-                if counts[feature] == 0:
-                    order[seen] = feature
-                    seen += 1
-                counts[feature] += 1
+        if bad:
+            raise IndexError(f"a feature number past {features}")
         if not seen:
             return None
-        return {order[i]: counts[order[i]] for i in range(seen)}
+        return {order[i]: found[i] for i in range(seen)}
     finally:
-        PyMem_Free(counts)
         PyMem_Free(order)
+        PyMem_Free(found)
