@@ -22,8 +22,15 @@ def ext_modules() -> list:
     except ImportError:  # the pure-Python fallback runs
         return []
     speedups = Extension("newscrawl.extract._speedups", ["newscrawl/extract/_speedups.pyx"],
-                         include_dirs=lxml.get_include(), optional=True)
-    return cythonize([speedups], compiler_directives={"language_level": 3}, quiet=True)
+                         include_dirs=lxml.get_include())
+    try:
+        extensions = cythonize([speedups], compiler_directives={"language_level": 3}, quiet=True)
+    except Exception as exc:  # noqa: BLE001 - a Cython that cannot compile it: the fallback runs
+        print(f"newscrawl: not compiling newscrawl/extract/_speedups.pyx ({exc})", file=sys.stderr)
+        return []
+    for extension in extensions:
+        extension.optional = True  # a failed C build warns; cythonize does not copy the flag
+    return extensions
 
 
 setup(ext_modules=ext_modules())
