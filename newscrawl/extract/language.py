@@ -12,6 +12,11 @@ from py3langid.langid import LanguageIdentifier
 
 from .dom import normalize_space
 
+try:  # py3langid's byte walk compiled (newscrawl/extract/_speedups.pyx); the numpy walk otherwise
+    from ._speedups import byte_walk
+except ImportError:  # not built, or NEWSCRAWL_PURE_PYTHON=1
+    byte_walk = None
+
 # py3langid walks the sample byte by byte in Python; on every dataset page with a labelled
 # language, 1,000 characters of paragraph text identify it as well as 4,000 (150 of 151
 # either way) at a third of the cost.
@@ -53,6 +58,8 @@ class _WindowedIdentifier(LanguageIdentifier):
     def visits(self, data: bytes) -> dict[int, int] | None:
         """Feature counts of ``data`` (UTF-8 bytes) in order of first occurrence, as
         ``visit_counts`` gives them; None when there is none."""
+        if byte_walk is not None:  # py3langid's own walk, one C step per byte
+            return byte_walk(data, self._moves, self._rows, self._outputs, len(self.nb_ptc))
         letters = np.frombuffer(data, dtype=np.uint8).astype(np.int64)
         size = len(letters)
         states = np.zeros(size, dtype=np.int64)

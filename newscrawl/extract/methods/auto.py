@@ -32,6 +32,11 @@ from ..stopwords import stopword_matcher
 from .classifier import BODY_CHARS
 from .decay import DL_MAX, is_link_node
 
+try:  # Gain's per-element pass compiled (newscrawl/extract/_speedups.pyx); the same loop below otherwise
+    from .._speedups import gain_pass
+except ImportError:  # not built, or NEWSCRAWL_PURE_PYTHON=1
+    gain_pass = None
+
 LAMBDA = 0.75
 KEEP_SHARE = 0.5
 JSON_LD_SHORTFALL = 0.5
@@ -61,72 +66,76 @@ class Gain:
         in_anchor = tree.in_anchor
         size = len(elements)
         parent = tree.parent
-        # One pass reads what Gain needs of each element: its text and tail when not just white
-        # space (most are indentation), and its attributes once, as a dict (most elements have
-        # some; one items() call costs less than the eight get() calls the hints would make).
-        texts: list[tuple[int, str]] = []
-        own_weight = [1.0] * size
-        classes: list[str | None] = [None] * size
-        hidden: set[int] = set()
-        markups = MARKUPS
-        text_at, tail_at = [False] * size, [False] * size  # more than white space?
-        text = elements[0].text
-        if text and not text.isspace():
-            texts.append((0, text))
-            text_at[0] = True
-        for i in range(1, size):
-            el = elements[i]
-            text = el.text
+        if gain_pass is not None:  # the same pass in C: same arrays (tests/test_speedups.py)
+            own, own_weight, classes, hidden, text_at, tail_at, chars = gain_pass(
+                elements, parent, in_anchor, MARKUPS, weigh_markup, holds_stopword, mu)
+        else:
+            # One pass reads what Gain needs of each element: its text and tail when not just white
+            # space (most are indentation), and its attributes once, as a dict (most elements have
+            # some; one items() call costs less than the eight get() calls the hints would make).
+            texts: list[tuple[int, str]] = []
+            own_weight = [1.0] * size
+            classes: list[str | None] = [None] * size
+            hidden: set[int] = set()
+            markups = MARKUPS
+            text_at, tail_at = [False] * size, [False] * size  # more than white space?
+            text = elements[0].text
             if text and not text.isspace():
-                texts.append((i, text))
-                text_at[i] = True
-            text = el.tail
-            if text and not text.isspace():
-                texts.append((parent[i], text))
-                tail_at[i] = True
-            items = el.items()
-            if not items:
-                key = el.tag
-            elif len(items) == 1:  # most elements: one attribute, most often a class
-                name, value = items[0]
-                if name == "class":
-                    classes[i] = value
-                    key = (el.tag, value, None, None, None, False, None, None)
-                elif name in MARKUP_ATTRIBUTES:
-                    attributes = {name: value}
-                    get = attributes.get
-                    key = (el.tag, None, get("id"), get("role"), get("itemprop"), "hidden" in attributes,
-                           get("aria-hidden"), get("style"))
-                else:  # an href, a src: weighs as no attribute at all
+                texts.append((0, text))
+                text_at[0] = True
+            for i in range(1, size):
+                el = elements[i]
+                text = el.text
+                if text and not text.isspace():
+                    texts.append((i, text))
+                    text_at[i] = True
+                text = el.tail
+                if text and not text.isspace():
+                    texts.append((parent[i], text))
+                    tail_at[i] = True
+                items = el.items()
+                if not items:
                     key = el.tag
-            else:  # hints.markup_key, inline
-                attributes = dict(items)
-                get = attributes.get
-                classes[i] = cls = get("class")
-                key = (el.tag, cls, get("id"), get("role"), get("itemprop"), "hidden" in attributes,
-                       get("aria-hidden"), get("style"))
-            found = markups.get(key)
-            weight, is_hidden = found if found is not None else weigh_markup(key)
-            if is_hidden:
-                hidden.add(i)
-                weight = 0.0
-            own_weight[i] = weight
+                elif len(items) == 1:  # most elements: one attribute, most often a class
+                    name, value = items[0]
+                    if name == "class":
+                        classes[i] = value
+                        key = (el.tag, value, None, None, None, False, None, None)
+                    elif name in MARKUP_ATTRIBUTES:
+                        attributes = {name: value}
+                        get = attributes.get
+                        key = (el.tag, None, get("id"), get("role"), get("itemprop"), "hidden" in attributes,
+                               get("aria-hidden"), get("style"))
+                    else:  # an href, a src: weighs as no attribute at all
+                        key = el.tag
+                else:  # hints.markup_key, inline
+                    attributes = dict(items)
+                    get = attributes.get
+                    classes[i] = cls = get("class")
+                    key = (el.tag, cls, get("id"), get("role"), get("itemprop"), "hidden" in attributes,
+                           get("aria-hidden"), get("style"))
+                found = markups.get(key)
+                weight, is_hidden = found if found is not None else weigh_markup(key)
+                if is_hidden:
+                    hidden.add(i)
+                    weight = 0.0
+                own_weight[i] = weight
 
-        own_valid, own_noise, own_links = [0] * size, [0] * size, [0] * size
-        non_space_len = dom.non_space_len
-        chars = 0
-        for i, text in texts:
-            n = non_space_len(text)
-            chars += n
-            if in_anchor[i]:
-                own_noise[i] += n
-                own_links[i] += n
-            elif holds_stopword(text):
-                own_valid[i] += n
-            else:
-                own_noise[i] += mu * n
+            own_valid, own_noise, own_links = [0] * size, [0] * size, [0] * size
+            non_space_len = dom.non_space_len
+            chars = 0
+            for i, text in texts:
+                n = non_space_len(text)
+                chars += n
+                if in_anchor[i]:
+                    own_noise[i] += n
+                    own_links[i] += n
+                elif holds_stopword(text):
+                    own_valid[i] += n
+                else:
+                    own_noise[i] += mu * n
+            own = np.array((own_valid, own_noise, own_links), dtype=np.float64)
         page.derived.setdefault(BODY_CHARS, chars)  # every text node under <body>: the veto's 1share
-        own = np.array((own_valid, own_noise, own_links), dtype=np.float64)
         raw_valid, raw_noise, raw_links = tree.subtree_totals(own)
         total = float(raw_valid[0]) or 1
 
