@@ -595,45 +595,32 @@ def _elements_by_rule(body, metas: list | None = None) -> list[list]:
     """The elements under ``body`` that meet each :func:`_author_rule` rule, in document order;
     its ``<meta>`` elements that have attributes are appended to ``metas``.
 
-    One Python pass over the elements (4x faster than the four XPath string searches), with
-    :func:`_author_rule` written out inline: its calls were a tenth of the authors' time."""
+    One Python pass over the elements (4x faster than the four XPath string searches).  Reading
+    an attribute costs as much as all of an element's values, so those are read once: an element
+    meets a rule only when they hold "author" or "byline" (lower-cased; ``str.lower`` changes no
+    other character into an ASCII letter) or, on a link, an author's page (_AUTHOR_PAGE matches
+    the href within them, never across the separator), and only then is the rule worked out."""
     by_rule: list[list] = [[], [], [], [], []]
     if metas is None:
         metas = []
+    author_page = _AUTHOR_PAGE.search
     for el in body.iterdescendants():
-        attrib = el.attrib
-        if not attrib:
+        values = _attribute_values(el)
+        if not values:
             continue
         tag = el.tag
         if tag == "meta":
             metas.append(el)
-        get = attrib.get
-        itemprop = get("itemprop")
-        if itemprop and "author" in itemprop.split():
-            by_rule[0].append(el)
-            continue
-        rel = get("rel")
-        if rel and tag == "a" and "author" in rel.split():
-            by_rule[1].append(el)
-            continue
-        classes = get("class")
-        if classes:
-            classes = classes.lower()
-            if "byline" in classes:
-                by_rule[2].append(el)
-                continue
-            if "author" in classes:
-                by_rule[3].append(el)
-                continue
-        el_id = get("id")
-        if el_id and "author" in el_id.lower():
-            by_rule[3].append(el)
-            continue
-        if tag == "a":
-            href = get("href")
-            if href and _AUTHOR_PAGE.search(href) and _looks_like_person(el.text_content()):
-                by_rule[4].append(el)
+        joined = "\x00".join(values)
+        lowered = joined.lower()
+        if "author" in lowered or "byline" in lowered or (tag == "a" and author_page(joined)):
+            rule = _author_rule(el)
+            if rule is not None:
+                by_rule[rule].append(el)
     return by_rule
+
+
+_attribute_values = etree._Element.values
 
 
 def _looks_like_person(text: str) -> bool:
