@@ -259,6 +259,9 @@ def _sources(page: Page, metas: list | None = None,
     for names in _meta_authors(page, metas):
         yield True, names
     yield from _element_authors(page, by_rule)
+    # Only text sources follow, and the first of them ends the search once a name is found, as
+    # this empty one does: the visible text is not split into lines for a decided page.
+    yield False, []
     finders = _WRITER_FINDERS if page.language == "zh" else _WRITER_FINDERS[:-1]  # "（常书香 马丹阳）"
     for names in _text_bylines(lines, finders + _EDITOR_FINDERS):
         yield False, names
