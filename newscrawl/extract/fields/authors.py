@@ -574,24 +574,24 @@ def _author_rule(el) -> int | None:
     return None
 
 
-def _scan(page: Page) -> tuple[list, list[list]]:
-    """The page's ``<meta>`` elements (those without attributes, which name nothing, may be left
-    out) and :func:`_elements_by_rule`, in one walk of the tree instead of two."""
+def _scan(page: Page) -> tuple[list[dict], list[list]]:
+    """The attributes of the page's ``<meta>`` elements, in document order (a ``<meta>`` without
+    attributes names nothing and may be left out), and :func:`_elements_by_rule`: one walk of
+    the tree instead of two.  Each source reads a ``<meta>`` as ``meta.get(name)``; a dict
+    answers as the element does, and an lxml attribute read costs as much as all of them."""
     root, body = page.root, page.body
-    if body is root:
-        metas = [root] if root.tag == "meta" else []
-        return metas, _elements_by_rule(body, metas)
     metas = [root] if root.tag == "meta" else []
-    after = []
-    seen_body = False
-    for child in root.iterchildren():
-        if child is body:
-            seen_body = True
-        else:
-            (after if seen_body else metas).extend(child.iter("meta"))
+    after: list = []
+    if body is not root:
+        seen_body = False
+        for child in root.iterchildren():
+            if child is body:
+                seen_body = True
+            else:
+                (after if seen_body else metas).extend(child.iter("meta"))
     by_rule = _elements_by_rule(body, metas)
     metas.extend(after)
-    return metas, by_rule
+    return [dict(meta.items()) for meta in metas], by_rule
 
 
 def _elements_by_rule(body, metas: list | None = None) -> list[list]:
@@ -638,6 +638,9 @@ def _looks_like_person(text: str) -> bool:
     return all(w[:1].isupper() or w in _PARTICLE_WORDS for w in words)
 
 
+_IN_COMMENTS = etree.XPath("ancestor::*[contains(@class, 'comment')]")  # compiled once, not per call
+
+
 def _element_authors(page: Page, by_rule: list[list] | None = None) -> Iterator[tuple[bool, list[str]]]:
     """``(from author markup, names)``: the itemprop / rel="author" elements of the first one's
     byline (its parent: one element a person, "KEVIN SACK, SHERI FINK"), then the first elements
@@ -652,7 +655,7 @@ def _element_authors(page: Page, by_rule: list[list] | None = None) -> Iterator[
         for el in found[:20]:
             if byline is not None and el.getparent() is not byline:
                 continue
-            if el.xpath("ancestor::*[contains(@class, 'comment')]"):
+            if _IN_COMMENTS(el):
                 continue
             name_el = el.find(".//*[@itemprop='name']")
             target = name_el if name_el is not None else el
