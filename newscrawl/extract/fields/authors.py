@@ -606,7 +606,7 @@ def _elements_by_rule(body, metas: list | None = None) -> list[list]:
     by_rule: list[list] = [[], [], [], [], []]
     if metas is None:
         metas = []
-    author_page = _AUTHOR_PAGE.search
+    author_page, lowered_author_page = _AUTHOR_PAGE.search, _LOWERED_AUTHOR_PAGE.search
     for el in body.iterdescendants():
         values = _attribute_values(el)
         if not values:
@@ -616,7 +616,8 @@ def _elements_by_rule(body, metas: list | None = None) -> list[list]:
             metas.append(el)
         joined = "\x00".join(values)
         lowered = joined.lower()
-        if "author" in lowered or "byline" in lowered or (tag == "a" and author_page(joined)):
+        if "author" in lowered or "byline" in lowered or (
+                tag == "a" and (lowered_author_page(lowered) if joined.isascii() else author_page(joined))):
             rule = _author_rule(el)
             if rule is not None:
                 by_rule[rule].append(el)
@@ -624,6 +625,8 @@ def _elements_by_rule(body, metas: list | None = None) -> list[list]:
 
 
 _attribute_values = etree._Element.values
+# _AUTHOR_PAGE on a lower-cased ASCII text: the same matches, found faster without IGNORECASE.
+_LOWERED_AUTHOR_PAGE = re.compile(_AUTHOR_PAGE.pattern)
 
 
 def _looks_like_person(text: str) -> bool:
