@@ -852,13 +852,17 @@ _EDITOR_FINDERS = (_EDITOR_LABELLED,)
 # _WRITER_LABEL needs one of its labels' characters, _EDITOR_LABEL "编"; _posted_by its marker;
 # _latin_byline "Автор"/"Текст" (_RU_AUTHOR), "|" (_NAME_BAR) or a _BY_LINE label at the start
 # of the line (a date cut off the end keeps the start); _paren_byline a closing parenthesis last.
+_WRITER_HINT = re.compile(r"[作撰执文记通]")
+_EDITOR_HINT = re.compile(r"编")
+_POSTED_HINT = re.compile(r"发[表布]于|posted")
+_LATIN_HINT = re.compile(r"Автор|Текст|\|")
+_PAREN_HINT = re.compile(r"[)）]$", re.MULTILINE)
 _FINDER_HINTS = {
-    _WRITER_LABELLED: (re.compile(r"[作撰执文记通]"), None),
-    _EDITOR_LABELLED: (re.compile(r"编"), None),
-    _posted_by: (re.compile(r"发[表布]于|posted"), None),
-    _latin_byline: (re.compile(r"Автор|Текст|\|"),
-                    ("By", "Von", "Par", "Por", "Door", "Av", "Af", "Di", "Aut")),
-    _paren_byline: (re.compile(r"[)）]$", re.MULTILINE), None),
+    _WRITER_LABELLED: (_WRITER_HINT, None),
+    _EDITOR_LABELLED: (_EDITOR_HINT, None),
+    _posted_by: (_POSTED_HINT, None),
+    _latin_byline: (_LATIN_HINT, ("By", "Von", "Par", "Por", "Door", "Av", "Af", "Di", "Aut")),
+    _paren_byline: (_PAREN_HINT, None),
 }
 
 
