@@ -638,13 +638,17 @@ def _json_ld_values(page: Page, keys: tuple[str, ...], articles: bool | None = N
 def _metas(page: Page) -> list[tuple[tuple[str, ...], str]]:
     """Every ``<meta>`` with content: its property/name/itemprop/http-equiv keys and the content
     (read once per page; the date sources ask for several key sets)."""
-    if "metas" not in page.derived:
-        attrs = ("property", "name", "itemprop", "http-equiv")
-        page.derived["metas"] = [
-            (tuple((meta.get(attr) or "").strip().lower() for attr in attrs), meta.get("content"))
-            for meta in page.root.iter("meta") if meta.get("content")
-        ]
-    return page.derived["metas"]
+    metas = page.derived.get("metas")
+    if metas is None:
+        metas = page.derived["metas"] = []
+        for meta in page.root.iter("meta"):
+            content = meta.get("content")
+            if content:
+                get = meta.get
+                keys = (get("property"), get("name"), get("itemprop"), get("http-equiv"))
+                if any(keys):  # a <meta> with none of them has no key to match
+                    metas.append((tuple((key or "").strip().lower() for key in keys), content))
+    return metas
 
 
 def _meta_values(page: Page, names: tuple[str, ...]) -> Iterator[str]:
@@ -765,35 +769,74 @@ def _headline_text(page: Page) -> tuple[str, int]:
 
 def _walk_visible_text(page: Page, window: int) -> tuple[str, int, bool]:
     """The visible text (to ``window`` characters after an <h1>), where the headline ends, and
-    whether an <h1> marked it."""
-    body = page.body
-    pieces: list[str] = []
-    size, headline_end = 0, -1
-    limit = TEXT_PREFIX + TEXT_WINDOW
-    for event, el in etree.iterwalk(body, events=("start", "end")):
-        if not isinstance(el.tag, str):
-            continue
-        if event == "start":
-            if el.text:
-                pieces.append(el.text)
-                size += len(el.text)
-            if el.tag in ("p", "div", "li", "br", "td", "span", "h1", "h2", "tr", "dd", "time"):
-                pieces.append("\n")
-                size += 1
-        else:
-            if el.tag == "h1" and headline_end < 0 and len((el.text_content() or "").strip()) >= 4:
-                headline_end = size
-                limit = size + window
-            if el.tail and el is not body:
-                pieces.append(el.tail)
-                size += len(el.tail)
-        if size > limit:
-            break
-    text = "".join(pieces)[:limit]
+    whether an <h1> marked it.
+
+    The walk is resumed, not restarted, when a longer window is asked for later (the headline
+    search reads a short one first, the date and author searches the whole bounded one): the
+    text is the same as a walk from the start with that window."""
+    walk = page.derived.get("text_walk")
+    if walk is None:
+        walk = page.derived["text_walk"] = _TextWalk(page.body)
+    try:
+        text, headline_end = walk.run(window)
+    except BaseException:
+        del page.derived["text_walk"]  # a walk cut short by an error is not resumed
+        raise
     has_h1 = headline_end >= 0
     if not has_h1:
         headline_end = _title_position(text, page.title_tag)
     return text, max(headline_end, 0), has_h1
+
+
+_LINE_TAGS = frozenset(("p", "div", "li", "br", "td", "span", "h1", "h2", "tr", "dd", "time"))
+
+
+class _TextWalk:
+    """One page's walk over its <body>: the text and tails of its elements in reading order
+    (a comment's text and tail are not shown), a line break after the opening of the
+    :data:`_LINE_TAGS`; it stops once ``window`` characters follow the end of the first <h1>
+    with a text, else after ``TEXT_PREFIX + TEXT_WINDOW`` characters."""
+
+    __slots__ = ("body", "events", "pieces", "size", "headline_end")
+
+    def __init__(self, body: etree._Element) -> None:
+        self.body = body
+        # tag="*": elements only, so comments and processing instructions (and their tails)
+        # never reach the loop below.
+        self.events: Iterator | None = etree.iterwalk(body, events=("start", "end"), tag="*")
+        self.pieces: list[str] = []
+        self.size = 0
+        self.headline_end = -1
+
+    def run(self, window: int) -> tuple[str, int]:
+        """The text to ``window`` characters after the headline, and where the headline ends (-1)."""
+        size, headline_end = self.size, self.headline_end
+        limit = headline_end + window if headline_end >= 0 else TEXT_PREFIX + TEXT_WINDOW
+        if self.events is not None and size <= limit:
+            body, append, line_tags = self.body, self.pieces.append, _LINE_TAGS
+            for event, el in self.events:
+                if event == "start":
+                    text = el.text
+                    if text:
+                        append(text)
+                        size += len(text)
+                    if el.tag in line_tags:
+                        append("\n")
+                        size += 1
+                else:
+                    if headline_end < 0 and el.tag == "h1" and len((el.text_content() or "").strip()) >= 4:
+                        headline_end = size
+                        limit = size + window
+                    tail = el.tail
+                    if tail and el is not body:
+                        append(tail)
+                        size += len(tail)
+                if size > limit:
+                    break
+            else:
+                self.events = None  # the whole body is walked
+            self.size, self.headline_end = size, headline_end
+        return "".join(self.pieces)[:limit], headline_end
 
 
 def _title_position(text: str, title: str) -> int:
