@@ -204,3 +204,33 @@ def test_a_labelled_line_without_a_zone_takes_the_offset_the_metadata_instant_im
     found = find_published(page(meta("2023-11-09T05:30:59+00:00"), body=body))
     assert found.date() == date(2023, 11, 8) and found.utcoffset() == timedelta(hours=-6)
     assert found == datetime(2023, 11, 9, 5, 30, 59, tzinfo=dates.UTC)
+
+
+NEAR_YEAR_TEXTS = [
+    "", "no year here", "Posted May 3, 2024 at 10:30 a.m. and updated Jan. 4 2025",
+    "3. Mai 2024, 10:30 Uhr; 12 de março de 2021 às 20:13; 1er janvier 2020",
+    "2020. 0\t /9 年 and 2024 - 05 - 03 10:30", "03.05.2024 18:00 / 9/17/2004 / 12.20.2019",
+    "202019 2019202 19201920 1999-1999-1999", "May" + " " * 500 + "3," + "\n" * 300 + "2024",
+    "1 июля 2020 г. в 10:30 мск, 2020年07月01日 10:30", "x3 May 2024 _4 May 2024 Ä5 May 2024",
+]
+
+
+@pytest.mark.parametrize("pattern", sorted(dates._BEFORE_YEAR, key=lambda p: p.pattern))
+@pytest.mark.parametrize("text", NEAR_YEAR_TEXTS)
+def test_the_search_near_years_finds_what_a_scan_of_the_whole_text_finds(pattern, text):
+    for pos, endpos in ((0, len(text)), (3, len(text) - 2), (len(text) // 2, len(text)), (0, len(text) // 2)):
+        if pos > endpos:
+            continue
+        years = [m.start() for m in dates._YEAR_AT.finditer(text, pos, endpos)]
+        expected = [(m.span(), m.groups()) for m in pattern.finditer(text, pos, endpos)]
+        assert [(m.span(), m.groups()) for m in dates._near_years(pattern, text, pos, endpos, years)] == expected
+
+
+def test_the_search_near_years_runs_in_linear_time():
+    from test_regex_linear import check_function
+
+    def scan(text: str) -> list:
+        return list(dates._text_candidates(text, ("en", "de"), dates.UTC))
+
+    failures = check_function(scan, ["May 3, 2024", "3. Mai 2024 10:30", "03.05.2024 18:00", "2024年5月3日 10:30"])
+    assert not failures, failures

@@ -857,11 +857,14 @@ def _text_candidates(
 ) -> Iterator[tuple[int, int, datetime | date]]:
     """``(start, end, datetime or date)`` for every date written in ``text`` (``text[pos:endpos]``)."""
     endpos = len(text) if endpos is None else endpos
-    for m in _NUMERIC.finditer(text, pos, endpos):
+    years = [m.start() for m in _YEAR_AT.finditer(text, pos, endpos)]
+    if not years:
+        return  # every date line holds a year
+    for m in _near_years(_NUMERIC, text, pos, endpos, years):
         found = _at_time(_day(m.group(1), m.group(2), m.group(3)), text, m, m.end(3), zone, hints)
         if found:
             yield m.start(), m.end(), found
-    for m in _DMY.finditer(text, pos, endpos):
+    for m in _near_years(_DMY, text, pos, endpos, years):
         first, second = int(m.group(1)), int(m.group(2))
         month_first = "/" in m.group(0) and second > 12 >= first  # "9/17/2004": US order
         day, month = (m.group(2), m.group(1)) if month_first else (m.group(1), m.group(2))
@@ -870,7 +873,7 @@ def _text_candidates(
             yield m.start(), m.end(), found
     months = _month_names(langs)
     for pattern, day_group, month_group in ((_DAY_WORD_YEAR, 1, 2), (_WORD_DAY_YEAR, 2, 1)):
-        for m in pattern.finditer(text, pos, endpos):
+        for m in _near_years(pattern, text, pos, endpos, years):
             if months is not None:  # the page's languages' month names: no dateparser call
                 month = months.get(m.group(month_group).casefold())
                 day = _day(m.group(3), str(month), m.group(day_group)) if month else None
@@ -880,6 +883,55 @@ def _text_candidates(
             found = _at_time(day, text, m, m.end(3), zone, hints)
             if found:
                 yield m.start(), m.end(), found
+
+
+# Where a year can start (overlapping ones too: "202019").
+_YEAR_AT = re.compile(r"(?=(?:19|20)\d\d)")
+# The most non-white-space characters each date-line pattern matches before its year group
+# (a day, a month name, separators, "de"...).  Before the year they hold no four-digit run, so
+# a match's year is the first place a year starts after the match's start.
+_BEFORE_YEAR = {_NUMERIC: 0, _DMY: 6, _DAY_WORD_YEAR: 21, _WORD_DAY_YEAR: 15}
+
+
+def _near_years(
+    pattern: re.Pattern, text: str, pos: int, endpos: int, years: list[int]
+) -> Iterator[re.Match]:
+    """``pattern.finditer(text, pos, endpos)`` for the date-line patterns, searched only just
+    before each year (``years``: where one starts) instead of over the whole text.
+
+    A match starting at ``s`` has its year at the first year ``y >= s``, with at most
+    ``_BEFORE_YEAR[pattern]`` non-white-space characters between, so no match starts between
+    the last place searched and that bound.  The search up to ``y`` looks at the text only to
+    just past the year (the required part of those that end with the year: the year and the
+    "no digit follows" check); the match found there is then taken again on the whole text, for
+    its optional time part.  A pattern that starts with its year is tried at each year."""
+    before, p = _BEFORE_YEAR[pattern], pos
+    for y in years:
+        if y < p:
+            continue
+        if not before:  # the match starts with its year (and goes on past it): try it there
+            found = pattern.match(text, y, endpos)
+            if found is not None:
+                yield found
+                p = found.end()
+            continue
+        lo, budget = y, before
+        while lo > p:
+            if not text[lo - 1].isspace():  # str.isspace() is exactly what \s matches
+                if not budget:
+                    break
+                budget -= 1
+            lo -= 1
+        near = pattern.search(text, lo, min(y + 5, endpos))
+        if near is None or near.start() > y:
+            p = y + 1  # no match starts in [p, y]
+            continue
+        found = pattern.match(text, near.start(), endpos)
+        if found is None:  # cannot happen (see above); the plain search is the reference
+            yield from pattern.finditer(text, p, endpos)
+            return
+        yield found
+        p = found.end()
 
 
 _LANG_CODE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z]{2,4})?")  # a dateparser data file's name
