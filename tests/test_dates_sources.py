@@ -234,3 +234,10 @@ def test_the_search_near_years_runs_in_linear_time():
 
     failures = check_function(scan, ["May 3, 2024", "3. Mai 2024 10:30", "03.05.2024 18:00", "2024年5月3日 10:30"])
     assert not failures, failures
+
+
+def test_meta_keys_are_read_trimmed_and_lower_cased_and_a_meta_without_keys_is_skipped():
+    built = page('<meta content="2020-01-02"><meta name=" DC.Date " content="2021-03-04">'
+                 '<meta property="og:title" name="pubdate" content="2022-05-06"><meta name="date" content="">')
+    assert list(dates._meta_values(built, dates.PUBLISHED_META)) == ["2021-03-04", "2022-05-06"]
+    assert [keys for keys, _ in dates._metas(built)] == [("", "dc.date", "", ""), ("og:title", "pubdate", "", "")]

@@ -645,9 +645,11 @@ def _metas(page: Page) -> list[tuple[tuple[str, ...], str]]:
             content = meta.get("content")
             if content:
                 get = meta.get
-                keys = (get("property"), get("name"), get("itemprop"), get("http-equiv"))
-                if any(keys):  # a <meta> with none of them has no key to match
-                    metas.append((tuple((key or "").strip().lower() for key in keys), content))
+                prop, name, itemprop, equiv = get("property"), get("name"), get("itemprop"), get("http-equiv")
+                if prop or name or itemprop or equiv:  # a <meta> with none of them has no key to match
+                    keys = ((prop or "").strip().lower(), (name or "").strip().lower(),
+                            (itemprop or "").strip().lower(), (equiv or "").strip().lower())
+                    metas.append((keys, content))
     return metas
 
 
