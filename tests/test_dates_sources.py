@@ -239,5 +239,5 @@ def test_the_search_near_years_runs_in_linear_time():
 def test_meta_keys_are_read_trimmed_and_lower_cased_and_a_meta_without_keys_is_skipped():
     built = page('<meta content="2020-01-02"><meta name=" DC.Date " content="2021-03-04">'
                  '<meta property="og:title" name="pubdate" content="2022-05-06"><meta name="date" content="">')
-    assert list(dates._meta_values(built, dates.PUBLISHED_META)) == ["2021-03-04", "2022-05-06"]
+    assert list(dates._meta_values(built, dates.PUBLISHED_META)) == ["2022-05-06", "2021-03-04"]  # by key rank
     assert [keys for keys, _ in dates._metas(built)] == [("", "dc.date", "", ""), ("og:title", "pubdate", "", "")]
