@@ -142,8 +142,102 @@ def test_the_short_walk_under_the_headline_sees_what_the_full_one_sees():
     assert find_published(short).utcoffset() == timedelta(hours=2)
 
 
+def _reference_walk(page: Page, window: int) -> tuple[str, int]:
+    """The visible text walk written plainly: what the resumed walk must give."""
+    from lxml import etree
+
+    body, pieces, size, headline_end = page.body, [], 0, -1
+    limit = dates.TEXT_PREFIX + dates.TEXT_WINDOW
+    for event, el in etree.iterwalk(body, events=("start", "end")):
+        if not isinstance(el.tag, str):
+            continue
+        if event == "start":
+            pieces.append(el.text or "")
+            size += len(el.text or "")
+            if el.tag in dates._LINE_TAGS:
+                pieces.append("\n")
+                size += 1
+        else:
+            if el.tag == "h1" and headline_end < 0 and len(el.text_content().strip()) >= 4:
+                headline_end, limit = size, size + window
+            if el.tail and el is not body:
+                pieces.append(el.tail)
+                size += len(el.tail)
+        if size > limit:
+            break
+    return "".join(pieces)[:limit], headline_end
+
+
+@pytest.mark.parametrize("body", [
+    "<div>Intro <b>bold</b> tail</div><h1>The headline</h1>" + BODY * 30,
+    "<h1>ab</h1><div>x</div><h1>Second <i>headline</i></h1><p>Posted <span>May 3, 2024</span></p>" + BODY * 30,
+    BODY * 600,  # no <h1> qualifies before the prefix ends
+    "<h1>   </h1>" + BODY * 3,
+], ids=["inline", "short-h1", "no-h1", "blank-h1"])
+def test_the_walk_resumed_with_a_longer_window_is_the_walk_from_the_start(body):
+    html = f"<html><head><title>Story</title></head><body>{body}</body></html>"
+    for windows in ((dates.HEADLINE_TEXT, dates.TEXT_WINDOW), (dates.TEXT_WINDOW, dates.HEADLINE_TEXT),
+                    (5, 50, 5000)):
+        resumed = Page.from_html(html)
+        for window in windows:
+            text, end, has_h1 = dates._walk_visible_text(resumed, window)
+            expected, expected_end = _reference_walk(Page.from_html(html), window)
+            assert text == expected and has_h1 == (expected_end >= 0)
+            if has_h1:
+                assert end == expected_end
+
+
+def test_the_walk_shows_no_comment_nor_its_tail():
+    from lxml import etree
+
+    built = page(body="<div>Intro <b>bold</b> tail</div>" + BODY)
+    comment = etree.Comment("a comment")
+    comment.tail = "hidden tail"
+    built.body.find(".//div").insert(0, comment)  # the parser's cleaning drops comments: add one
+    text, _, _ = dates._walk_visible_text(built, dates.TEXT_WINDOW)
+    assert text == _reference_walk(built, dates.TEXT_WINDOW)[0]
+    assert "Intro" in text and "hidden tail" not in text and "a comment" not in text
+
+
 def test_a_labelled_line_without_a_zone_takes_the_offset_the_metadata_instant_implies():
     body = "<div>PUBLISHED: November 8, 2023 at 11:30 p.m.</div>" + BODY
     found = find_published(page(meta("2023-11-09T05:30:59+00:00"), body=body))
     assert found.date() == date(2023, 11, 8) and found.utcoffset() == timedelta(hours=-6)
     assert found == datetime(2023, 11, 9, 5, 30, 59, tzinfo=dates.UTC)
+
+
+NEAR_YEAR_TEXTS = [
+    "", "no year here", "Posted May 3, 2024 at 10:30 a.m. and updated Jan. 4 2025",
+    "3. Mai 2024, 10:30 Uhr; 12 de março de 2021 às 20:13; 1er janvier 2020",
+    "2020. 0\t /9 年 and 2024 - 05 - 03 10:30", "03.05.2024 18:00 / 9/17/2004 / 12.20.2019",
+    "202019 2019202 19201920 1999-1999-1999", "May" + " " * 500 + "3," + "\n" * 300 + "2024",
+    "1 июля 2020 г. в 10:30 мск, 2020年07月01日 10:30", "x3 May 2024 _4 May 2024 Ä5 May 2024",
+]
+
+
+@pytest.mark.parametrize("pattern", sorted(dates._BEFORE_YEAR, key=lambda p: p.pattern))
+@pytest.mark.parametrize("text", NEAR_YEAR_TEXTS)
+def test_the_search_near_years_finds_what_a_scan_of_the_whole_text_finds(pattern, text):
+    for pos, endpos in ((0, len(text)), (3, len(text) - 2), (len(text) // 2, len(text)), (0, len(text) // 2)):
+        if pos > endpos:
+            continue
+        years = [m.start() for m in dates._YEAR_AT.finditer(text, pos, endpos)]
+        expected = [(m.span(), m.groups()) for m in pattern.finditer(text, pos, endpos)]
+        assert [(m.span(), m.groups()) for m in dates._near_years(pattern, text, pos, endpos, years)] == expected
+
+
+def test_the_search_near_years_runs_in_linear_time():
+    from test_regex_linear import check_function
+
+    def scan(text: str) -> list:
+        return list(dates._text_candidates(text, ("en", "de"), dates.UTC))
+
+    failures = check_function(scan, ["May 3, 2024", "3. Mai 2024 10:30", "03.05.2024 18:00", "2024年5月3日 10:30"])
+    assert not failures, failures
+
+
+def test_meta_keys_are_read_trimmed_and_lower_cased_and_a_meta_without_keys_is_skipped():
+    built = page('<meta content="2020-01-02"><meta name=" DC.Date " content="2021-03-04">'
+                 '<meta property="og:title" name="pubdate" content="2022-05-06"><meta name="date" content="">')
+    assert list(dates._meta_values(built, dates.PUBLISHED_META)) == ["2022-05-06", "2021-03-04"]  # by key rank
+    assert [keys for keys, _ in dates._metas(built)] == [("", "dc.date", "", ""), ("og:title", "pubdate", "", "")]

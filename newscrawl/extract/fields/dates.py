@@ -638,13 +638,19 @@ def _json_ld_values(page: Page, keys: tuple[str, ...], articles: bool | None = N
 def _metas(page: Page) -> list[tuple[tuple[str, ...], str]]:
     """Every ``<meta>`` with content: its property/name/itemprop/http-equiv keys and the content
     (read once per page; the date sources ask for several key sets)."""
-    if "metas" not in page.derived:
-        attrs = ("property", "name", "itemprop", "http-equiv")
-        page.derived["metas"] = [
-            (tuple((meta.get(attr) or "").strip().lower() for attr in attrs), meta.get("content"))
-            for meta in page.root.iter("meta") if meta.get("content")
-        ]
-    return page.derived["metas"]
+    metas = page.derived.get("metas")
+    if metas is None:
+        metas = page.derived["metas"] = []
+        for meta in page.root.iter("meta"):
+            content = meta.get("content")
+            if content:
+                get = meta.get
+                prop, name, itemprop, equiv = get("property"), get("name"), get("itemprop"), get("http-equiv")
+                if prop or name or itemprop or equiv:  # a <meta> with none of them has no key to match
+                    keys = ((prop or "").strip().lower(), (name or "").strip().lower(),
+                            (itemprop or "").strip().lower(), (equiv or "").strip().lower())
+                    metas.append((keys, content))
+    return metas
 
 
 def _meta_values(page: Page, names: tuple[str, ...]) -> Iterator[str]:
@@ -765,35 +771,74 @@ def _headline_text(page: Page) -> tuple[str, int]:
 
 def _walk_visible_text(page: Page, window: int) -> tuple[str, int, bool]:
     """The visible text (to ``window`` characters after an <h1>), where the headline ends, and
-    whether an <h1> marked it."""
-    body = page.body
-    pieces: list[str] = []
-    size, headline_end = 0, -1
-    limit = TEXT_PREFIX + TEXT_WINDOW
-    for event, el in etree.iterwalk(body, events=("start", "end")):
-        if not isinstance(el.tag, str):
-            continue
-        if event == "start":
-            if el.text:
-                pieces.append(el.text)
-                size += len(el.text)
-            if el.tag in ("p", "div", "li", "br", "td", "span", "h1", "h2", "tr", "dd", "time"):
-                pieces.append("\n")
-                size += 1
-        else:
-            if el.tag == "h1" and headline_end < 0 and len((el.text_content() or "").strip()) >= 4:
-                headline_end = size
-                limit = size + window
-            if el.tail and el is not body:
-                pieces.append(el.tail)
-                size += len(el.tail)
-        if size > limit:
-            break
-    text = "".join(pieces)[:limit]
+    whether an <h1> marked it.
+
+    The walk is resumed, not restarted, when a longer window is asked for later (the headline
+    search reads a short one first, the date and author searches the whole bounded one): the
+    text is the same as a walk from the start with that window."""
+    walk = page.derived.get("text_walk")
+    if walk is None:
+        walk = page.derived["text_walk"] = _TextWalk(page.body)
+    try:
+        text, headline_end = walk.run(window)
+    except BaseException:
+        del page.derived["text_walk"]  # a walk cut short by an error is not resumed
+        raise
     has_h1 = headline_end >= 0
     if not has_h1:
         headline_end = _title_position(text, page.title_tag)
     return text, max(headline_end, 0), has_h1
+
+
+_LINE_TAGS = frozenset(("p", "div", "li", "br", "td", "span", "h1", "h2", "tr", "dd", "time"))
+
+
+class _TextWalk:
+    """One page's walk over its <body>: the text and tails of its elements in reading order
+    (a comment's text and tail are not shown), a line break after the opening of the
+    :data:`_LINE_TAGS`; it stops once ``window`` characters follow the end of the first <h1>
+    with a text, else after ``TEXT_PREFIX + TEXT_WINDOW`` characters."""
+
+    __slots__ = ("body", "events", "pieces", "size", "headline_end")
+
+    def __init__(self, body: etree._Element) -> None:
+        self.body = body
+        # tag="*": elements only, so comments and processing instructions (and their tails)
+        # never reach the loop below.
+        self.events: Iterator | None = etree.iterwalk(body, events=("start", "end"), tag="*")
+        self.pieces: list[str] = []
+        self.size = 0
+        self.headline_end = -1
+
+    def run(self, window: int) -> tuple[str, int]:
+        """The text to ``window`` characters after the headline, and where the headline ends (-1)."""
+        size, headline_end = self.size, self.headline_end
+        limit = headline_end + window if headline_end >= 0 else TEXT_PREFIX + TEXT_WINDOW
+        if self.events is not None and size <= limit:
+            body, append, line_tags = self.body, self.pieces.append, _LINE_TAGS
+            for event, el in self.events:
+                if event == "start":
+                    text = el.text
+                    if text:
+                        append(text)
+                        size += len(text)
+                    if el.tag in line_tags:
+                        append("\n")
+                        size += 1
+                else:
+                    if headline_end < 0 and el.tag == "h1" and len((el.text_content() or "").strip()) >= 4:
+                        headline_end = size
+                        limit = size + window
+                    tail = el.tail
+                    if tail and el is not body:
+                        append(tail)
+                        size += len(tail)
+                if size > limit:
+                    break
+            else:
+                self.events = None  # the whole body is walked
+            self.size, self.headline_end = size, headline_end
+        return "".join(self.pieces)[:limit], headline_end
 
 
 def _title_position(text: str, title: str) -> int:
@@ -814,11 +859,14 @@ def _text_candidates(
 ) -> Iterator[tuple[int, int, datetime | date]]:
     """``(start, end, datetime or date)`` for every date written in ``text`` (``text[pos:endpos]``)."""
     endpos = len(text) if endpos is None else endpos
-    for m in _NUMERIC.finditer(text, pos, endpos):
+    years = [m.start() for m in _YEAR_AT.finditer(text, pos, endpos)]
+    if not years:
+        return  # every date line holds a year
+    for m in _near_years(_NUMERIC, text, pos, endpos, years):
         found = _at_time(_day(m.group(1), m.group(2), m.group(3)), text, m, m.end(3), zone, hints)
         if found:
             yield m.start(), m.end(), found
-    for m in _DMY.finditer(text, pos, endpos):
+    for m in _near_years(_DMY, text, pos, endpos, years):
         first, second = int(m.group(1)), int(m.group(2))
         month_first = "/" in m.group(0) and second > 12 >= first  # "9/17/2004": US order
         day, month = (m.group(2), m.group(1)) if month_first else (m.group(1), m.group(2))
@@ -827,7 +875,7 @@ def _text_candidates(
             yield m.start(), m.end(), found
     months = _month_names(langs)
     for pattern, day_group, month_group in ((_DAY_WORD_YEAR, 1, 2), (_WORD_DAY_YEAR, 2, 1)):
-        for m in pattern.finditer(text, pos, endpos):
+        for m in _near_years(pattern, text, pos, endpos, years):
             if months is not None:  # the page's languages' month names: no dateparser call
                 month = months.get(m.group(month_group).casefold())
                 day = _day(m.group(3), str(month), m.group(day_group)) if month else None
@@ -837,6 +885,55 @@ def _text_candidates(
             found = _at_time(day, text, m, m.end(3), zone, hints)
             if found:
                 yield m.start(), m.end(), found
+
+
+# Where a year can start (overlapping ones too: "202019").
+_YEAR_AT = re.compile(r"(?=(?:19|20)\d\d)")
+# The most non-white-space characters each date-line pattern matches before its year group
+# (a day, a month name, separators, "de"...).  Before the year they hold no four-digit run, so
+# a match's year is the first place a year starts after the match's start.
+_BEFORE_YEAR = {_NUMERIC: 0, _DMY: 6, _DAY_WORD_YEAR: 21, _WORD_DAY_YEAR: 15}
+
+
+def _near_years(
+    pattern: re.Pattern, text: str, pos: int, endpos: int, years: list[int]
+) -> Iterator[re.Match]:
+    """``pattern.finditer(text, pos, endpos)`` for the date-line patterns, searched only just
+    before each year (``years``: where one starts) instead of over the whole text.
+
+    A match starting at ``s`` has its year at the first year ``y >= s``, with at most
+    ``_BEFORE_YEAR[pattern]`` non-white-space characters between, so no match starts between
+    the last place searched and that bound.  The search up to ``y`` looks at the text only to
+    just past the year (the required part of those that end with the year: the year and the
+    "no digit follows" check); the match found there is then taken again on the whole text, for
+    its optional time part.  A pattern that starts with its year is tried at each year."""
+    before, p = _BEFORE_YEAR[pattern], pos
+    for y in years:
+        if y < p:
+            continue
+        if not before:  # the match starts with its year (and goes on past it): try it there
+            found = pattern.match(text, y, endpos)
+            if found is not None:
+                yield found
+                p = found.end()
+            continue
+        lo, budget = y, before
+        while lo > p:
+            if not text[lo - 1].isspace():  # str.isspace() is exactly what \s matches
+                if not budget:
+                    break
+                budget -= 1
+            lo -= 1
+        near = pattern.search(text, lo, min(y + 5, endpos))
+        if near is None or near.start() > y:
+            p = y + 1  # no match starts in [p, y]
+            continue
+        found = pattern.match(text, near.start(), endpos)
+        if found is None:  # cannot happen (see above); the plain search is the reference
+            yield from pattern.finditer(text, p, endpos)
+            return
+        yield found
+        p = found.end()
 
 
 _LANG_CODE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z]{2,4})?")  # a dateparser data file's name
