@@ -31,10 +31,10 @@ Timing: the extractors take turns on each page (the order rotates from page to p
 slow spell of a shared machine falls on all of them alike; with ``--repeat N`` each page is
 timed N times per extractor and the median kept.  Objects alive before timing starts are
 frozen out of the garbage collector (``gc.freeze``), so a full collection does not charge
-the benchmark's own heap to one extractor.  A page's first run can include one-off costs
-(a date parser loading a language's data — dateparser loads every locale the first time
-htmldate asks it about an unknown date format, ~0.5 s): the slow-page list re-times the stages
-warm and shows that total beside the measured one.  Extractors that share a library share its
+the benchmark's own heap to one extractor.  Before timing, dateparser sets up its locales
+(:func:`newscrawl.extract.fields.dates.warm_up`, ~1.2 s, which a crawl's extraction workers run
+as they start); a page's first run can still include smaller one-off costs, so the slow-page
+list re-times the stages warm and shows that total beside the measured one.  Extractors that share a library share its
 caches (htmldate serves trafilatura and newscrawl's last-resort date search): on a page, the
 first of them to ask pays the misses.  Compare figures of one run only.
 """
@@ -178,7 +178,11 @@ def cpu_ms(run: Runner, text: str, url: str | None) -> tuple[float, bool]:
 
 
 def warm_up(chosen: dict[str, Runner], pages: list[tuple[str, str | None]]) -> None:
-    """Imports, models, word lists and caches loaded before anything is timed."""
+    """Imports, models, word lists and caches loaded before anything is timed (as a crawl's
+    extraction workers load them when they start: dateparser's locales included)."""
+    from newscrawl.extract.fields.dates import warm_up as warm_up_dates
+
+    warm_up_dates()
     for run in chosen.values():
         for text, url in pages[:3]:
             cpu_ms(run, text, url)

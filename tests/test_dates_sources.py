@@ -241,3 +241,11 @@ def test_meta_keys_are_read_trimmed_and_lower_cased_and_a_meta_without_keys_is_s
                  '<meta property="og:title" name="pubdate" content="2022-05-06"><meta name="date" content="">')
     assert list(dates._meta_values(built, dates.PUBLISHED_META)) == ["2022-05-06", "2021-03-04"]  # by key rank
     assert [keys for keys, _ in dates._metas(built)] == [("", "dc.date", "", ""), ("og:title", "pubdate", "", "")]
+
+
+def test_warm_up_leaves_dates_as_they_were():
+    from newscrawl.extract.fields.dates import parse_date, warm_up
+
+    before = parse_date("12 marca 2011")
+    warm_up()
+    assert parse_date("12 marca 2011") == before

@@ -12,6 +12,7 @@ from ..extensions import Dropped
 from ..extract import ExtractionError, Page, extract_page, page_type_of
 from ..extract.fields.authors import find_authors
 from ..extract.fields.dates import find_published
+from ..extract.fields.dates import warm_up as warm_up_dates
 from .templates import CrawlTemplates
 
 logger = logging.getLogger(__name__)
@@ -31,6 +32,7 @@ def warm_up(method: str) -> None:
     """Load the library's models and word lists now, not while downloads are in flight."""
     try:
         extract_page(Page.from_html(_WARM_UP_PAGE, url="http://localhost/"), method=method)
+        warm_up_dates()
     except Exception:  # noqa: BLE001 - a failing warm-up shows again on the first real page
         logger.debug("Extraction warm-up failed", exc_info=True)
 
