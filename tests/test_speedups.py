@@ -1,12 +1,13 @@
 """The compiled extension (newscrawl/extract/_speedups.pyx) computes exactly what the pure-Python
-code computes: the same Gain arrays, weights and hidden elements on pages written here (Chinese,
-English, Russian; hidden elements, comments, tails, entities, attributes of every markup kind)
-and on every page of every dataset in ../shared/datasets; the same py3langid feature counts, in
-the same order, so the same language and probability.
+code computes: the same TreeIndex lists, teaser items, Gain arrays, weights and hidden elements on
+pages written here (Chinese, English, Russian; hidden elements, comments, tails, entities,
+attributes of every markup kind; teaser lists of every kind of item) and on every page of every
+dataset in ../shared/datasets; the same py3langid feature counts, in the same order, so the same
+language and probability.
 
 Each check runs both paths in one process: the compiled code, then the fallback with
-``auto.gain_pass`` / ``language.byte_walk`` set to None (what ``NEWSCRAWL_PURE_PYTHON=1`` or a
-missing build gives).
+``auto.gain_pass``, ``auto.teaser_groups``, ``auto.led_items``, ``dom.tree_walk`` /
+``language.byte_walk`` set to None (what ``NEWSCRAWL_PURE_PYTHON=1`` or a missing build gives).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from newscrawl.extract import language
+from newscrawl.extract import dom, language
 from newscrawl.extract.methods import auto
 from newscrawl.extract.methods.classifier import BODY_CHARS
 from newscrawl.extract.page import Page
@@ -107,12 +108,60 @@ def gain_arrays(page: Page, cjk_mode: str = "substring", mu: float = auto.MU) ->
 
 def both_ways(page: Page, monkeypatch, **kwargs) -> tuple[dict, dict]:
     page.language  # noqa: B018 - computed once, before either pass
+    alive = list(page.body.iter())  # the same proxies both ways: ids compare elements
     compiled = gain_arrays(page, **kwargs)
     page.derived.pop(BODY_CHARS, None)
     with monkeypatch.context() as patch:
-        patch.setattr(auto, "gain_pass", None)
+        pure_python(patch)
         pure = gain_arrays(page, **kwargs)
+    assert compiled["elements"] == [id(el) for el in alive]
     return compiled, pure
+
+
+def pure_python(patch) -> None:
+    """What a missing build gives: every compiled function the extraction calls set to None."""
+    patch.setattr(auto, "gain_pass", None)
+    patch.setattr(auto, "teaser_groups", None)
+    patch.setattr(auto, "led_items", None)
+    patch.setattr(dom, "tree_walk", None)
+
+
+def teaser_sets(page: Page) -> tuple[list, list]:
+    """``teaser_items`` on ``page``'s body both ways, from the arrays Gain passes it."""
+    captured = []
+    teaser_items = auto.teaser_items
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(auto, "teaser_items", lambda *args: captured.append(args) or teaser_items(*args))
+        auto.Gain(page)
+    compiled = sorted(teaser_items(*captured[0]))
+    with pytest.MonkeyPatch.context() as patch:
+        pure_python(patch)
+        pure = sorted(teaser_items(*captured[0]))
+    return compiled, pure
+
+
+def tree_lists(root) -> dict:
+    """What a TreeIndex holds (elements by identity), with the types of its values."""
+    tree = dom.TreeIndex(root)
+    return {
+        "elements": [id(el) for el in tree.elements],
+        "index": [(id(el), i) for el, i in tree.index.items()],
+        "parent": tree.parent,
+        "end": tree.end.tolist(),
+        "end dtype": str(tree.end.dtype),
+        "in_anchor": tree.in_anchor,
+        "texts": tree.texts,
+    }
+
+
+def assert_same_tree(root, what: str) -> None:
+    alive = list(root.iter())  # the same proxies both ways: ids compare elements
+    compiled = tree_lists(root)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dom, "tree_walk", None)
+        pure = tree_lists(root)
+    assert_same(compiled, pure, what)
+    assert compiled["elements"] == [id(el) for el in alive]
 
 
 def assert_same(compiled: dict, pure: dict, what: str) -> None:
@@ -134,6 +183,118 @@ def test_the_compiled_pass_gives_the_python_pass_s_arrays(name, cjk_mode, mu, mo
     compiled, pure = both_ways(Page.from_html(PAGES[name], url="https://example.com/a"), monkeypatch,
                                cjk_mode=cjk_mode, mu=mu)
     assert_same(compiled, pure, name)
+
+
+@needs_build
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_the_compiled_walk_gives_the_python_tree_index(name):
+    """From the body, from every element (a root inside a link, a leaf, a comment) and the html."""
+    page = Page.from_html(PAGES[name], url="https://example.com/a")
+    assert dom.tree_walk is _speedups.tree_walk
+    roots = [page.body, page.body.getroottree().getroot(), *page.body.iter()]
+    for root in roots:
+        assert_same_tree(root, f"{name} {root.tag}")
+    compiled = tree_lists(page.body)
+    if name in ("en", "nested links"):
+        assert any(compiled["in_anchor"]) and not all(compiled["in_anchor"])
+
+
+@needs_build
+def test_the_compiled_walk_leaves_namespaced_and_upper_case_anchors_to_python():
+    from lxml import etree
+
+    page = Page.from_html(PAGES["en"], url="https://example.com/a")
+    svg = etree.SubElement(page.body.find(".//article"), "{http://www.w3.org/2000/svg}a")
+    etree.SubElement(svg, "span").text = EN
+    assert _speedups.tree_walk(page.body) is None
+    assert_same_tree(page.body, "a namespaced a")
+    root = etree.Element("div")
+    etree.SubElement(etree.SubElement(root, "A"), "span").text = EN
+    assert _speedups.tree_walk(root) is None
+    assert_same_tree(root, "upper-case A")
+    plain = Page.from_html(PAGES["nested links"], url="https://example.com/a")
+    assert _speedups.tree_walk(plain.body) is not None
+
+
+LI = "<li class='item post-{n}'>{item}</li>"
+TEASERS = [  # lists of three items each, each kind of item the check reads
+    "<a href='/{n}'>{text}</a>",  # a headline link
+    "<a href='/{n}'>{text}</a> — ",  # a tail of two characters or fewer
+    "<a href='/{n}'>{text}</a> scored twice in the second half",  # a sentence: no teaser
+    "<strong><a href='/{n}'>{text}</a></strong> scored twice",
+    "<strong><a href='/{n}'>{text}</a></strong>",
+    "<span>10:17</span> <a href='/{n}'>{text}</a>",  # a time stamp before the link
+    "<span>12:30</span> more words <a href='/{n}'>{text}</a>",
+    "½ <a href='/{n}'>{text}</a>",  # a number, not a letter
+    " 　<a href='/{n}'>{text}</a>",
+    "<a href='/{n}'><span>{text}</span><img src='x.png'></a>",  # the text inside the link
+    "<a href='/{n}'><b><i>{text}</i></b></a>tail",
+    "<div><a href='/{n}'>{text}</a></div> a long tail after the block",
+    "<span><a href='/{n}'>{text}</a> </span> after the span",
+    "<a href='/{n}'>Ok</a><p>{text}</p>",
+    "<em>{text}</em> <a href='/{n}'>more</a>",
+]
+
+
+def teaser_page(text: str, other: str) -> str:
+    lists = []
+    for k, item in enumerate(TEASERS):
+        items = "".join(LI.format(n=n, item=item.format(n=n, text=f"{text} {k}.{n}")) for n in range(4))
+        lists.append(f"<ul class='list-{k}'>{items}</ul>")
+    summaries = "".join(f"<dt><a href='/d{n}'>{text} {n}</a></dt><dd>{other}</dd>" for n in range(4))
+    return (f"<html><body><article class='story-body'><p>{other}</p><p>{other}</p>{''.join(lists)}"
+            f"<dl>{summaries}</dl><p>{other} {other} {other}</p></article></body></html>")
+
+
+TEASER_PAGES = {"en": teaser_page(EN[:40], EN), "zh": teaser_page(ZH[:12], ZH), "ru": teaser_page(RU[:30], RU),
+                "digits": teaser_page("2026 12:30 _ 45", EN)}
+
+
+@needs_build
+@pytest.mark.parametrize("name", sorted(TEASER_PAGES))
+def test_the_compiled_teaser_check_finds_the_python_check_s_items(name, monkeypatch):
+    page = Page.from_html(TEASER_PAGES[name], url="https://example.com/a")
+    page.language  # noqa: B018
+    compiled, pure = teaser_sets(page)
+    assert compiled == pure
+    if name != "digits":
+        assert len(compiled) >= 12
+    compiled_arrays, pure_arrays = both_ways(page, monkeypatch)
+    assert_same(compiled_arrays, pure_arrays, name)
+
+
+@needs_build
+def test_the_compiled_teaser_check_reads_other_nodes_through_lxml(monkeypatch):
+    """Comments inside links, namespaced elements and an upper-case A: the Python API's answers."""
+    from lxml import etree
+
+    page = Page.from_html(TEASER_PAGES["en"], url="https://example.com/a")
+    page.language  # noqa: B018
+    lists = page.body.findall(".//ul")
+    for a in lists[0].iter("a"):
+        comment = etree.Comment(" a comment with words ")
+        a.insert(0, comment)
+        a.text = None
+    for li in lists[1]:
+        li.append(etree.Comment("x"))
+    for li in lists[2]:
+        svg = etree.SubElement(li, "{http://www.w3.org/2000/svg}a")
+        svg.text = "headline in svg"
+        li.insert(0, svg)
+    for li in lists[4]:
+        wrapper = etree.Element("{http://www.w3.org/2000/svg}g")
+        wrapper.tail = "x"
+        strong = li[0]
+        li.replace(strong, wrapper)
+        wrapper.append(strong)
+    for li in lists[5]:
+        upper = etree.SubElement(li, "A")
+        upper.text = "Upper-case headline"
+        li.insert(0, upper)
+    compiled, pure = teaser_sets(page)
+    assert compiled == pure
+    compiled_arrays, pure_arrays = both_ways(page, monkeypatch)
+    assert_same(compiled_arrays, pure_arrays, "other nodes in teasers")
 
 
 @needs_build
@@ -165,6 +326,8 @@ def test_comments_entities_and_processing_instructions_added_after_parsing(monke
     assert {el.tag for el in page.body.iter()} >= {etree.Comment, etree.Entity, etree.ProcessingInstruction}
     compiled, pure = both_ways(page, monkeypatch)
     assert_same(compiled, pure, "other nodes")
+    for root in [page.body, article, *article.iter()]:
+        assert_same_tree(root, f"other nodes {root.tag}")
 
 
 @needs_build
@@ -244,6 +407,9 @@ def test_every_dataset_page_gets_the_same_gain_both_ways(monkeypatch):
             continue
         compiled, pure = both_ways(page, monkeypatch)
         assert_same(compiled, pure, f"{name} {url}")
+        assert_same_tree(page.body, f"{name} {url}")
+        compiled_teasers, pure_teasers = teaser_sets(page)
+        assert compiled_teasers == pure_teasers, f"{name} {url}"
         compared += 1
     assert compared > 1000
 

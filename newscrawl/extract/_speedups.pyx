@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled per-element pass of ``auto``'s :class:`~newscrawl.extract.methods.auto.Gain`, and
+"""Compiled per-element pass of ``auto``'s :class:`~newscrawl.extract.methods.auto.Gain`, the walk
+that builds :class:`~newscrawl.extract.dom.TreeIndex`, the loops of ``auto.teaser_items``, and
 py3langid's byte walk for :mod:`newscrawl.extract.language`.
 
 What it computes is Wang et al.'s (2020) valid characters (Definition 1: the non-space
@@ -22,6 +23,11 @@ the markup key does not read never become Python strings.  What it reads mirrors
 Anything else (comments, processing instructions, namespaced names, attribute values held in
 several nodes) is read through the element's Python API, as the fallback does.
 
+:func:`tree_walk` builds TreeIndex's lists in one walk over the libxml2 nodes (the proxies still
+come from lxml); :func:`teaser_groups` and :func:`led_items` are ``teaser_items``' two loops, the
+second reading text from the libxml2 nodes and answering "a letter?" for ASCII without a regex.
+Each stays in Python beside it (tests/test_speedups.py compares both ways).
+
 :func:`byte_walk` is py3langid's ``visit_counts`` (its Aho-Corasick walk over the UTF-8 bytes of
 the sample), one C step per byte; language.py's numpy walk is the fallback.
 """
@@ -32,7 +38,7 @@ from libc.stdint cimport int64_t, uint32_t
 from libc.string cimport strcmp, strlen
 
 from lxml.includes cimport tree
-from lxml.includes.etreepublic cimport _Element, import_lxml__etree
+from lxml.includes.etreepublic cimport _Element, elementFactory, import_lxml__etree
 
 import os
 
@@ -283,6 +289,281 @@ def gain_pass(list elements, list parent, list in_anchor, dict markups, weigh_ma
             weight = 0.0
         own_weight[i] = weight
     return own, own_weight, classes, hidden, text_at, tail_at, chars
+
+
+cdef inline bint _lxml_element(tree.xmlNode* node) noexcept nogil:
+    """lxml's ``_isElement``: what ``iter()`` yields (elements, comments, entities, PIs)."""
+    return (node.type == tree.XML_ELEMENT_NODE or node.type == tree.XML_COMMENT_NODE
+            or node.type == tree.XML_ENTITY_REF_NODE or node.type == tree.XML_PI_NODE)
+
+
+cdef inline tree.xmlNode* _next_lxml_element(tree.xmlNode* node) noexcept nogil:
+    while node is not NULL and not _lxml_element(node):
+        node = node.next
+    return node
+
+
+def tree_walk(root):
+    """:class:`~newscrawl.extract.dom.TreeIndex`'s arrays in one walk over ``root``'s libxml2 nodes:
+    ``(elements, parent, end, in_anchor)`` -- ``list(root.iter())``, each one's parent position
+    (-1 for ``root``), one past its subtree's last position (int64 array) and whether it is an
+    ``<a>`` or inside one below ``root`` (a uint8 array; ``root``'s ancestors are not looked at).
+    The walk is lxml's ``iter()`` (etree_defs.h's ``_LX__TRAVERSE_TO_NEXT``).  None when an element
+    has a namespace or the tag ``A`` (matching ``iter("a")`` there is lxml's business): the
+    Python code runs."""
+    cdef _Element top = root
+    cdef tree.xmlNode* stop = top._c_node
+    cdef tree.xmlNode* node
+    cdef tree.xmlNode* nxt
+    cdef Py_ssize_t size = 0, i, current, p
+    cdef const char* name
+    # First count, then fill: the walk costs little beside making the elements.
+    node = stop
+    while node is not NULL:
+        size += 1
+        if node.type == tree.XML_ELEMENT_NODE:
+            if node.ns is not NULL:
+                return None
+            name = <const char*>node.name
+            if name[0] == c"A" and name[1] == 0:
+                return None
+        nxt = node.children
+        if nxt is not NULL:
+            if node.type == tree.XML_ENTITY_REF_NODE or node.type == tree.XML_DTD_NODE:
+                nxt = NULL
+            else:
+                nxt = _next_lxml_element(nxt)
+        if nxt is NULL and node is not stop:
+            nxt = _next_lxml_element(node.next)
+            while nxt is NULL:
+                node = node.parent
+                if node is NULL or node is stop or not _lxml_element(node):
+                    break
+                nxt = _next_lxml_element(node.next)
+        node = nxt
+    parent_array = np.empty(size, dtype=np.int64)
+    end_array = np.empty(size, dtype=np.int64)
+    anchor_array = np.zeros(size, dtype=np.uint8)
+    cdef int64_t[::1] parent = parent_array
+    cdef int64_t[::1] end = end_array
+    cdef unsigned char[::1] anchor = anchor_array
+    elements = [None] * size
+    doc = top._doc
+    node = stop
+    current = 0
+    parent[0] = -1
+    i = 0
+    while node is not NULL and i < size:
+        elements[i] = elementFactory(doc, node)
+        if i:
+            parent[i] = current
+        name = <const char*>node.name
+        if node.type == tree.XML_ELEMENT_NODE and name[0] == c"a" and name[1] == 0:
+            anchor[i] = 1
+        elif i and anchor[current]:
+            anchor[i] = 1
+        nxt = node.children
+        if nxt is not NULL:
+            if node.type == tree.XML_ENTITY_REF_NODE or node.type == tree.XML_DTD_NODE:
+                nxt = NULL
+            else:
+                nxt = _next_lxml_element(nxt)
+        if nxt is not NULL:  # down to the first child: element i is its parent
+            current = i
+        elif node is not stop:
+            nxt = _next_lxml_element(node.next)  # a sibling: same parent
+            while nxt is NULL:  # up: the parent's sibling has the grandparent as parent
+                node = node.parent
+                if node is NULL or node is stop or not _lxml_element(node):
+                    break
+                nxt = _next_lxml_element(node.next)
+                current = parent[current]
+        i += 1
+        node = nxt
+    if i != size:
+        raise RuntimeError("the tree changed during the walk")
+    for i in range(size):
+        end[i] = i + 1
+    for i in range(size - 1, 0, -1):  # reversed pre-order: descendants before ancestors
+        p = parent[i]
+        if end[i] > end[p]:
+            end[p] = end[i]
+    return elements, parent_array.tolist(), end_array, anchor_array.astype(bool).tolist()
+
+
+def teaser_groups(list elements, list parent, list chosen, list classes, class_tokens, not_teasers):
+    """``teaser_items``' groups: the positions in ``chosen`` by ``(parent, tag, class_tokens(class))``,
+    elements only (a comment's tag is no string), none whose tag is in ``not_teasers``; a dict in
+    order of first member, as the Python loop builds it."""
+    cdef dict groups = {}
+    cdef Py_ssize_t i
+    cdef tree.xmlNode* node
+    for i in chosen:
+        el = elements[i]
+        node = (<_Element?>el)._c_node
+        if node.type != tree.XML_ELEMENT_NODE:
+            continue
+        if node.ns is NULL:
+            tag = PyUnicode_DecodeUTF8(<const char*>node.name, strlen(<const char*>node.name), NULL)
+        else:
+            tag = el.tag
+        if tag in not_teasers:
+            continue
+        cls = classes[i]
+        key = (parent[i], tag, class_tokens(cls or ""))
+        items = groups.get(key)
+        if items is None:
+            groups[key] = [i]
+        else:
+            (<list>items).append(i)
+    return groups
+
+
+cdef int _ascii_letter_in(tree.xmlNode* first) noexcept nogil:
+    """Over lxml's text run from ``first``: 1 if it holds an ASCII letter, 0 if it is ASCII
+    without one, -1 if it holds other characters (then only the decoded text can tell)."""
+    cdef tree.xmlNode* node = _text_or_skip(first)
+    cdef const unsigned char* s
+    cdef int found = 0
+    while node is not NULL:
+        s = <const unsigned char*>node.content
+        if s is not NULL:
+            while s[0]:
+                if s[0] >= 128:
+                    found = -1
+                elif (s[0] | 32) >= 97 and (s[0] | 32) <= 122:
+                    return 1
+                s += 1
+        node = _text_or_skip(node.next)
+    return found
+
+
+cdef inline bint _plain(tree.xmlNode* node) noexcept nogil:
+    return node.type == tree.XML_ELEMENT_NODE and node.ns is NULL
+
+
+cdef bint _worded(el, bint tail, worded) except -1:
+    """``worded(el.tail if tail else el.text)`` (auto._WORDED.search: a letter of any script),
+    from the libxml2 nodes for a plain element: for ASCII, a letter is [A-Za-z]."""
+    cdef tree.xmlNode* node = (<_Element?>el)._c_node
+    cdef tree.xmlNode* first
+    cdef int letter
+    if _plain(node):
+        first = node.next if tail else node.children
+        letter = _ascii_letter_in(first)
+        if letter >= 0:
+            return letter
+        text = _text(first)
+    else:
+        text = el.tail if tail else el.text
+    return text is not None and worded(text) is not None
+
+
+cdef bint _leads(Py_ssize_t item, list elements, list parent, list end, list in_anchor, list text_at,
+                 list tail_at, worded, block_tags, Py_ssize_t* open_elements) except -1:
+    cdef Py_ssize_t stop = end[item]
+    cdef Py_ssize_t owner = -1, j, k, depth = 0
+    cdef tree.xmlNode* node
+    cdef tree.xmlNode* up
+    cdef tree.xmlNode* top
+    cdef const char* name
+    if text_at[item] and _worded(elements[item], False, worded):
+        owner = item
+    j = item + 1
+    while owner < 0:
+        while depth and <Py_ssize_t>end[open_elements[depth - 1]] <= j:  # innermost first
+            depth -= 1
+            k = open_elements[depth]
+            if tail_at[k] and _worded(elements[k], True, worded):
+                owner = parent[k]
+                break
+        if owner >= 0 or j >= stop:
+            break
+        if text_at[j] and _worded(elements[j], False, worded):
+            owner = j
+            break
+        open_elements[depth] = j
+        depth += 1
+        j += 1
+    if owner < 0 or not in_anchor[owner]:
+        return False
+    first = elements[owner]
+    # The first "a" from the owner up, and on up while the tails are (nearly) empty; in C while
+    # every element on the way is plain (no namespace, no "A", whose matching is lxml's business).
+    node = (<_Element?>first)._c_node
+    top = (<_Element?>elements[item])._c_node
+    if not _plain(node):  # a comment, say: its ancestors through lxml
+        return _leads_python(first, elements[item], block_tags)
+    up = node
+    while up is not NULL and up.type == tree.XML_ELEMENT_NODE:
+        if up.ns is not NULL:
+            break
+        name = <const char*>up.name
+        if name[0] == c"A" and name[1] == 0:
+            break
+        if name[0] == c"a" and name[1] == 0:
+            break
+        up = up.parent
+    if up is NULL or up.type != tree.XML_ELEMENT_NODE:
+        return False  # no anchor up to the document
+    if not _plain(up) or (<const char*>up.name)[0] != c"a":
+        return _leads_python(first, elements[item], block_tags)
+    node = up
+    while True:
+        tail = _text(node.next)
+        if tail is not None and len(tail.strip()) > 2:
+            return False
+        node = node.parent
+        if node is NULL or node.type != tree.XML_ELEMENT_NODE or node is top:
+            return True
+        if not _plain(node):
+            return _leads_python(first, elements[item], block_tags, elementFactory((<_Element>first)._doc, node))
+        name = <const char*>node.name
+        if PyUnicode_DecodeUTF8(name, strlen(name), NULL) in block_tags:
+            return True
+
+
+cdef bint _leads_python(first, top, block_tags, start=None) except -1:
+    """The end of ``auto._leads_with_link`` through lxml's Python API (from ``start``, an element
+    whose tail is already read, when given)."""
+    if start is None:
+        anchor = first if first.tag == "a" else next(first.iterancestors("a"), None)
+        if anchor is None:
+            return False
+        node = anchor
+        if len((node.tail or "").strip()) > 2:
+            return False
+        node = node.getparent()
+    else:
+        node = start
+    while True:
+        if node is None or node is top or node.tag in block_tags:
+            return True
+        if len((node.tail or "").strip()) > 2:
+            return False
+        node = node.getparent()
+
+
+def led_items(list items, list links, list elements, list parent, list end, list in_anchor, list text_at,
+              list tail_at, worded, block_tags):
+    """``[it for it in items if links[it] and auto._leads_with_link(it, ...)]``: the items of a
+    teaser group that open with a headline link (``end`` as a list)."""
+    cdef Py_ssize_t it, longest = 0
+    for it in items:
+        if <Py_ssize_t>end[it] - it > longest:
+            longest = <Py_ssize_t>end[it] - it
+    cdef Py_ssize_t* open_elements = <Py_ssize_t*>PyMem_Malloc((longest + 1) * sizeof(Py_ssize_t))
+    if open_elements is NULL:
+        raise MemoryError
+    led = []
+    try:
+        for it in items:
+            if links[it] and _leads(it, elements, parent, end, in_anchor, text_at, tail_at, worded, block_tags,
+                                    open_elements):
+                led.append(it)
+    finally:
+        PyMem_Free(open_elements)
+    return led
 
 
 # Counts by feature number, all zero between calls: a call sets and clears only what it meets

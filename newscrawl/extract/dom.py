@@ -20,6 +20,11 @@ from .encoding import decode_html as decode_html  # decoding lives in .encoding;
 from .encoding import detect_encoding, known_codec
 from .errors import ExtractionError
 
+try:  # TreeIndex's walk compiled (newscrawl/extract/_speedups.pyx); the Python below otherwise
+    from ._speedups import tree_walk
+except ImportError:
+    tree_walk = None
+
 _sniff_encoding = detect_encoding
 _known_codec = known_codec
 
@@ -207,12 +212,20 @@ class TreeIndex:
 
     def __init__(self, root: html.HtmlElement):
         self.root = root
+        walked = tree_walk(root) if tree_walk is not None else None
+        if walked is not None:  # the same lists in one C walk (tests/test_speedups.py)
+            self.elements, self.parent, self.end, in_anchor = walked
+            self.index = dict(zip(self.elements, range(len(self.elements)), strict=True))
+            if any(a.tag == "a" for a in root.iterancestors()):
+                in_anchor = [True] * len(self.elements)
+            self.in_anchor: list[bool] = in_anchor
+            return
         self.elements: list[html.HtmlElement] = list(root.iter())  # pre-order
         self.index = index = dict(zip(self.elements, range(len(self.elements)), strict=True))
         self.parent = [index.get(el.getparent(), -1) for el in self.elements]  # root's is outside: -1
         self.parent[0] = -1  # (the root's parent is never in the index; spelled out for clarity)
         self.end = _subtree_ends(self.parent)
-        self.in_anchor: list[bool] = self._anchor_flags()
+        self.in_anchor = self._anchor_flags()
 
     @cached_property
     def ends(self) -> list[int]:

@@ -33,9 +33,9 @@ from .classifier import BODY_CHARS
 from .decay import DL_MAX, is_link_node
 
 try:  # Gain's per-element pass compiled (newscrawl/extract/_speedups.pyx); the same loop below otherwise
-    from .._speedups import gain_pass
+    from .._speedups import gain_pass, led_items, teaser_groups
 except ImportError:  # not built, or NEWSCRAWL_PURE_PYTHON=1
-    gain_pass = None
+    gain_pass = led_items = teaser_groups = None
 
 LAMBDA = 0.75
 KEEP_SHARE = 0.5
@@ -403,11 +403,23 @@ def teaser_items(
     children = np.bincount(parents[1:], minlength=size)
     candidate = (children[parents] >= TEASER_MIN_ITEMS) & (valid + noise > 0)
     candidate[0] = False  # the root's parent is outside the tree
-    groups: dict[tuple, list[int]] = {}
-    for i in np.flatnonzero(candidate).tolist():
-        tag = elements[i].tag
-        if isinstance(tag, str) and tag not in NOT_TEASERS:
-            groups.setdefault((parent[i], tag, _class_tokens(classes[i] or "")), []).append(i)
+    if teaser_groups is not None:  # the same loops in C (tests/test_speedups.py)
+        groups = teaser_groups(elements, parent, np.flatnonzero(candidate).tolist(), classes, _class_tokens,
+                               NOT_TEASERS)
+        ends, in_anchor, worded = tree.ends, tree.in_anchor, _WORDED.search
+
+        def led_of(items: list[int], links_of: list) -> list[int]:
+            return led_items(items, links_of, elements, parent, ends, in_anchor, text_at, tail_at, worded,
+                             dom.BLOCK_TAGS)
+    else:
+        groups = {}
+        for i in np.flatnonzero(candidate).tolist():
+            tag = elements[i].tag
+            if isinstance(tag, str) and tag not in NOT_TEASERS:
+                groups.setdefault((parent[i], tag, _class_tokens(classes[i] or "")), []).append(i)
+
+        def led_of(items: list[int], links_of: list) -> list[int]:
+            return [it for it in items if links_of[it] and _leads_with_link(it, tree, text_at, tail_at)]
     found: set[int] = set()
     valid_of, links_of = None, None
     for items in groups.values():
@@ -415,7 +427,7 @@ def teaser_items(
             continue
         if valid_of is None:
             valid_of, links_of = valid.tolist(), links.tolist()
-        led = [it for it in items if links_of[it] and _leads_with_link(it, tree, text_at, tail_at)]
+        led = led_of(items, links_of)
         if len(led) < 0.6 * len(items):
             continue
         # A list that holds most of the page's text is the article (a "10 things" post).
