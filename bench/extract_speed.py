@@ -34,9 +34,9 @@ frozen out of the garbage collector (``gc.freeze``), so a full collection does n
 the benchmark's own heap to one extractor.  Before timing, dateparser sets up its locales
 (:func:`newscrawl.extract.fields.dates.warm_up`, ~1.2 s, which a crawl's extraction workers run
 as they start); a page's first run can still include smaller one-off costs, so the slow-page
-list re-times the stages warm and shows that total beside the measured one.  Extractors that share a library share its
-caches (htmldate serves trafilatura and newscrawl's last-resort date search): on a page, the
-first of them to ask pays the misses.  Compare figures of one run only.
+list re-times the stages warm and shows that total beside the measured one.  Extractors that
+share a library share its caches (htmldate serves trafilatura and newscrawl's last-resort date
+search): on a page, the first of them to ask pays the misses.  Compare figures of one run only.
 """
 
 from __future__ import annotations
