@@ -74,16 +74,12 @@ def registrable_domain(url: str) -> str:
 
 
 def page_language(root: html.HtmlElement) -> str | None:
-    """The page's language as an ISO 639-1 code: ``<html lang>`` (or ``Content-Language``
-    meta), confirmed or overruled by reading its text (:func:`newscrawl.extract.language.detect_language`)."""
-    from .extract.language import detect_language
+    """The page's language as an ISO 639-1 code: what it declares
+    (:func:`newscrawl.extract.language.declared_language`), confirmed or overruled by reading
+    its text (:func:`newscrawl.extract.language.detect_language`)."""
+    from .extract.language import declared_language, detect_language
 
-    declared = (root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang") or "").strip()
-    if not declared:
-        metas = root.xpath("//meta[translate(@http-equiv,'CONTENT-LANGUAGE','content-language')"
-                           "='content-language']/@content")
-        declared = metas[0].strip() if metas else ""
-    declared = declared.split("-")[0].split("_")[0].lower()[:3] or None
+    declared = declared_language(root)
     body = root.find("body")
     found = detect_language(body if body is not None else root, declared)
     return found.split("-")[0].lower() if found else None

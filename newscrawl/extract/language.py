@@ -10,7 +10,7 @@ import numpy as np
 from lxml import html
 from py3langid.langid import LanguageIdentifier
 
-from .dom import normalize_space
+from .dom import meta_content, normalize_space
 
 try:  # py3langid's byte walk compiled (newscrawl/extract/_speedups.pyx); the numpy walk otherwise
     from ._speedups import byte_walk
@@ -139,3 +139,20 @@ def language_code(value: str | None) -> str | None:
     if _ISO_639_1.fullmatch(code) or (len(code) == 3 and code in _identifier().nb_classes):
         return code
     return None
+
+
+_LANGUAGE_METAS = ("og:locale", "content-language", "language", "dc.language")
+
+
+def declared_language(root: html.HtmlElement) -> str | None:
+    """The language the page declares: ``<html lang>``, else its language ``<meta>`` tags, else
+    ``http-equiv="content-language"`` — the first that names a language (see :func:`language_code`)."""
+    code = language_code(root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang"))
+    if code is None:
+        code = language_code(meta_content(root, *_LANGUAGE_METAS))
+    if code is None:
+        for meta in root.iter("meta"):
+            if (meta.get("http-equiv") or "").lower() == "content-language":
+                code = language_code(meta.get("content"))
+                break
+    return code

@@ -9,7 +9,7 @@ from functools import cached_property
 from lxml import html
 
 from . import dom
-from .language import detect_language, language_code
+from .language import declared_language, detect_language
 
 # Limits that bound the time and memory of one extraction (README, "Reliability").  Pages
 # over them are refused with ExtractionError("too-large"), not cut to a prefix: a prefix
@@ -52,7 +52,7 @@ class Page:
         if root.xpath("count(//*)") > MAX_ELEMENTS:  # counted in C: no Python object per element
             raise ExtractionError("too-large", f"more than {MAX_ELEMENTS} elements")
         json_ld = _read_json_ld(root)
-        declared = _declared_language(root)
+        declared = declared_language(root)
         dom.remove_noise(root)
         page = cls(url=url, text=text, root=root, json_ld=json_ld, declared_language=declared)
         page.elements  # noqa: B018 - held from the start, so every traversal below reuses the proxies
@@ -121,20 +121,3 @@ def _read_json_ld(root: html.HtmlElement) -> list[dict]:
                 if isinstance(item.get("@graph"), list):
                     stack.extend(item["@graph"])
     return objects
-
-
-_LANGUAGE_METAS = ("og:locale", "content-language", "language", "dc.language")
-
-
-def _declared_language(root: html.HtmlElement) -> str | None:
-    """The language the page declares: ``<html lang>``, else its language ``<meta>`` tags, else
-    ``http-equiv="content-language"`` — the first that names a language (see :func:`language_code`)."""
-    code = language_code(root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang"))
-    if code is None:
-        code = language_code(dom.meta_content(root, *_LANGUAGE_METAS))
-    if code is None:
-        for meta in root.iter("meta"):
-            if (meta.get("http-equiv") or "").lower() == "content-language":
-                code = language_code(meta.get("content"))
-                break
-    return code
