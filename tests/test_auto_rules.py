@@ -366,3 +366,22 @@ def test_the_lead_in_the_article_header_opens_the_body():
     for method in ("auto", "auto-rules"):  # opt-in: the datasets disagree on leads
         assert extract(html, method=method).text.split("\n") == ARTICLE_PARAGRAPHS
         assert extract(html, method=method, params={"lead": True}).text.split("\n") == [lead, *ARTICLE_PARAGRAPHS]
+
+
+def test_innermost_lead_markup_is_found_in_one_climb():
+    from lxml import html as lxml_html
+
+    from newscrawl.extract.methods.auto import _innermost
+
+    root = lxml_html.fromstring('<div><div class="lead"><p class="lead">a</p><p>b</p></div>'
+                                '<p class="lead">c</p></div>')
+    marked = [el for el in root.iter() if el.get("class") == "lead"]
+    assert [el.text for el in _innermost(marked, root)] == ["a", "c"]
+    deep = lxml_html.fromstring("<div></div>")
+    node = deep
+    for _ in range(1500):  # nested leads: the old list scan per descendant took ~10^6 steps here
+        child = lxml_html.Element("div", {"class": "lead"})
+        node.append(child)
+        node = child
+    chain = list(deep.iter())[1:]
+    assert _innermost(chain, deep) == [chain[-1]]

@@ -649,13 +649,29 @@ LEAD_LINKS = 0.1
 LEAD_LEVELS, LEAD_SIBLINGS = 3, 3
 
 
+def _innermost(marked: list[html.HtmlElement], top: html.HtmlElement) -> list[html.HtmlElement]:
+    """The elements of ``marked`` (all under ``top``) holding no other one, in one climb of each
+    ancestor chain (a list scan per descendant would be quadratic on a page of nested leads)."""
+    chosen, climbed, outer = set(marked), set(), set()
+    for x in marked:
+        for above in x.iterancestors():
+            if above in climbed:
+                break  # climbed before, from there up
+            climbed.add(above)
+            if above in chosen:
+                outer.add(above)
+            if above is top:
+                break
+    return [x for x in marked if x not in outer]
+
+
 def _lead_in(el: html.HtmlElement, page: Page, title: str | None) -> str | None:
     """The text of the one innermost lead-marked element in ``el`` (itself included) when it reads as
     prose: :data:`LEAD_MIN_CHARS`-:data:`LEAD_MAX_CHARS` characters, a stop word, few links,
     not in a figure.  Several leads are teasers of other articles, and none is returned."""
     marked = [x for x in el.iter() if isinstance(x.tag, str)
               and LEAD_MARKUP.search(f"{x.get('class') or ''} {x.get('id') or ''}")]
-    inner = [x for x in marked if not any(d in marked for d in x.iterdescendants())]
+    inner = _innermost(marked, el)
     texts = [(x, dom.normalize_space(dom.node_text(x))) for x in inner]
     texts = [(x, t) for x, t in texts if len(t) >= LEAD_MIN_CHARS]
     if len(texts) != 1:
