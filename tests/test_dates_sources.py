@@ -113,22 +113,64 @@ def test_a_utc_instant_stays_utc_when_the_page_shows_the_utc_day():
     assert found.date() == date(2024, 8, 26) and found.utcoffset() == timedelta(0)
 
 
-def test_htmldate_full_search_only_when_its_markup_search_finds_nothing(monkeypatch):
+def test_htmldate_is_asked_for_its_markup_search_only(monkeypatch):
     import htmldate
 
     calls = []
 
     def fake(text, url=None, original_date=False, extensive_search=True, outputformat=None):
         calls.append(extensive_search)
-        return None if not extensive_search else "2019-02-10"
+        return "2019-02-10" if extensive_search else None
 
     monkeypatch.setattr(htmldate, "find_date", fake)
-    assert dates._htmldate(page(), dates.UTC) == date(2019, 2, 10)
-    assert calls == [False, True]
-    calls.clear()
-    monkeypatch.setattr(htmldate, "find_date", lambda *a, **k: calls.append(k["extensive_search"]) or "2019-02-11")
-    assert dates._htmldate(page(), dates.UTC) == date(2019, 2, 11)
+    assert dates._htmldate(page(), dates.UTC) is None
     assert calls == [False]
+
+
+@pytest.mark.parametrize("url, day", [
+    ("https://example.de/meldungen/29-10-2021", date(2021, 10, 29)),
+    ("https://example.de/news/3.1.2022.html", date(2022, 1, 3)),
+    ("https://example.de/a/29-10-2021/b?x=1", date(2021, 10, 29)),
+    ("https://example.de/v1.29-10-2021", None),  # part of a longer token
+    ("https://example.de/p/129-10-2021", None),
+    ("https://example.de/31-02-2021", None),  # no such day
+    ("https://example.de/29-10.2021", None),  # mixed separators
+    ("https://example.de/?d=29-10-2021", None),  # the query is not read
+    ("https://example.de/29-10-1990", None),  # implausible
+])
+def test_a_day_month_year_in_the_url_path(url, day):
+    assert dates.url_day_month_year(url) == day
+
+
+def test_the_url_day_month_year_is_a_last_resort():
+    assert find_published(page(url="https://example.de/meldungen/29-10-2021")) == date(2021, 10, 29)
+    declared = find_published(page(meta("2021-10-30T10:00:00+02:00"), url="https://example.de/m/29-10-2021"))
+    assert declared.date() == date(2021, 10, 30)
+
+
+FILLER = "<p>" + "Plenty of words without any date in them, line after line. " * 10 + "</p>"
+
+
+@pytest.fixture
+def no_htmldate(monkeypatch):
+    monkeypatch.setattr(dates, "_htmldate", lambda page, zone: None)
+
+
+def test_a_date_line_far_below_the_headline_is_read_when_nothing_else_gives_one(no_dateparser, no_htmldate):
+    far = FILLER * 60  # past the text the date-line search near the headline reads
+    assert len(far) > dates.TEXT_PREFIX + dates.TEXT_WINDOW
+    assert dates.visible_date(page(body=far + "<div>Datum: 25.01.2022</div>"), dates.UTC) is None
+    assert find_published(page(body=far + "<div>Datum: 25.01.2022</div>", lang="de")) == date(2022, 1, 25)
+    assert find_published(page(body=far)) is None
+
+
+def test_far_below_a_publication_label_beats_an_earlier_date_and_a_modification_is_skipped(
+        no_dateparser, no_htmldate):
+    far = FILLER * 60
+    labelled = far + "<div>Nächster Termin 02.02.2022</div><div>Veröffentlicht: 25.01.2022</div>"
+    assert find_published(page(body=labelled, lang="de")) == date(2022, 1, 25)
+    unlabelled = far + "<div>Geändert am 02.02.2022</div><div>Termine</div><div>01.01.2022</div><div>03.03.2022</div>"
+    assert find_published(page(body=unlabelled, lang="de")) == date(2022, 1, 1)
 
 
 def test_the_short_walk_under_the_headline_sees_what_the_full_one_sees():
