@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from newscrawl.extract import dom, language
+from newscrawl.extract.fields import authors
 from newscrawl.extract.methods import auto
 from newscrawl.extract.methods.classifier import BODY_CHARS
 from newscrawl.extract.page import Page
@@ -124,6 +125,7 @@ def pure_python(patch) -> None:
     patch.setattr(auto, "teaser_groups", None)
     patch.setattr(auto, "led_items", None)
     patch.setattr(dom, "tree_walk", None)
+    patch.setattr(authors, "author_candidates", None)
 
 
 def teaser_sets(page: Page) -> tuple[list, list]:
@@ -438,3 +440,65 @@ def test_every_dataset_page_gets_the_same_language_both_ways(monkeypatch):
         with monkeypatch.context() as patch:
             patch.setattr(language, "byte_walk", None)
             assert identifier._decide(sample).tolist() == scores.tolist(), sample[:80]
+
+
+AUTHOR_PAGE = """<html><head><meta name="author" content="Head Author"></head><body>
+<meta name="byl" content="By Body Meta"><meta>
+<div class="post-Author"><a rel="author" href="/about">Ann Writer</a></div>
+<span itemprop="author creator">Bo Smith</span><p class="BYLINE">By Cy Jones</p>
+<p id="AuthorBox" class="">x</p><p data-x="nothing here">y</p>
+<a href="/Profiles/dee-lane/">Dee Lane</a><a href="/team/">Our Team</a>
+<a href="https://x.example/autorin/eva-meier">Eva Meier</a><a href="/avtor/ivan/">Иван Петров</a>
+<a href="/writerſ/fay-ng/">Fay Ng</a><a href="/reporter/">No Slash End</a><a title="/journalists/">Gil Hart</a>
+<a href="/%s/">Hal Ito</a><!-- <p class="author">commented out</p> -->
+<a href="/x" class="auth&#111;r">Ivy Lo</a><a class="by&amp;line">Jo Ma</a><a class="bylİne">Kai Lu</a>
+<p class="a&#x75;thor">entity in the name</p>
+</body></html>""" % ("authors" * 3)
+
+
+def author_scans(page: Page, monkeypatch) -> tuple[tuple, tuple]:
+    def scan() -> tuple:
+        metas: list = []
+        by_rule = authors._elements_by_rule(page.body, metas)
+        return [[id(el) for el in found] for found in by_rule], [id(el) for el in metas]
+
+    alive = list(page.root.iter())  # noqa: F841 - the same proxies both ways: ids compare elements
+    compiled = scan()
+    with monkeypatch.context() as patch:
+        pure_python(patch)
+        pure = scan()
+    return compiled, pure
+
+
+@needs_build
+def test_the_author_scan_is_compiled_when_built():
+    assert authors.author_candidates is _speedups.author_candidates
+
+
+@needs_build
+@pytest.mark.parametrize("name", ["authors", *sorted(PAGES)])
+def test_the_compiled_author_scan_finds_the_python_scan_s_elements(name, monkeypatch):
+    page = Page.from_html(AUTHOR_PAGE if name == "authors" else PAGES[name])
+    compiled, pure = author_scans(page, monkeypatch)
+    assert compiled == pure
+    if name == "authors":
+        by_rule, metas = compiled
+        assert [len(found) for found in by_rule] == [1, 1, 1, 4, 4] and len(metas) == 1
+
+
+@needs_build
+@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
+def test_every_dataset_page_gets_the_same_author_elements_both_ways(monkeypatch):
+    compared = found = 0
+    for name, url, text in dataset_pages():
+        try:
+            page = Page.from_html(text, url=url)
+        except Exception:  # noqa: BLE001
+            continue
+        if page.body is None:
+            continue
+        compiled, pure = author_scans(page, monkeypatch)
+        assert compiled == pure, f"{name} {url}"
+        compared += 1
+        found += any(compiled[0])
+    assert compared > 1000 and found > 300

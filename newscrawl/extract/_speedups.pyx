@@ -619,3 +619,95 @@ def byte_walk(const unsigned char[::1] data, const uint32_t[::1] moves, const in
     finally:
         PyMem_Free(order)
         PyMem_Free(found)
+
+
+# --- authors.py's scan of the body's attributes ------------------------------------------------
+
+cdef inline unsigned char _ascii_lower(unsigned char c) noexcept nogil:
+    return c + 32 if 65 <= c <= 90 else c
+
+
+cdef bint _holds_word(const unsigned char* text, const char* word) noexcept nogil:
+    """Whether ``text`` holds ``word`` (lower-case ASCII), ASCII letters compared case-blind.
+    Linear: ``word`` is a short constant."""
+    cdef Py_ssize_t i = 0, j
+    while text[i]:
+        j = 0
+        while word[j] and _ascii_lower(text[i + j]) == <unsigned char>word[j]:
+            j += 1
+        if not word[j]:
+            return True
+        i += 1
+    return False
+
+
+cdef bint _maybe_author_page(const unsigned char* text) noexcept nogil:
+    """Whether ``_AUTHOR_PAGE`` could match ``text``: a "/" and one of its words, or any
+    non-ASCII byte (re.IGNORECASE matches "ſ" with "s"; Python then decides)."""
+    cdef Py_ssize_t i = 0
+    cdef bint slash = False
+    while text[i]:
+        if text[i] >= 128:
+            return True
+        if text[i] == 47:  # "/"
+            slash = True
+        i += 1
+    return slash and (_holds_word(text, "autor") or _holds_word(text, "avtor") or _holds_word(text, "journalist")
+                      or _holds_word(text, "reporter") or _holds_word(text, "writer")
+                      or _holds_word(text, "profile"))
+
+
+def author_candidates(body):
+    """``(candidates, metas)`` below ``body`` in document order, for ``authors._elements_by_rule``:
+    every element an author rule could take (an attribute value holds "author" or "byline"
+    whatever the case, or a link's could hold an author's page; a value held in several nodes
+    counts too) -- a superset the Python rule then decides on -- and every ``<meta>`` with
+    attributes.  Elements only: comments and processing instructions have no attributes."""
+    cdef _Element top = body
+    cdef tree.xmlNode* stop = top._c_node
+    cdef tree.xmlNode* node = stop
+    cdef tree.xmlNode* nxt
+    cdef tree.xmlNode* child
+    cdef tree.xmlAttr* attr
+    cdef const char* name
+    cdef const unsigned char* value
+    cdef bint is_link, candidate
+    candidates = []
+    metas = []
+    doc = top._doc
+    while node is not NULL:
+        if node is not stop and node.type == tree.XML_ELEMENT_NODE and node.properties is not NULL:
+            name = <const char*>node.name
+            is_link = name[0] == c"a" and name[1] == 0
+            candidate = False
+            attr = node.properties
+            while attr is not NULL and not candidate:
+                child = attr.children
+                if child is not NULL:
+                    if child.next is not NULL or (child.type != tree.XML_TEXT_NODE
+                                                  and child.type != tree.XML_CDATA_SECTION_NODE):
+                        candidate = True
+                    elif child.content is not NULL:
+                        value = <const unsigned char*>child.content
+                        candidate = (_holds_word(value, "author") or _holds_word(value, "byline")
+                                     or (is_link and _maybe_author_page(value)))
+                attr = attr.next
+            if candidate:
+                candidates.append(elementFactory(doc, node))
+            if strcmp(name, "meta") == 0:
+                metas.append(elementFactory(doc, node))
+        nxt = node.children
+        if nxt is not NULL:
+            if node.type == tree.XML_ENTITY_REF_NODE or node.type == tree.XML_DTD_NODE:
+                nxt = NULL
+            else:
+                nxt = _next_lxml_element(nxt)
+        if nxt is NULL and node is not stop:
+            nxt = _next_lxml_element(node.next)
+            while nxt is NULL:
+                node = node.parent
+                if node is NULL or node is stop or not _lxml_element(node):
+                    break
+                nxt = _next_lxml_element(node.next)
+        node = nxt
+    return candidates, metas

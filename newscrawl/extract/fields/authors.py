@@ -48,6 +48,11 @@ from lxml import etree
 from ..dom import normalize_space
 from ..page import Page
 
+try:  # the attribute scan compiled (newscrawl/extract/_speedups.pyx); the Python loop otherwise
+    from .._speedups import author_candidates
+except ImportError:  # not built, or NEWSCRAWL_PURE_PYTHON=1
+    author_candidates = None
+
 MAX_NAME_CHARS = 60
 MAX_NAMES = 12
 MAX_ELEMENT_TEXT = 120
@@ -606,6 +611,14 @@ def _elements_by_rule(body, metas: list | None = None) -> list[list]:
     by_rule: list[list] = [[], [], [], [], []]
     if metas is None:
         metas = []
+    if author_candidates is not None:  # the same elements from one C walk (tests/test_speedups.py)
+        candidates, found_metas = author_candidates(body)
+        metas.extend(found_metas)
+        for el in candidates:
+            rule = _author_rule(el)
+            if rule is not None:
+                by_rule[rule].append(el)
+        return by_rule
     author_page, lowered_author_page = _AUTHOR_PAGE.search, _LOWERED_AUTHOR_PAGE.search
     for el in body.iterdescendants():
         values = _attribute_values(el)
