@@ -627,34 +627,46 @@ cdef inline unsigned char _ascii_lower(unsigned char c) noexcept nogil:
     return c + 32 if 65 <= c <= 90 else c
 
 
-cdef bint _holds_word(const unsigned char* text, const char* word) noexcept nogil:
-    """Whether ``text`` holds ``word`` (lower-case ASCII), ASCII letters compared case-blind.
-    Linear: ``word`` is a short constant."""
-    cdef Py_ssize_t i = 0, j
-    while text[i]:
-        j = 0
-        while word[j] and _ascii_lower(text[i + j]) == <unsigned char>word[j]:
-            j += 1
-        if not word[j]:
-            return True
-        i += 1
-    return False
+cdef inline bint _word_at(const unsigned char* text, const char* word) noexcept nogil:
+    """Whether ``text`` starts with ``word`` (lower-case ASCII), ASCII letters compared case-blind
+    (the terminating NUL of ``text`` never equals a letter of ``word``)."""
+    cdef Py_ssize_t j = 0
+    while word[j]:
+        if _ascii_lower(text[j]) != <unsigned char>word[j]:
+            return False
+        j += 1
+    return True
 
 
-cdef bint _maybe_author_page(const unsigned char* text) noexcept nogil:
-    """Whether ``_AUTHOR_PAGE`` could match ``text``: a "/" and one of its words, or any
-    non-ASCII byte (re.IGNORECASE matches "ſ" with "s"; Python then decides)."""
+cdef bint _author_value(const unsigned char* text, bint is_link) noexcept nogil:
+    """Whether an attribute value could make its element an author rule's: it holds "author" or
+    "byline" whatever the case (as ``str.lower()`` finds them: no other character lower-cases
+    into these words), or, on a link, it could hold ``_AUTHOR_PAGE``'s match: a "/" and one of
+    its words, or any non-ASCII byte (re.IGNORECASE matches "ſ" with "s"; Python decides).
+    One pass; a word is compared only where its first letter stands."""
     cdef Py_ssize_t i = 0
-    cdef bint slash = False
+    cdef unsigned char c
+    cdef bint slash = False, page_word = False, non_ascii = False
     while text[i]:
-        if text[i] >= 128:
-            return True
-        if text[i] == 47:  # "/"
-            slash = True
+        c = _ascii_lower(text[i])
+        if c == 97:  # a
+            if _word_at(text + i, "author"):
+                return True
+            if is_link and (_word_at(text + i, "autor") or _word_at(text + i, "avtor")):
+                page_word = True
+        elif c == 98:  # b
+            if _word_at(text + i, "byline"):
+                return True
+        elif is_link:
+            if c == 47:  # "/"
+                slash = True
+            elif c >= 128:
+                non_ascii = True
+            elif ((c == 106 and _word_at(text + i, "journalist")) or (c == 114 and _word_at(text + i, "reporter"))
+                  or (c == 119 and _word_at(text + i, "writer")) or (c == 112 and _word_at(text + i, "profile"))):
+                page_word = True
         i += 1
-    return slash and (_holds_word(text, "autor") or _holds_word(text, "avtor") or _holds_word(text, "journalist")
-                      or _holds_word(text, "reporter") or _holds_word(text, "writer")
-                      or _holds_word(text, "profile"))
+    return is_link and (non_ascii or (slash and page_word))
 
 
 def author_candidates(body):
@@ -670,7 +682,6 @@ def author_candidates(body):
     cdef tree.xmlNode* child
     cdef tree.xmlAttr* attr
     cdef const char* name
-    cdef const unsigned char* value
     cdef bint is_link, candidate
     candidates = []
     metas = []
@@ -688,9 +699,7 @@ def author_candidates(body):
                                                   and child.type != tree.XML_CDATA_SECTION_NODE):
                         candidate = True
                     elif child.content is not NULL:
-                        value = <const unsigned char*>child.content
-                        candidate = (_holds_word(value, "author") or _holds_word(value, "byline")
-                                     or (is_link and _maybe_author_page(value)))
+                        candidate = _author_value(<const unsigned char*>child.content, is_link)
                 attr = attr.next
             if candidate:
                 candidates.append(elementFactory(doc, node))
