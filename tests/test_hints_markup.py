@@ -1,4 +1,5 @@
-"""The hints' markup weight, found token by token, equals the regexes over the whole descriptor."""
+"""The hints' markup weight, found token by token (the patterns' words found by one automaton,
+a pattern run only to decide a guarded word), equals the regexes over the whole descriptor."""
 
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ def reference_weight(tag: str, cls: str | None, ident: str | None, role: str | N
 PIECES = ["ad", "ads", "nav", "foot", "tag", "tags", "article", "body", "text", "main", "post", "content",
           "side-bar", "comment", "story", "news", "menu", "-", "_", " ", "  ", "\n", "\t", "x", "AD", "Nav",
           "\u212a", "\u0130", "\u03a3", "entry", "caption", "share", "1"]
+# Every word of the three patterns, and what their guarded alternatives look around them for.
+WORDS = [*hints._NEGATIVE_WORDS, *hints._NEGATIVE_GUARDED, *hints._POSITIVE_WORDS, "elementor-", "dialogue",
+         "the", "bio", "box", "card", "ue", "s", "-", "_", " ", "x", "1", "WIDGET", "Text"]
 
 
 def random_name(rng: random.Random) -> str | None:
@@ -46,6 +50,24 @@ def test_token_votes_equal_whole_descriptor_search():
         tag = rng.choice(["div", "nav", "article", "figcaption", "span", "main"])
         args = (tag, random_name(rng), random_name(rng), random_name(rng), rng.choice([None, "articleBody", "x"]))
         assert hints._markup_weight.__wrapped__(*args) == reference_weight(*args), args
+
+
+def test_token_votes_equal_the_three_searches_on_strings_of_the_patterns_words():
+    rng = random.Random(11)
+    cache: dict = {}
+    for _ in range(50_000):
+        text = "".join(rng.choice(WORDS) for _ in range(rng.randint(0, 5))) + rng.choice(["", " "])
+        expected = (bool(STRONG_POSITIVE.search(text.lower())), bool(NEGATIVE.search(text.lower())),
+                    bool(POSITIVE.search(text.lower())))
+        assert hints._token_votes(text, text, cache) == expected, text
+
+
+def test_the_automaton_holds_every_word_of_the_patterns():
+    for words in (hints._NEGATIVE_WORDS, hints._NEGATIVE_GUARDED, hints._POSITIVE_WORDS, hints._STRONG_GUARDS):
+        for word in words:
+            assert hints._HINT_WORDS.exists(word), word
+    assert all(NEGATIVE.fullmatch(word) for word in hints._NEGATIVE_WORDS)  # a plain word is a match alone
+    assert all(POSITIVE.fullmatch(word) for word in hints._POSITIVE_WORDS)
 
 
 def test_markup_matches_element_weight_and_is_hidden():

@@ -10,28 +10,44 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import ahocorasick
 from lxml import html
 
 # Lower-case patterns, matched against the lower-cased descriptor: without re.IGNORECASE a
 # markup never seen before costs a third as much (ids are often unique to a page).
-NEGATIVE = re.compile(
-    r"comment|disqus|respond|reply|replies|sidebar|side-bar|(?<!elementor-)widget|related|recommend|popular|trending|"
-    r"most-read|mostread|share|sharing|social|newsletter|subscribe|signup|promo|sponsor|advert|"
-    r"(?:^|[-_ ])ads?(?:$|[-_ ])|banner|breadcrumb|pagination|pager|footer|foot(?:$|[-_ ])|"
-    r"copyright|cookie|gdpr|consent|modal|popup|dialog(?!ue)|overlay|masthead|navbar|"
-    r"(?:^|[-_ ])nav(?:$|[-_ ])|"
-    r"menu|toolbar|tags?(?:$|[-_ ])|byline|author[-_]*(?:bio|box|info|description|details|profile|card)|"
-    r"contributor[-_]*bio|about[-_]*(?:the[-_]*)?author|caption|credit|outbrain|taboola|skip-link|"
-    r"read-more|readmore|more-stories|next-article|prev-article|print-only|visually-hidden|sr-only",
+# Each pattern as its alternatives: plain words (a word anywhere in the descriptor is a match)
+# and guarded ones (the word must be there, and the alternative decides).  _token_votes finds
+# the words of all three in one Aho-Corasick pass and runs a pattern only when a guard is there.
+_NEGATIVE_WORDS = (
+    "comment", "disqus", "respond", "reply", "replies", "sidebar", "side-bar", "related", "recommend",
+    "popular", "trending", "most-read", "mostread", "share", "sharing", "social", "newsletter", "subscribe",
+    "signup", "promo", "sponsor", "advert", "banner", "breadcrumb", "pagination", "pager", "footer",
+    "copyright", "cookie", "gdpr", "consent", "modal", "popup", "overlay", "masthead", "navbar", "menu",
+    "toolbar", "byline", "caption", "credit", "outbrain", "taboola", "skip-link", "read-more", "readmore",
+    "more-stories", "next-article", "prev-article", "print-only", "visually-hidden", "sr-only",
 )
-POSITIVE = re.compile(
-    r"article|body|content|entry|hentry|h-entry|main|post|text|blog|story|detail|news|"
-    r"zhengwen|neirong|正文",
+_NEGATIVE_GUARDED = {
+    "widget": r"(?<!elementor-)widget",
+    "ad": r"(?:^|[-_ ])ads?(?:$|[-_ ])",
+    "foot": r"foot(?:$|[-_ ])",
+    "dialog": r"dialog(?!ue)",
+    "nav": r"(?:^|[-_ ])nav(?:$|[-_ ])",
+    "tag": r"tags?(?:$|[-_ ])",
+    "author": r"author[-_]*(?:bio|box|info|description|details|profile|card)",
+    "contributor": r"contributor[-_]*bio",
+    "about": r"about[-_]*(?:the[-_]*)?author",
+}
+NEGATIVE = re.compile("|".join([*map(re.escape, _NEGATIVE_WORDS), *_NEGATIVE_GUARDED.values()]))
+_POSITIVE_WORDS = (
+    "article", "body", "content", "entry", "hentry", "h-entry", "main", "post", "text", "blog", "story",
+    "detail", "news", "zhengwen", "neirong", "正文",
 )
+POSITIVE = re.compile("|".join(map(re.escape, _POSITIVE_WORDS)))
 NEGATIVE_TAGS = frozenset({"nav", "aside", "footer", "header", "menu", "dialog", "figcaption", "label"})
 STRONG_POSITIVE = re.compile(
     r"(?:article|story|post|entry|news)[-_]*(?:body|content|text)|body[-_]*text|main[-_]*text"
 )
+_STRONG_GUARDS = ("body", "content", "text")  # every alternative ends with one of them
 STRONG = 1.5
 
 # Markup that never wraps the article, however much text it holds: a cookie-consent
@@ -156,13 +172,41 @@ _TOKEN_VOTES: dict[str, tuple[bool, bool, bool]] = {}  # a token followed by a s
 _LAST_TOKEN_VOTES: dict[str, tuple[bool, bool, bool]] = {}  # the descriptor's last token
 
 
+_POSITIVE_WORD, _STRONG_GUARD, _NEGATIVE_WORD, _NEGATIVE_GUARD = 1, 2, 4, 8
+
+
+def _hint_words() -> ahocorasick.Automaton:
+    """The words of the three patterns, each with what finding it means (bit flags)."""
+    flags: dict[str, int] = {}
+    for words, flag in ((_POSITIVE_WORDS, _POSITIVE_WORD), (_STRONG_GUARDS, _STRONG_GUARD),
+                        (_NEGATIVE_WORDS, _NEGATIVE_WORD), (_NEGATIVE_GUARDED, _NEGATIVE_GUARD)):
+        for word in words:
+            flags[word] = flags.get(word, 0) | flag
+    automaton = ahocorasick.Automaton()
+    for word, flag in flags.items():
+        automaton.add_word(word, flag)
+    automaton.make_automaton()
+    return automaton
+
+
+_HINT_WORDS = _hint_words()
+
+
 def _token_votes(token: str, text: str, cache: dict | None = None) -> tuple[bool, bool, bool]:
+    """Whether :data:`STRONG_POSITIVE`, :data:`NEGATIVE` and :data:`POSITIVE` match ``text``
+    (lower-cased here), remembered under ``token``.  Most tokens hold none of their words: one
+    pass over the text finds them all, and a pattern runs only to decide a guarded word."""
     cache = _TOKEN_VOTES if cache is None else cache
     if len(cache) > 100_000:  # tokens unique to a page must not pile up in a crawl
         cache.clear()
     text = text.lower()
+    found = 0
+    for _end, flag in _HINT_WORDS.iter(text):
+        found |= flag
     votes = cache[token] = (
-        bool(STRONG_POSITIVE.search(text)), bool(NEGATIVE.search(text)), bool(POSITIVE.search(text))
+        bool(found & _STRONG_GUARD) and STRONG_POSITIVE.search(text) is not None,
+        bool(found & _NEGATIVE_WORD) or (bool(found & _NEGATIVE_GUARD) and NEGATIVE.search(text) is not None),
+        bool(found & _POSITIVE_WORD),
     )
     return votes
 
