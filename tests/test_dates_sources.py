@@ -294,3 +294,16 @@ def test_warm_up_leaves_dates_as_they_were():
     before = parse_date("12 marca 2011")
     warm_up()
     assert parse_date("12 marca 2011") == before
+
+
+@pytest.mark.parametrize("value", ["1h ago", "5m", "vor 3 Stunden", "Mai 2023", "Updated 12"])
+def test_a_value_that_cannot_hold_a_day_and_a_year_is_not_sent_to_dateparser(value, no_dateparser):
+    assert parse_date(value) is None
+
+
+def test_a_value_with_a_day_and_a_year_still_goes_to_dateparser(monkeypatch):
+    asked = []
+    monkeypatch.setattr(dates, "_dateparser", lambda text, languages: asked.append(text))
+    parse_date("le 3 floréal 2023")
+    parse_date("am 03052023 erschienen")
+    assert asked == ["le 3 floréal 2023", "am 03052023 erschienen"]

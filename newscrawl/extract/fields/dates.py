@@ -208,6 +208,10 @@ _YEAR = re.compile(r"(19|20)\d\d")
 _YEAR_FIRST = re.compile(r"^\d{4}")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _LETTER = re.compile(r"[^\W\d_]")
+# What dateparser needs to read a whole day (_dateparser requires day, month and year): two
+# numbers (matched from the start only), or one long enough to hold both ("03052023").
+_TWO_NUMBERS = re.compile(r"^\D*+\d++\D++\d")
+_LONG_NUMBER = re.compile(r"\d{6}")
 _MODIFIED_LABEL = re.compile(
     r"(更新|修改|updated|modified|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|"
     r"copyright|©|\(c\))[^\n]{0,20}$",
@@ -426,6 +430,8 @@ def _parse_text(text: str, languages: tuple[str, ...] | None) -> datetime | None
     found = _written_date(text, languages)
     if found is not None or not (_YEAR.search(text) or _LETTER.search(text)):
         return found  # dateparser needs a year or a month name to read a day ("01:38:07" is none)
+    if not (_TWO_NUMBERS.match(text) or _LONG_NUMBER.search(text)):
+        return None  # a day and a year are two numbers ("1h ago", "5m": 10-90 ms of dateparser each)
     return _dateparser(text, languages)
 
 
