@@ -90,8 +90,11 @@ SPOILERS = ("", "!", "\nx")
 
 
 def package_modules() -> list:
+    """Every module of the package but the compiled extension (it compiles no pattern, and does
+    not import under NEWSCRAWL_PURE_PYTHON=1)."""
     return [newscrawl] + [importlib.import_module(info.name)
-                          for info in pkgutil.walk_packages(newscrawl.__path__, "newscrawl.")]
+                          for info in pkgutil.walk_packages(newscrawl.__path__, "newscrawl.")
+                          if info.name != "newscrawl.extract._speedups"]
 
 
 def _patterns_in(value, depth: int = 0) -> Iterator[re.Pattern]:

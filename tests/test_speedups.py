@@ -19,9 +19,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from lxml import etree
 
 from newscrawl.extract import dom, language
-from newscrawl.extract.fields import authors
+from newscrawl.extract.fields import authors, dates
 from newscrawl.extract.methods import auto
 from newscrawl.extract.methods.classifier import BODY_CHARS
 from newscrawl.extract.page import Page
@@ -126,6 +127,7 @@ def pure_python(patch) -> None:
     patch.setattr(auto, "led_items", None)
     patch.setattr(dom, "tree_walk", None)
     patch.setattr(authors, "author_candidates", None)
+    patch.setattr(dates, "CompiledTextWalk", None)
 
 
 def teaser_sets(page: Page) -> tuple[list, list]:
@@ -502,3 +504,63 @@ def test_every_dataset_page_gets_the_same_author_elements_both_ways(monkeypatch)
         compared += 1
         found += any(compiled[0])
     assert compared > 1000 and found > 300
+
+
+WALK_PAGES = {
+    **PAGES,
+    "headline": "<html><body><div>before <b>bold</b> tail</div><h1> x </h1><h1>Real <i>headline</i></h1>"
+                + "<p>" + EN + "</p>" * 1 + ("<p>" + RU + "</p>") * 80 + "</body></html>",
+    "comments and cdata": "<html><body><p>a<!--c-->hidden tail<b>b</b>shown tail</p><?pi x?>after pi"
+                          "<p><![CDATA[x]]>y</p>\u3000</body></html>",
+    "no headline": "<html><body>" + ("<div>" + ZH + "<br>" + ZH + "</div>") * 300 + "</body></html>",
+}
+WALK_WINDOWS = ([dates.HEADLINE_TEXT, dates.TEXT_WINDOW, None], [dates.TEXT_WINDOW], [None], [5, 0, 40, None])
+
+
+def walk_runs(page: Page, windows: list) -> tuple[list, list]:
+    compiled = _speedups.TextWalk(page.body, dates._LINE_TAGS, dates.TEXT_PREFIX + dates.TEXT_WINDOW)
+    pure = dates._TextWalk(page.body)
+    return [compiled.run(w) for w in windows], [pure.run(w) for w in windows]
+
+
+@needs_build
+def test_the_date_search_walks_the_text_in_c_when_built():
+    assert dates.CompiledTextWalk is _speedups.TextWalk
+
+
+@needs_build
+@pytest.mark.parametrize("name", sorted(WALK_PAGES))
+@pytest.mark.parametrize("windows", WALK_WINDOWS)
+def test_the_compiled_text_walk_gives_the_python_walk_s_text_run_after_run(name, windows):
+    page = Page.from_html(WALK_PAGES[name])
+    for element in page.body.iter("p"):  # added after parsing, as a template stage could
+        element.append(etree.Comment("added"))
+        element.append(etree.ProcessingInstruction("added"))
+        break
+    compiled, pure = walk_runs(page, windows)
+    assert compiled == pure
+    assert compiled[-1][0] or name == "empty"
+
+
+@needs_build
+def test_the_compiled_walk_stops_past_the_window_and_finds_the_headline():
+    page = Page.from_html(WALK_PAGES["headline"])
+    (short, end), (whole, same_end) = walk_runs(page, [40, None])[0]
+    assert end == same_end == whole.index(EN) and len(short) == end + 40 < len(whole)  # " x " is too short
+
+
+@needs_build
+@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
+def test_every_dataset_page_gets_the_same_visible_text_both_ways():
+    compared = 0
+    for name, url, text in dataset_pages():
+        try:
+            page = Page.from_html(text, url=url)
+        except Exception:  # noqa: BLE001
+            continue
+        if page.body is None:
+            continue
+        compiled, pure = walk_runs(page, WALK_WINDOWS[0])
+        assert compiled == pure, f"{name} {url}"
+        compared += 1
+    assert compared > 1000

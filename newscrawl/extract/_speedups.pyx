@@ -33,9 +33,10 @@ the sample), one C step per byte; language.py's numpy walk is the fallback.
 """
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc
+from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.stdint cimport int64_t, uint32_t
-from libc.string cimport strcmp, strlen
+from cpython.pyport cimport PY_SSIZE_T_MAX
+from libc.string cimport memcpy, strcmp, strlen
 
 from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport _Element, elementFactory, import_lxml__etree
@@ -720,3 +721,133 @@ def author_candidates(body):
                 nxt = _next_lxml_element(node.next)
         node = nxt
     return candidates, metas
+
+
+# --- dates.py's walk over the visible text ------------------------------------------------------
+
+cdef inline tree.xmlNode* _element_from(tree.xmlNode* node) noexcept nogil:
+    """``node`` or its first following sibling that is an element (what iterwalk's tag="*" sees)."""
+    while node is not NULL and node.type != tree.XML_ELEMENT_NODE:
+        node = node.next
+    return node
+
+
+cdef class TextWalk:
+    """``dates._TextWalk`` over the libxml2 nodes: the same ``run(window)``, the same text.
+
+    The walk is ``etree.iterwalk(body, events=("start", "end"), tag="*")``: at an element's start
+    its text (lxml's ``.text``: the text and CDATA nodes before its first other child) and, for
+    ``line_tags``, a line break; at its end the first ``<h1>`` whose ``text_content().strip()``
+    has 4 characters or more marks the headline's end, and its tail follows (not the body's).
+    Where a run stops, the next one goes on from the next event.  The text is gathered as UTF-8
+    and decoded once a run; ``size`` counts characters (bytes that start one)."""
+
+    cdef _Element body
+    cdef object at  # the element of the next event (a proxy keeps its node alive), None when done
+    cdef bint at_end  # whether that event is its end
+    cdef list line_tags  # bytes
+    cdef Py_ssize_t fallback_limit
+    cdef char* buffer
+    cdef Py_ssize_t length, capacity
+    cdef Py_ssize_t size
+    cdef Py_ssize_t headline_end
+
+    def __cinit__(self, body, line_tags, Py_ssize_t fallback_limit):
+        self.body = body
+        self.at = body
+        self.at_end = False
+        self.line_tags = [tag.encode("ascii") for tag in line_tags]
+        self.fallback_limit = fallback_limit
+        self.buffer = NULL
+        self.length = self.capacity = 0
+        self.size = 0
+        self.headline_end = -1
+
+    def __dealloc__(self):
+        PyMem_Free(self.buffer)
+
+    cdef bint _line_tag(self, const char* name):
+        for tag in self.line_tags:
+            if strcmp(name, <const char*>(<bytes>tag)) == 0:
+                return True
+        return False
+
+    cdef Py_ssize_t _add(self, const char* text) except -1:
+        """Appends ``text`` (UTF-8) to the buffer; its length in characters."""
+        cdef Py_ssize_t n = strlen(text), i, chars = 0
+        cdef char* grown
+        if self.length + n > self.capacity:
+            grown = <char*>PyMem_Realloc(self.buffer, max(2 * self.capacity, self.length + n, 4096))
+            if grown is NULL:
+                raise MemoryError
+            self.buffer = grown
+            self.capacity = max(2 * self.capacity, self.length + n, 4096)
+        memcpy(self.buffer + self.length, text, n)
+        self.length += n
+        for i in range(n):
+            if (<unsigned char>text[i] & 0xC0) != 0x80:
+                chars += 1
+        return chars
+
+    cdef Py_ssize_t _add_text(self, tree.xmlNode* first) except -1:
+        """Appends lxml's ``_collectText(first)`` (``.text``, or ``.tail`` from the next sibling)."""
+        cdef tree.xmlNode* node = _text_or_skip(first)
+        cdef Py_ssize_t chars = 0
+        while node is not NULL:
+            if node.content is not NULL:
+                chars += self._add(<const char*>node.content)
+            node = _text_or_skip(node.next)
+        return chars
+
+    def run(self, window):
+        """The text to ``window`` characters after the headline (None: the whole body), and
+        where the headline ends (-1)."""
+        cdef Py_ssize_t size = self.size, headline_end = self.headline_end, limit
+        cdef bint whole = window is None
+        cdef tree.xmlNode* stop = self.body._c_node
+        cdef tree.xmlNode* node
+        cdef tree.xmlNode* nxt
+        cdef bint at_end
+        if whole:
+            limit = PY_SSIZE_T_MAX
+        elif headline_end >= 0:
+            limit = headline_end + <Py_ssize_t>window
+        else:
+            limit = self.fallback_limit
+        if self.at is not None and size <= limit:
+            doc = self.body._doc
+            node = (<_Element>self.at)._c_node
+            at_end = self.at_end
+            while True:
+                if not at_end:
+                    size += self._add_text(node.children)
+                    if self._line_tag(<const char*>node.name):
+                        size += self._add("\n")
+                    nxt = _element_from(node.children)
+                    if nxt is not NULL:
+                        node = nxt
+                    else:
+                        at_end = True
+                else:
+                    if (headline_end < 0 and strcmp(<const char*>node.name, "h1") == 0
+                            and len((elementFactory(doc, node).text_content() or "").strip()) >= 4):
+                        headline_end = size
+                        if not whole:
+                            limit = size + <Py_ssize_t>window
+                    if node is stop:
+                        node = NULL
+                    else:
+                        size += self._add_text(node.next)
+                        nxt = _element_from(node.next)
+                        if nxt is not NULL:
+                            node = nxt
+                            at_end = False
+                        else:
+                            node = node.parent
+                if node is NULL or size > limit:
+                    break
+            self.at = None if node is NULL else elementFactory(doc, node)
+            self.at_end = at_end
+            self.size, self.headline_end = size, headline_end
+        text = PyUnicode_DecodeUTF8(self.buffer, self.length, NULL) if self.length else ""
+        return text[:limit], headline_end

@@ -73,6 +73,11 @@ from lxml import etree
 
 from ..page import Page
 
+try:  # the visible-text walk compiled (newscrawl/extract/_speedups.pyx); _TextWalk otherwise
+    from .._speedups import TextWalk as CompiledTextWalk
+except ImportError:  # not built, or NEWSCRAWL_PURE_PYTHON=1
+    CompiledTextWalk = None
+
 MIN_DATE = datetime(1995, 1, 1, tzinfo=UTC)
 MAX_VALUE_CHARS = 120  # longer attribute values are no date strings
 TEXT_WINDOW = 6000  # characters of visible text searched after the headline
@@ -821,7 +826,11 @@ def _walk_visible_text(page: Page, window: int | None) -> tuple[str, int, bool]:
     text is the same as a walk from the start with that window."""
     walk = page.derived.get("text_walk")
     if walk is None:
-        walk = page.derived["text_walk"] = _TextWalk(page.body)
+        if CompiledTextWalk is not None:  # the same walk in C (tests/test_speedups.py)
+            walk = CompiledTextWalk(page.body, _LINE_TAGS, TEXT_PREFIX + TEXT_WINDOW)
+        else:
+            walk = _TextWalk(page.body)
+        page.derived["text_walk"] = walk
     try:
         text, headline_end = walk.run(window)
     except BaseException:
