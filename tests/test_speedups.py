@@ -87,6 +87,11 @@ PAGES = {
     "text only": "<html><body>just text, no element</body></html>",
     "space only": "<html><body>\n  \t<div>\u00a0</div>\n</body></html>",
     "nested links": f"<html><body><a href='/x'><div class='story-body'>{EN}<p>{EN}</p></div></a>{EN}</body></html>",
+    # The stop-word test's tokens: apostrophes inside and at the ends of words, underscores,
+    # digits, letters that lower-case into other letters, only stop words split by punctuation.
+    "tokens": "<html lang='en'><body>" + "".join(f"<p>{text}</p>" for text in (
+        "Don’t", "don't", "rock'n'roll", "dogs' day", "'twas", "x'", "_the_", "the_", "THE", "İt", "ΣΑΣ",
+        "2024's", "a-b", "can’t’ve", "itʼs", "Ｔｈｅ", "THÉ", "of", "théâtre", "zzz qqq", "!the!")) + "</body></html>",
 }
 
 

@@ -51,6 +51,7 @@ import_lxml__etree()
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
 
 
 cdef inline tree.xmlNode* _text_or_skip(tree.xmlNode* node) noexcept nogil:
@@ -214,6 +215,33 @@ cdef object _c_key(tree.xmlNode* node, Py_ssize_t i, list classes):
             slots[A_HIDDEN] is not NULL, _value(slots[A_ARIA_HIDDEN]), _value(slots[A_STYLE]))
 
 
+cdef inline bint _word_char(Py_UCS4 ch) noexcept:
+    """What the re module's ``\\w`` matches in a str pattern."""
+    return ch == 95 or Py_UNICODE_ISALNUM(ch)
+
+
+cdef bint _holds_word_in(str text, frozenset words) except -1:
+    """``stopwords.stopword_matcher``'s test for space-separated languages: whether a token of
+    ``text`` (``\\w+(?:['’]\\w+)*``), lower-cased, is in ``words``; it stops at the first."""
+    cdef Py_ssize_t n = len(text), i = 0, start
+    while i < n:
+        if not _word_char(text[i]):
+            i += 1
+            continue
+        start = i
+        i += 1
+        while True:
+            while i < n and _word_char(text[i]):
+                i += 1
+            if i + 1 < n and (text[i] == u"'" or text[i] == u"\u2019") and _word_char(text[i + 1]):
+                i += 2
+                continue
+            break
+        if text[start:i].lower() in words:
+            return True
+    return False
+
+
 def gain_pass(list elements, list parent, list in_anchor, dict markups, weigh_markup, holds_stopword,
               double mu):
     """``Gain.__init__``'s per-element pass over ``elements`` (a TreeIndex's pre-order list).
@@ -235,6 +263,8 @@ def gain_pass(list elements, list parent, list in_anchor, dict markups, weigh_ma
     tail_at = [False] * size
     own = np.zeros((3, size), dtype=np.float64)
     cdef double[:, ::1] counts = own
+    # A space-separated language's matcher carries its word set: the same test without a call.
+    cdef frozenset words = getattr(holds_stopword, "words", None)
     for i in range(size):
         el = elements[i]
         node = (<_Element?>el)._c_node
@@ -269,7 +299,7 @@ def gain_pass(list elements, list parent, list in_anchor, dict markups, weigh_ma
             if in_anchor[owner]:
                 counts[1, owner] += n
                 counts[2, owner] += n
-            elif holds_stopword(text):
+            elif (_holds_word_in(text, words) if words is not None else holds_stopword(text)):
                 counts[0, owner] += n
             else:
                 counts[1, owner] += mu * n

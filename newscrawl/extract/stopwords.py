@@ -60,4 +60,5 @@ def stopword_matcher(lang: str | None, cjk_mode: str = "substring") -> Callable[
     def holds_stopword(text: str) -> bool:
         return not words.isdisjoint(map(str.lower, _WORD_RE.findall(text)))
 
+    holds_stopword.words = words  # the compiled Gain pass tests the words itself (_speedups.pyx)
     return holds_stopword
