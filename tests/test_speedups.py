@@ -133,6 +133,7 @@ def pure_python(patch) -> None:
     patch.setattr(dom, "tree_walk", None)
     patch.setattr(authors, "author_candidates", None)
     patch.setattr(dates, "CompiledTextWalk", None)
+    patch.setattr(dom, "compiled_render", None)
 
 
 def teaser_sets(page: Page) -> tuple[list, list]:
@@ -567,5 +568,56 @@ def test_every_dataset_page_gets_the_same_visible_text_both_ways():
             continue
         compiled, pure = walk_runs(page, WALK_WINDOWS[0])
         assert compiled == pure, f"{name} {url}"
+        compared += 1
+    assert compared > 1000
+
+
+RENDER_PAGES = {
+    **PAGES,
+    "blocks and breaks": "<html><body><div>a<b>b</b>c<br>d<br><br><p>e</p>f<img src=x>g<ul><li>h</li>"
+                         "<li>i<div>j</div>k</li></ul>l<!--c-->m<table><tr><td>n</td></tr></table>o</div>"
+                         "<p>  spaced \u00a0 out\n\t text  </p></body></html>",
+}
+
+
+def renders(page: Page, root, skip) -> tuple[list, list]:
+    with pytest.MonkeyPatch.context() as patch:
+        compiled = dom.render_paragraphs(root, skip)
+        patch.setattr(dom, "compiled_render", None)
+        return compiled, dom.render_paragraphs(root, skip)
+
+
+@needs_build
+def test_paragraphs_are_rendered_in_c_when_built_and_without_a_text_filter():
+    assert dom.compiled_render is _speedups.render_paragraphs
+
+
+@needs_build
+@pytest.mark.parametrize("name", sorted(RENDER_PAGES))
+def test_the_compiled_rendering_gives_the_python_paragraphs(name):
+    page = Page.from_html(RENDER_PAGES[name])
+    elements = list(page.body.iter())
+    for skip in (set(), set(elements[1::3]), {page.body}, set(page.body.iter("img", "li", "b"))):
+        compiled, pure = renders(page, page.body, skip)
+        assert compiled == pure, skip
+    for root in elements[1:]:
+        assert renders(page, root, set())[0] == renders(page, root, set())[1]
+
+
+@needs_build
+@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
+def test_every_dataset_page_gets_the_same_paragraphs_both_ways():
+    compared = 0
+    for name, url, text in dataset_pages():
+        try:
+            page = Page.from_html(text, url=url)
+        except Exception:  # noqa: BLE001
+            continue
+        if page.body is None:
+            continue
+        elements = list(page.body.iter())
+        for skip in (set(), set(elements[::9])):
+            compiled, pure = renders(page, page.body, skip)
+            assert compiled == pure, f"{name} {url}"
         compared += 1
     assert compared > 1000

@@ -881,3 +881,89 @@ cdef class TextWalk:
             self.size, self.headline_end = size, headline_end
         text = PyUnicode_DecodeUTF8(self.buffer, self.length, NULL) if self.length else ""
         return text[:limit], headline_end
+
+
+# --- dom.render_paragraphs without a text filter ---------------------------------------------------
+
+cdef object _collected_text(tree.xmlNode* first):
+    """lxml's ``_collectText(first)`` (``.text``, or ``.tail`` from the next sibling), white space
+    and all; None when there is none or it is empty."""
+    cdef tree.xmlNode* node = _text_or_skip(first)
+    cdef tree.xmlNode* start = node
+    cdef bytes joined
+    if node is NULL:
+        return None
+    if _text_or_skip(node.next) is NULL:
+        if node.content is NULL or node.content[0] == 0:
+            return None
+        return PyUnicode_DecodeUTF8(<const char*>node.content, strlen(<const char*>node.content), NULL)
+    joined = b""
+    while node is not NULL:
+        if node.content is not NULL:
+            joined += <bytes>(<const char*>node.content)
+        node = _text_or_skip(node.next)
+    return joined.decode("utf-8") or None
+
+
+cdef inline object _tag(tree.xmlNode* node):
+    """The element's tag as the lxml API spells it, or "" for a namespaced one (no plain tag)."""
+    if node.ns is not NULL:
+        return ""
+    return PyUnicode_DecodeUTF8(<const char*>node.name, strlen(<const char*>node.name), NULL)
+
+
+cdef inline void _flush(list current, list paragraphs):
+    line = " ".join("".join(current).split())
+    if line:
+        paragraphs.append(line)
+    del current[:]
+
+
+def render_paragraphs(root, skip, block_tags):
+    """``dom.render_paragraphs(root, skip)`` (no ``keep`` filter) over the libxml2 nodes: the
+    same walk as its ``etree.iterwalk`` loop (elements only; a skipped element's subtree is left
+    out, its end and tail are not), the same paragraphs."""
+    cdef _Element top = root
+    cdef tree.xmlNode* stop = top._c_node
+    cdef tree.xmlNode* node = stop
+    cdef tree.xmlNode* child
+    cdef bint at_end = False, skipped
+    cdef set skip_set = set(skip)
+    cdef list current = []
+    cdef list paragraphs = []
+    doc = top._doc
+    while True:
+        if not at_end:
+            tag = _tag(node)
+            if skip_set and elementFactory(doc, node) in skip_set:
+                at_end = True  # its end and tail follow at once
+                continue
+            if tag in block_tags or tag == "br":
+                _flush(current, paragraphs)
+            text = _collected_text(node.children)
+            if text is not None:
+                current.append(text)
+            child = _element_from(node.children)
+            if child is not NULL:
+                node = child
+                continue
+            at_end = True
+        tag = _tag(node)
+        skipped = bool(skip_set) and elementFactory(doc, node) in skip_set
+        if tag in block_tags and not skipped:
+            _flush(current, paragraphs)
+        elif tag == "img":
+            current.append(" ")
+        if node is stop:
+            break
+        text = _collected_text(node.next)
+        if text is not None:
+            current.append(text)
+        child = _element_from(node.next)
+        if child is not NULL:
+            node = child
+            at_end = False
+        else:
+            node = node.parent
+    _flush(current, paragraphs)
+    return paragraphs

@@ -20,10 +20,11 @@ from .encoding import decode_html as decode_html  # decoding lives in .encoding;
 from .encoding import detect_encoding, known_codec
 from .errors import ExtractionError
 
-try:  # TreeIndex's walk compiled (newscrawl/extract/_speedups.pyx); the Python below otherwise
+try:  # TreeIndex's walk and the paragraph rendering compiled (newscrawl/extract/_speedups.pyx)
+    from ._speedups import render_paragraphs as compiled_render
     from ._speedups import tree_walk
-except ImportError:
-    tree_walk = None
+except ImportError:  # the Python below
+    compiled_render = tree_walk = None
 
 _sniff_encoding = detect_encoding
 _known_codec = known_codec
@@ -324,6 +325,8 @@ def render_paragraphs(
     passes ``keep(owner, text)`` (owner as in :func:`iter_text_nodes`).
     Returns the non-empty paragraphs with white space collapsed.
     """
+    if keep is None and compiled_render is not None:  # the same walk in C (tests/test_speedups.py)
+        return compiled_render(root, skip, BLOCK_TAGS)
     skip_set = set(skip)
     paragraphs: list[str] = []
     current: list[str] = []
