@@ -130,6 +130,7 @@ def pure_python(patch) -> None:
     patch.setattr(auto, "gain_pass", None)
     patch.setattr(auto, "teaser_groups", None)
     patch.setattr(auto, "led_items", None)
+    patch.setattr(auto, "markup_weights", None)
     patch.setattr(dom, "tree_walk", None)
     patch.setattr(authors, "author_candidates", None)
     patch.setattr(dates, "CompiledTextWalk", None)
@@ -184,6 +185,7 @@ def assert_same(compiled: dict, pure: dict, what: str) -> None:
 @needs_build
 def test_auto_uses_the_compiled_pass_when_built():
     assert auto.gain_pass is _speedups.gain_pass
+    assert auto.markup_weights is _speedups.markup_weights
 
 
 @needs_build

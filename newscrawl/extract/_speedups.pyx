@@ -967,3 +967,26 @@ def render_paragraphs(root, skip, block_tags):
             node = node.parent
     _flush(current, paragraphs)
     return paragraphs
+
+
+def markup_weights(list own_weight, list parent, double strong, double max_weight):
+    """``Gain.__init__``'s weights down the tree: an element's own weight times its parent's,
+    capped at ``max_weight``, and ``strong`` wherever its own markup is at least ``strong``
+    (element 0, the root, weighs 1).  The same float operations in the same order."""
+    cdef Py_ssize_t size = len(own_weight), i
+    cdef double own_i, w
+    cdef double* weight = <double*>PyMem_Malloc(max(size, 1) * sizeof(double))
+    if weight is NULL:
+        raise MemoryError
+    try:
+        weight[0] = 1.0
+        for i in range(1, size):
+            own_i = own_weight[i]
+            if own_i >= strong:
+                weight[i] = strong
+            else:
+                w = weight[<Py_ssize_t>parent[i]] * own_i
+                weight[i] = w if w < max_weight else max_weight
+        return [weight[i] for i in range(size)]
+    finally:
+        PyMem_Free(weight)

@@ -33,9 +33,9 @@ from .classifier import BODY_CHARS
 from .decay import DL_MAX, is_link_node
 
 try:  # Gain's per-element pass compiled (newscrawl/extract/_speedups.pyx); the same loop below otherwise
-    from .._speedups import gain_pass, led_items, teaser_groups
+    from .._speedups import gain_pass, led_items, markup_weights, teaser_groups
 except ImportError:  # not built, or NEWSCRAWL_PURE_PYTHON=1
-    gain_pass = led_items = teaser_groups = None
+    gain_pass = led_items = markup_weights = teaser_groups = None
 
 LAMBDA = 0.75
 KEEP_SHARE = 0.5
@@ -158,14 +158,17 @@ class Gain:
             own_weight[i] = 1.0
         self.hidden: set[html.HtmlElement] = {elements[i] for i in hidden}
 
-        weight = [1.0] * size
-        for i in range(1, size):
-            own_i = own_weight[i]
-            if own_i >= STRONG:  # explicit body markup outranks any wrapper
-                weight[i] = STRONG
-            else:
-                w = weight[parent[i]] * own_i
-                weight[i] = w if w < MAX_WEIGHT else MAX_WEIGHT
+        if markup_weights is not None:  # the same loop in C (tests/test_speedups.py)
+            weight = markup_weights(own_weight, parent, STRONG, MAX_WEIGHT)
+        else:
+            weight = [1.0] * size
+            for i in range(1, size):
+                own_i = own_weight[i]
+                if own_i >= STRONG:  # explicit body markup outranks any wrapper
+                    weight[i] = STRONG
+                else:
+                    w = weight[parent[i]] * own_i
+                    weight[i] = w if w < MAX_WEIGHT else MAX_WEIGHT
 
         w = np.array(weight)
         # Valid text under boilerplate markup counts as noise, so that a container holding a
