@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from lxml import etree
 
-from newscrawl.extract import dom, language
+from newscrawl.extract import dom, features, language
 from newscrawl.extract.fields import authors, dates
 from newscrawl.extract.methods import auto
 from newscrawl.extract.methods.classifier import BODY_CHARS
@@ -135,6 +135,7 @@ def pure_python(patch) -> None:
     patch.setattr(authors, "author_candidates", None)
     patch.setattr(dates, "CompiledTextWalk", None)
     patch.setattr(dom, "compiled_render", None)
+    patch.setattr(features, "char_counts", None)
 
 
 def teaser_sets(page: Page) -> tuple[list, list]:
@@ -621,5 +622,42 @@ def test_every_dataset_page_gets_the_same_paragraphs_both_ways():
         for skip in (set(), set(elements[::9])):
             compiled, pure = renders(page, page.body, skip)
             assert compiled == pure, f"{name} {url}"
+        compared += 1
+    assert compared > 1000
+
+
+COUNT_TEXTS = [
+    "", " \t\n\u00a0\u3000\u2003", "Hello, world! 42 times.", "$+<=>^`|~ !\"#%&'()*,-./:;?@[\\]_{}",
+    ZH + "，。！？「」", RU + " — «цитата»", "²³½Ⅷ١٢٣ ⅰ", "e\u0301 ﬁ ß İ", "\U0001F600 \U0001D400 \U00010000",
+    "¿Qué? ¡Sí! … · • ‰ † ‡ § ¶", "\x00\x1f\x7f\x85\u2028",
+]
+
+
+@needs_build
+@pytest.mark.parametrize("text", COUNT_TEXTS)
+def test_the_compiled_character_counts_are_the_python_counts(text):
+    compiled = features._text_stats(text, False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(features, "char_counts", None)
+        pure = features._text_stats(text, False)
+    assert vars(compiled) == vars(pure)
+
+
+@needs_build
+@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
+def test_every_dataset_page_gets_the_same_character_counts_both_ways():
+    compared = 0
+    for _name, url, text in dataset_pages():
+        try:
+            page = Page.from_html(text, url=url)
+        except Exception:  # noqa: BLE001
+            continue
+        if page.body is None:
+            continue
+        texts = [t for t in page.body.itertext() if t.strip()][:200]
+        compiled = [vars(features._text_stats(t, False)) for t in texts]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(features, "char_counts", None)
+            assert compiled == [vars(features._text_stats(t, False)) for t in texts], url
         compared += 1
     assert compared > 1000

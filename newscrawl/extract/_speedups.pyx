@@ -990,3 +990,41 @@ def markup_weights(list own_weight, list parent, double strong, double max_weigh
         return [weight[i] for i in range(size)]
     finally:
         PyMem_Free(weight)
+
+
+# --- features._text_stats' character classes ---------------------------------------------------
+
+cdef extern from "Python.h":
+    bint Py_UNICODE_ISALPHA(Py_UCS4 ch)
+    bint Py_UNICODE_ISDIGIT(Py_UCS4 ch)
+
+import unicodedata
+
+cdef bint _ascii_punct[128]
+for _i in range(128):
+    _ascii_punct[_i] = unicodedata.category(chr(_i)).startswith("P")
+cdef dict _punct_of = {}  # other characters met so far: punctuation (Unicode category P*)?
+
+
+def char_counts(str text):
+    """``(spaces, letters, digits, punctuation)`` of ``text`` as ``features._text_stats`` counts
+    them: white space first, then ``str.isalpha``, then ``str.isdigit``, then category P*."""
+    cdef Py_ssize_t spaces = 0, letters = 0, digits = 0, punct = 0
+    cdef Py_UCS4 ch
+    for ch in text:
+        if Py_UNICODE_ISSPACE(ch):
+            spaces += 1
+        elif Py_UNICODE_ISALPHA(ch):
+            letters += 1
+        elif Py_UNICODE_ISDIGIT(ch):
+            digits += 1
+        elif ch < 128:
+            punct += _ascii_punct[ch]
+        else:
+            found = _punct_of.get(ch)
+            if found is None:
+                if len(_punct_of) > 65536:
+                    _punct_of.clear()
+                found = _punct_of[ch] = unicodedata.category(chr(ch)).startswith("P")
+            punct += found
+    return spaces, letters, digits, punct

@@ -19,6 +19,11 @@ from lxml import html
 from . import dom
 from .tokens import tokenize
 
+try:  # the character counts compiled (newscrawl/extract/_speedups.pyx); _count_chars otherwise
+    from ._speedups import char_counts
+except ImportError:  # not built, or NEWSCRAWL_PURE_PYTHON=1
+    char_counts = None
+
 SENTENCE_END = re.compile(r"[.!?。！？]+(?:\s|$)|[。！？]")
 
 
@@ -55,6 +60,19 @@ class Stats:
 
 def _text_stats(text: str, in_link: bool) -> Stats:
     s = Stats()
+    if char_counts is not None:  # the same counts in C (tests/test_speedups.py)
+        s.spaces, s.letters, s.digits, s.punct = char_counts(text)
+        s.text = len(text) - s.spaces
+    else:
+        _count_chars(s, text)
+    if in_link:
+        s.link_text = s.text
+    s.words = len(tokenize(text))
+    s.sentences = len(SENTENCE_END.findall(text))
+    return s
+
+
+def _count_chars(s: Stats, text: str) -> None:
     for ch in text:
         if ch.isspace():
             s.spaces += 1
@@ -66,11 +84,6 @@ def _text_stats(text: str, in_link: bool) -> Stats:
             s.digits += 1
         elif unicodedata.category(ch).startswith("P"):
             s.punct += 1
-    if in_link:
-        s.link_text = s.text
-    s.words = len(tokenize(text))
-    s.sentences = len(SENTENCE_END.findall(text))
-    return s
 
 
 def element_stats(body: html.HtmlElement) -> dict[html.HtmlElement, Stats]:
