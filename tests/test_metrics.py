@@ -19,6 +19,7 @@ def test_tokenize_splits_han_characters_only_when_asked():
     assert m.tokenize("新华社 reports, 北京!", han_chars=False) == ["新华社", "reports", "北京"]
     assert m.tokenize("abc新闻def") == ["abc", "新", "闻", "def"]
     assert m.tokenize(None) == []
+    assert m.tokenize("plain words, no Han_chars") == ["plain", "words", "no", "Han_chars"]
 
 
 def test_lcs_length_counts_in_order_matches():

@@ -26,7 +26,7 @@ def tokenize(text: str | None, han_chars: bool = True) -> list[str]:
     Without ``han_chars`` this is exactly the Zyte benchmark's tokenizer.
     """
     tokens = _ZYTE_TOKEN_RE.findall(text or "")
-    if not han_chars:
+    if not han_chars or not HAN_RE.search(text or ""):  # one search of the text, not one a token
         return tokens
     out: list[str] = []
     for token in tokens:
