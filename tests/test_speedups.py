@@ -135,6 +135,7 @@ def pure_python(patch) -> None:
     patch.setattr(authors, "author_candidates", None)
     patch.setattr(dates, "CompiledTextWalk", None)
     patch.setattr(dom, "compiled_render", None)
+    patch.setattr(dom, "text_nodes", None)
     patch.setattr(features, "char_counts", None)
 
 
@@ -659,5 +660,45 @@ def test_every_dataset_page_gets_the_same_character_counts_both_ways():
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(features, "char_counts", None)
             assert compiled == [vars(features._text_stats(t, False)) for t in texts], url
+        compared += 1
+    assert compared > 1000
+
+
+def text_node_lists(root, skip) -> tuple[list, list]:
+    compiled = [(id(owner), text) for owner, text in dom.iter_text_nodes(root, skip)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dom, "text_nodes", None)
+        return compiled, [(id(owner), text) for owner, text in dom.iter_text_nodes(root, skip)]
+
+
+@needs_build
+@pytest.mark.parametrize("name", sorted(RENDER_PAGES))
+def test_the_compiled_text_nodes_are_the_python_text_nodes(name):
+    page = Page.from_html(RENDER_PAGES[name])
+    elements = list(page.body.iter())
+    assert dom.text_nodes is _speedups.text_nodes
+    for skip in (set(), set(elements[1::3]), {page.body}, frozenset(page.body.iter("b", "li"))):
+        compiled, pure = text_node_lists(page.body, skip)
+        assert compiled == pure
+    for root in elements[1:]:
+        compiled, pure = text_node_lists(root, ())
+        assert compiled == pure
+
+
+@needs_build
+@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
+def test_every_dataset_page_gets_the_same_text_nodes_both_ways():
+    compared = 0
+    for name, url, text in dataset_pages():
+        try:
+            page = Page.from_html(text, url=url)
+        except Exception:  # noqa: BLE001
+            continue
+        if page.body is None:
+            continue
+        elements = list(page.body.iter())
+        for skip in (set(), set(elements[::7])):
+            compiled, pure = text_node_lists(page.body, skip)
+            assert compiled == pure, f"{name} {url}"
         compared += 1
     assert compared > 1000

@@ -1028,3 +1028,43 @@ def char_counts(str text):
                 found = _punct_of[ch] = unicodedata.category(chr(ch)).startswith("P")
             punct += found
     return spaces, letters, digits, punct
+
+
+def text_nodes(root, skip):
+    """``list(dom.iter_text_nodes(root, skip))`` over the libxml2 nodes: ``(owner, text)`` for
+    each element's text (owned by it) and tail (owned by its parent), in document order; a
+    skipped element's subtree is left out, its tail is not; the root's own tail is outside."""
+    cdef _Element top = root
+    cdef tree.xmlNode* stop = top._c_node
+    cdef tree.xmlNode* node = stop
+    cdef tree.xmlNode* child
+    cdef bint at_end = False
+    cdef set skip_set = skip if type(skip) is set else set(skip)
+    cdef list found = []
+    doc = top._doc
+    while True:
+        if not at_end:
+            element = elementFactory(doc, node)
+            if skip_set and element in skip_set:
+                at_end = True
+            else:
+                text = _collected_text(node.children)
+                if text is not None:
+                    found.append((element, text))
+                child = _element_from(node.children)
+                if child is not NULL:
+                    node = child
+                    continue
+                at_end = True
+        if node is stop:
+            break
+        text = _collected_text(node.next)
+        if text is not None:
+            found.append((elementFactory(doc, node.parent), text))
+        child = _element_from(node.next)
+        if child is not NULL:
+            node = child
+            at_end = False
+        else:
+            node = node.parent
+    return found

@@ -22,9 +22,9 @@ from .errors import ExtractionError
 
 try:  # TreeIndex's walk and the paragraph rendering compiled (newscrawl/extract/_speedups.pyx)
     from ._speedups import render_paragraphs as compiled_render
-    from ._speedups import tree_walk
+    from ._speedups import text_nodes, tree_walk
 except ImportError:  # the Python below
-    compiled_render = tree_walk = None
+    compiled_render = text_nodes = tree_walk = None
 
 _sniff_encoding = detect_encoding
 _known_codec = known_codec
@@ -172,6 +172,9 @@ def iter_text_nodes(
     (its tail is not inside it and is yielded).
     """
     skip = skip if isinstance(skip, set | frozenset) else set(skip)
+    if text_nodes is not None:  # the same walk in C (tests/test_speedups.py)
+        yield from text_nodes(root, skip)
+        return
     walker = etree.iterwalk(root, events=("start", "end"))
     for ev, el in walker:
         if ev == "start":
