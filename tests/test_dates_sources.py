@@ -307,3 +307,18 @@ def test_a_value_with_a_day_and_a_year_still_goes_to_dateparser(monkeypatch):
     parse_date("le 3 floréal 2023")
     parse_date("am 03052023 erschienen")
     assert asked == ["le 3 floréal 2023", "am 03052023 erschienen"]
+
+
+def test_a_date_line_in_another_language_than_the_page_s_is_read_last(no_dateparser, no_htmldate):
+    body = "<p><span>24 ноября 2026</span></p>" + FILLER
+    assert dates.visible_date(page(body=body), dates.UTC) is None  # English month names only
+    assert find_published(page(body=body)) == date(2026, 11, 24)
+    assert find_published(page(body="<p>3. März 2021</p>" + FILLER)) == date(2021, 3, 3)
+
+
+def test_every_language_s_month_names_leave_out_the_ones_that_name_two_months(no_dateparser, no_htmldate):
+    months = dates._any_language_months()
+    assert months["ноября"] == 11 and months["märz"] == 3 and months["november"] == 11
+    assert "listopad" not in months  # November in Polish and Czech, October in Croatian
+    assert find_published(page(body="<p>5 listopad 2021</p>" + FILLER)) is None
+    assert find_published(page(body="<p>5 listopad 2021</p>" + FILLER, lang="pl")) == date(2021, 11, 5)

@@ -913,9 +913,10 @@ def _title_position(text: str, title: str) -> int:
 
 def _text_candidates(
     text: str, langs: tuple[str, ...] | None, zone: tzinfo, hints: tuple[str, ...] = (),
-    pos: int = 0, endpos: int | None = None,
+    pos: int = 0, endpos: int | None = None, months: dict[str, int] | None = None,
 ) -> Iterator[tuple[int, int, datetime | date]]:
-    """``(start, end, datetime or date)`` for every date written in ``text`` (``text[pos:endpos]``)."""
+    """``(start, end, datetime or date)`` for every date written in ``text`` (``text[pos:endpos]``);
+    month names from ``months`` when given, else from the languages ``langs``."""
     endpos = len(text) if endpos is None else endpos
     years = [m.start() for m in _YEAR_AT.finditer(text, pos, endpos)]
     if not years:
@@ -931,7 +932,7 @@ def _text_candidates(
         found = _at_time(_day(m.group(3), month, day), text, m, m.end(3), zone, hints)
         if found:
             yield m.start(), m.end(), found
-    months = _month_names(langs)
+    months = _month_names(langs) if months is None else months
     for pattern, day_group, month_group in ((_DAY_WORD_YEAR, 1, 2), (_WORD_DAY_YEAR, 2, 1)):
         for m in _near_years(pattern, text, pos, endpos, years):
             if months is not None:  # the page's languages' month names: no dateparser call
@@ -1022,21 +1023,15 @@ def _month_table(langs: tuple[str, ...]) -> dict[str, int] | None:
 
 @lru_cache(maxsize=256)
 def _language_months(lang: str) -> dict[str, int] | None:
-    """One language's month names in dateparser's data (its locales' variants too), or None."""
-    import ast
-    import importlib.util
-    from pathlib import Path
+    """One language's month names in dateparser's data (its locales' variants too), or None.
+    The data modules are the ones dateparser imports itself (after :func:`warm_up`, all of them)."""
+    from importlib import import_module
 
     if not _LANG_CODE.fullmatch(lang):
         return None
     try:
-        spec = importlib.util.find_spec("dateparser")
-        if spec is None or spec.origin is None:
-            return None
-        data = Path(spec.origin).parent / "data" / "date_translation_data"
-        source = (data / f"{lang}.py").read_text("utf-8")
-        info = ast.literal_eval(source[source.index("=") + 1:])
-    except (OSError, ValueError, SyntaxError, ImportError):
+        info = import_module(f"dateparser.data.date_translation_data.{lang}").info
+    except (ImportError, AttributeError):
         return None
     names: dict[str, int] = {}
     for part in (info, *info.get("locale_specific", {}).values()):
@@ -1045,6 +1040,31 @@ def _language_months(lang: str) -> dict[str, int] | None:
                 if isinstance(name, str):
                     names.setdefault(name.casefold().rstrip("."), number)
     return names
+
+
+@lru_cache(maxsize=1)
+def _any_language_months() -> dict[str, int]:
+    """The month names of every language in dateparser's data that name one month wherever they
+    occur ("ноября", "März"; not "listopad", November in Polish and October in Croatian)."""
+    from importlib import import_module
+
+    table: dict[str, int] = {}
+    clashes: set[str] = set()
+    package = import_module("dateparser.data.date_translation_data")
+    for lang in sorted(getattr(package, "__all__", ()) or _data_languages(package)):
+        for name, number in (_language_months(lang) or {}).items():
+            if table.setdefault(name, number) != number:
+                clashes.add(name)
+    for name in clashes:
+        del table[name]
+    return table
+
+
+def _data_languages(package) -> list[str]:
+    from pathlib import Path
+
+    files = Path(package.__file__).parent.glob("*.py")
+    return [path.stem for path in files if _LANG_CODE.fullmatch(path.stem)]
 
 
 def _day(year: str, month: str, day: str) -> date | None:
@@ -1140,11 +1160,25 @@ _LONGEST_DATE_LINE = 80
 
 def _body_text_date(page: Page, zone: tzinfo) -> datetime | date | None:
     """A date line in the body text past what :func:`visible_date` read (where it found none):
-    the first labelled as the publication, else the first not labelled as a modification."""
+    the first labelled as the publication, else the first not labelled as a modification; then,
+    in all the text, one whose month is named in another language than the page's ("24 ноября
+    2026" on a page read as English), from every language's unambiguous month names."""
     searched = max(0, len(visible_text(page)[0]) - _LONGEST_DATE_LINE)  # one cut at its end too
     text, _, _ = _walk_visible_text(page, None)
+    langs, hints = _languages(page), zone_hints(page)
+    found = _first_date_line(text, _text_candidates(text, langs, zone, hints, pos=searched))
+    if found is None and langs:
+        months = _any_language_months()
+        found = _first_date_line(text, _text_candidates(text, langs, zone, hints, months=months))
+    return found
+
+
+Candidates = Iterator[tuple[int, int, datetime | date]]
+
+
+def _first_date_line(text: str, candidates: Candidates) -> datetime | date | None:
     first = None
-    for start, _end, found in _text_candidates(text, _languages(page), zone, zone_hints(page), pos=searched):
+    for start, _end, found in candidates:
         before = text[max(0, start - 24):start]
         if _PUBLISH_LABEL.search(before):
             return found
