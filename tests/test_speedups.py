@@ -136,6 +136,7 @@ def pure_python(patch) -> None:
     patch.setattr(dates, "CompiledTextWalk", None)
     patch.setattr(dom, "compiled_render", None)
     patch.setattr(dom, "text_nodes", None)
+    patch.setattr(dom, "strip_end_tags", None)
     patch.setattr(features, "char_counts", None)
 
 
@@ -407,6 +408,17 @@ def dataset_pages():
             yield path.name, record.url, decode_like_scrapy(record.html)
 
 
+def dataset_bodies():
+    """``(set, url, page)`` for every dataset page extract() parses and that has a <body>."""
+    for name, url, text in dataset_pages():
+        try:
+            page = Page.from_html(text, url=url)
+        except Exception:  # noqa: BLE001 - a page extract() cannot parse is no comparison
+            continue
+        if page.body is not None:
+            yield name, url, page
+
+
 @needs_build
 @pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
 def test_every_dataset_page_gets_the_same_gain_both_ways(monkeypatch):
@@ -502,13 +514,7 @@ def test_the_compiled_author_scan_finds_the_python_scan_s_elements(name, monkeyp
 @pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
 def test_every_dataset_page_gets_the_same_author_elements_both_ways(monkeypatch):
     compared = found = 0
-    for name, url, text in dataset_pages():
-        try:
-            page = Page.from_html(text, url=url)
-        except Exception:  # noqa: BLE001
-            continue
-        if page.body is None:
-            continue
+    for name, url, page in dataset_bodies():
         compiled, pure = author_scans(page, monkeypatch)
         assert compiled == pure, f"{name} {url}"
         compared += 1
@@ -563,13 +569,7 @@ def test_the_compiled_walk_stops_past_the_window_and_finds_the_headline():
 @pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
 def test_every_dataset_page_gets_the_same_visible_text_both_ways():
     compared = 0
-    for name, url, text in dataset_pages():
-        try:
-            page = Page.from_html(text, url=url)
-        except Exception:  # noqa: BLE001
-            continue
-        if page.body is None:
-            continue
+    for name, url, page in dataset_bodies():
         compiled, pure = walk_runs(page, WALK_WINDOWS[0])
         assert compiled == pure, f"{name} {url}"
         compared += 1
@@ -612,13 +612,7 @@ def test_the_compiled_rendering_gives_the_python_paragraphs(name):
 @pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
 def test_every_dataset_page_gets_the_same_paragraphs_both_ways():
     compared = 0
-    for name, url, text in dataset_pages():
-        try:
-            page = Page.from_html(text, url=url)
-        except Exception:  # noqa: BLE001
-            continue
-        if page.body is None:
-            continue
+    for name, url, page in dataset_bodies():
         elements = list(page.body.iter())
         for skip in (set(), set(elements[::9])):
             compiled, pure = renders(page, page.body, skip)
@@ -648,13 +642,7 @@ def test_the_compiled_character_counts_are_the_python_counts(text):
 @pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
 def test_every_dataset_page_gets_the_same_character_counts_both_ways():
     compared = 0
-    for _name, url, text in dataset_pages():
-        try:
-            page = Page.from_html(text, url=url)
-        except Exception:  # noqa: BLE001
-            continue
-        if page.body is None:
-            continue
+    for _name, url, page in dataset_bodies():
         texts = [t for t in page.body.itertext() if t.strip()][:200]
         compiled = [vars(features._text_stats(t, False)) for t in texts]
         with pytest.MonkeyPatch.context() as patch:
@@ -689,16 +677,44 @@ def test_the_compiled_text_nodes_are_the_python_text_nodes(name):
 @pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
 def test_every_dataset_page_gets_the_same_text_nodes_both_ways():
     compared = 0
-    for name, url, text in dataset_pages():
-        try:
-            page = Page.from_html(text, url=url)
-        except Exception:  # noqa: BLE001
-            continue
-        if page.body is None:
-            continue
+    for name, url, page in dataset_bodies():
         elements = list(page.body.iter())
         for skip in (set(), set(elements[::7])):
             compiled, pure = text_node_lists(page.body, skip)
             assert compiled == pure, f"{name} {url}"
+        compared += 1
+    assert compared > 1000
+
+
+WHITE_SPACE = [chr(code) for code in range(0x110000) if chr(code).isspace()]
+END_TAG_TEXTS = [
+    *(f"a</{tag}{space}{space}>b</{tag}{space}x>" for space in WHITE_SPACE for tag in ("html", "BODY", "HtMl")),
+    "</html>", "</html", "<</html>>", "</htmlx>", "</ html>", "</body >\u0301>", "</html\u200b>", "</bod>",
+    "</html></body></HTML>", "é</body>é", "\u4e2d</html\u3000\u2028>\u6587", "</body\u180e>", "", "<",
+    "</\u0130tml>", "</\u212aody>", "<p>" + ZH + "</p></body>\n</html>\n",
+]
+
+
+@needs_build
+def test_the_compiled_end_tag_scan_knows_every_white_space_character():
+    """The scan's table of white space in UTF-8 is str.isspace()'s (what the regex's \\s is)."""
+    for space in WHITE_SPACE:
+        assert _speedups.strip_end_tags(f"</body{space}>".encode()) == b"", hex(ord(space))
+    assert _speedups.strip_end_tags("</body\u200b>".encode()) == "</body\u200b>".encode()
+
+
+@needs_build
+@pytest.mark.parametrize("text", END_TAG_TEXTS)
+def test_the_compiled_end_tag_scan_removes_what_the_regex_removes(text):
+    assert dom.strip_end_tags is _speedups.strip_end_tags
+    assert _speedups.strip_end_tags(text.encode()) == dom._END_HTML_BODY_RE.sub("", text).encode()
+
+
+@needs_build
+@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
+def test_every_dataset_page_loses_the_same_end_tags_both_ways():
+    compared = 0
+    for _name, url, text in dataset_pages():
+        assert _speedups.strip_end_tags(text.encode()) == dom._END_HTML_BODY_RE.sub("", text).encode(), url
         compared += 1
     assert compared > 1000

@@ -334,6 +334,25 @@ cdef inline tree.xmlNode* _next_lxml_element(tree.xmlNode* node) noexcept nogil:
     return node
 
 
+cdef inline tree.xmlNode* _next_in_iter(tree.xmlNode* node, tree.xmlNode* stop) noexcept nogil:
+    """The node after ``node`` in ``stop.iter()``'s order, or NULL past ``stop``'s subtree
+    (etree_defs.h's ``_LX__TRAVERSE_TO_NEXT``)."""
+    cdef tree.xmlNode* nxt = node.children
+    if nxt is not NULL:
+        if node.type == tree.XML_ENTITY_REF_NODE or node.type == tree.XML_DTD_NODE:
+            nxt = NULL
+        else:
+            nxt = _next_lxml_element(nxt)
+    if nxt is NULL and node is not stop:
+        nxt = _next_lxml_element(node.next)
+        while nxt is NULL:
+            node = node.parent
+            if node is NULL or node is stop or not _lxml_element(node):
+                break
+            nxt = _next_lxml_element(node.next)
+    return nxt
+
+
 def tree_walk(root):
     """:class:`~newscrawl.extract.dom.TreeIndex`'s arrays in one walk over ``root``'s libxml2 nodes:
     ``(elements, parent, end, in_anchor)`` -- ``list(root.iter())``, each one's parent position
@@ -358,20 +377,7 @@ def tree_walk(root):
             name = <const char*>node.name
             if name[0] == c"A" and name[1] == 0:
                 return None
-        nxt = node.children
-        if nxt is not NULL:
-            if node.type == tree.XML_ENTITY_REF_NODE or node.type == tree.XML_DTD_NODE:
-                nxt = NULL
-            else:
-                nxt = _next_lxml_element(nxt)
-        if nxt is NULL and node is not stop:
-            nxt = _next_lxml_element(node.next)
-            while nxt is NULL:
-                node = node.parent
-                if node is NULL or node is stop or not _lxml_element(node):
-                    break
-                nxt = _next_lxml_element(node.next)
-        node = nxt
+        node = _next_in_iter(node, stop)
     parent_array = np.empty(size, dtype=np.int64)
     end_array = np.empty(size, dtype=np.int64)
     anchor_array = np.zeros(size, dtype=np.uint8)
@@ -709,7 +715,6 @@ def author_candidates(body):
     cdef _Element top = body
     cdef tree.xmlNode* stop = top._c_node
     cdef tree.xmlNode* node = stop
-    cdef tree.xmlNode* nxt
     cdef tree.xmlNode* child
     cdef tree.xmlAttr* attr
     cdef const char* name
@@ -736,20 +741,7 @@ def author_candidates(body):
                 candidates.append(elementFactory(doc, node))
             if strcmp(name, "meta") == 0:
                 metas.append(elementFactory(doc, node))
-        nxt = node.children
-        if nxt is not NULL:
-            if node.type == tree.XML_ENTITY_REF_NODE or node.type == tree.XML_DTD_NODE:
-                nxt = NULL
-            else:
-                nxt = _next_lxml_element(nxt)
-        if nxt is NULL and node is not stop:
-            nxt = _next_lxml_element(node.next)
-            while nxt is NULL:
-                node = node.parent
-                if node is NULL or node is stop or not _lxml_element(node):
-                    break
-                nxt = _next_lxml_element(node.next)
-        node = nxt
+        node = _next_in_iter(node, stop)
     return candidates, metas
 
 
@@ -1068,3 +1060,71 @@ def text_nodes(root, skip):
         else:
             node = node.parent
     return found
+
+
+# --- dom.parse_html's </html> and </body> end tags ----------------------------------------------
+
+cdef extern from "string.h":
+    const void* memchr(const void* s, int c, size_t n) nogil
+
+# The characters str.isspace() accepts beyond ASCII, in UTF-8 (tests/test_speedups.py lists them).
+cdef inline Py_ssize_t _space_at(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """Bytes of the white-space character (``str.isspace``) that starts at ``s[i]``, 0 if none."""
+    cdef unsigned char c = s[i]
+    if c == 32 or 9 <= c <= 13 or 28 <= c <= 31:
+        return 1
+    if c == 0xC2 and i + 1 < n and (s[i + 1] == 0x85 or s[i + 1] == 0xA0):
+        return 2
+    if i + 2 >= n:
+        return 0
+    if c == 0xE1 and s[i + 1] == 0x9A and s[i + 2] == 0x80:  # U+1680
+        return 3
+    if c == 0xE2 and s[i + 1] == 0x80 and (0x80 <= s[i + 2] <= 0x8A or s[i + 2] == 0xA8 or s[i + 2] == 0xA9
+                                           or s[i + 2] == 0xAF):  # U+2000-200A, 2028, 2029, 202F
+        return 3
+    if c == 0xE2 and s[i + 1] == 0x81 and s[i + 2] == 0x9F:  # U+205F
+        return 3
+    if c == 0xE3 and s[i + 1] == 0x80 and s[i + 2] == 0x80:  # U+3000
+        return 3
+    return 0
+
+
+cdef inline bint _word_in_any_case(const unsigned char* s, const char* word) noexcept nogil:
+    cdef Py_ssize_t j = 0
+    while word[j]:
+        if _ascii_lower(s[j]) != <unsigned char>word[j]:
+            return False
+        j += 1
+    return True
+
+
+def strip_end_tags(bytes data):
+    """``_END_HTML_BODY_RE.sub("", text).encode()`` for ``data = text.encode()``: every
+    ``</html>`` and ``</body>`` in any case, white space before its ``>``, removed from the
+    UTF-8 bytes; memchr finds each "<" (no other byte of UTF-8 is 0x3C)."""
+    cdef const unsigned char* s = data
+    cdef Py_ssize_t n = len(data), i = 0, j, k, last = 0
+    cdef const unsigned char* at
+    cdef list pieces = []
+    while i < n:
+        at = <const unsigned char*>memchr(s + i, 60, n - i)  # "<"
+        if at is NULL:
+            break
+        i = at - s
+        if (i + 7 <= n and s[i + 1] == 47  # "/"
+                and (_word_in_any_case(s + i + 2, "html") or _word_in_any_case(s + i + 2, "body"))):
+            j = i + 6
+            while j < n:
+                k = _space_at(s, j, n)
+                if not k:
+                    break
+                j += k
+            if j < n and s[j] == 62:  # ">"
+                pieces.append(data[last:i])
+                last = i = j + 1
+                continue
+        i += 1
+    if not pieces:
+        return data
+    pieces.append(data[last:])
+    return b"".join(pieces)

@@ -22,9 +22,9 @@ from .errors import ExtractionError
 
 try:  # TreeIndex's walk and the paragraph rendering compiled (newscrawl/extract/_speedups.pyx)
     from ._speedups import render_paragraphs as compiled_render
-    from ._speedups import text_nodes, tree_walk
+    from ._speedups import strip_end_tags, text_nodes, tree_walk
 except ImportError:  # the Python below
-    compiled_render = text_nodes = tree_walk = None
+    compiled_render = strip_end_tags = text_nodes = tree_walk = None
 
 _sniff_encoding = detect_encoding
 _known_codec = known_codec
@@ -70,21 +70,17 @@ def parse_html(text: str) -> html.HtmlElement:
     """
     if "\x00" in text or _CONTROL_RE.search(text[:4096]):
         text = _clean_characters(text)
-    markup = _markup(text)
-    # libxml2 reads UTF-8: a str that is not ASCII is handed over as UTF-8 bytes (with the
-    # encoding said, so no <meta charset> can override it), which costs less than lxml's own
-    # conversion of the str, and the one encode also finds lone surrogates.
-    data: str | bytes = markup
-    if not markup.isascii():  # O(1) in CPython
-        try:
-            data = markup.encode("utf-8")
-        except UnicodeEncodeError:  # lone surrogates (only a caller's str can hold them)
-            markup = _markup(_clean_characters(text))
-            data = markup.encode("utf-8")
-    if not markup.strip():
+    # libxml2 reads UTF-8: the text is handed over as UTF-8 bytes (with the encoding said, so no
+    # <meta charset> can override it), which costs less than lxml's own conversion of a str,
+    # and the one encode also finds lone surrogates.
+    try:
+        data = _markup(text)
+    except UnicodeEncodeError:  # lone surrogates (only a caller's str can hold them)
+        data = _markup(_clean_characters(text))
+    if _blank(data):
         raise ExtractionError("empty", "no content")
     parser = etree.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, huge_tree=True,
-                              encoding="utf-8" if isinstance(data, bytes) else None)
+                              encoding="utf-8")
     parser.set_element_class_lookup(_ELEMENT_CLASSES)
     try:
         root = html.document_fromstring(data, parser=parser)
@@ -100,12 +96,25 @@ def parse_html(text: str) -> html.HtmlElement:
     return root
 
 
-def _markup(text: str) -> str:
-    """``text`` without leading XML declarations and with no ``</html>`` or ``</body>`` tag."""
+def _markup(text: str) -> bytes:
+    """``text`` as UTF-8 without leading XML declarations and with no ``</html>`` or ``</body>``
+    tag (UnicodeEncodeError on a lone surrogate)."""
     text = text[_XML_DECL_RE.match(text).end():]  # a slice, not sub(): no copy when nothing leads
     # libxml2 drops everything after a stray </html> and puts what follows </body> outside
     # <body>; HTML5 parsers (browsers) ignore both end tags, and so does newscrawl.
-    return _END_HTML_BODY_RE.sub("", text)
+    if strip_end_tags is not None:  # the same tags found in the bytes by C (tests/test_speedups.py)
+        return strip_end_tags(text.encode("utf-8"))
+    return _END_HTML_BODY_RE.sub("", text).encode("utf-8")
+
+
+def _blank(data: bytes) -> bool:
+    """Whether the UTF-8 ``data`` holds nothing but white space (``str.isspace``)."""
+    stripped = data.strip()  # ASCII white space
+    if not stripped:
+        return True
+    if stripped[0] < 0x80 and stripped[0] not in b"\x1c\x1d\x1e\x1f":  # separators str.strip() drops
+        return False
+    return not stripped.decode("utf-8").strip()
 
 
 def _clean_characters(text: str) -> str:
