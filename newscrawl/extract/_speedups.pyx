@@ -1089,15 +1089,6 @@ cdef inline Py_ssize_t _space_at(const unsigned char* s, Py_ssize_t i, Py_ssize_
     return 0
 
 
-cdef inline bint _word_in_any_case(const unsigned char* s, const char* word) noexcept nogil:
-    cdef Py_ssize_t j = 0
-    while word[j]:
-        if _ascii_lower(s[j]) != <unsigned char>word[j]:
-            return False
-        j += 1
-    return True
-
-
 def strip_end_tags(bytes data):
     """``_END_HTML_BODY_RE.sub("", text).encode()`` for ``data = text.encode()``: every
     ``</html>`` and ``</body>`` in any case, white space before its ``>``, removed from the
@@ -1112,7 +1103,7 @@ def strip_end_tags(bytes data):
             break
         i = at - s
         if (i + 7 <= n and s[i + 1] == 47  # "/"
-                and (_word_in_any_case(s + i + 2, "html") or _word_in_any_case(s + i + 2, "body"))):
+                and (_word_at(s + i + 2, "html") or _word_at(s + i + 2, "body"))):
             j = i + 6
             while j < n:
                 k = _space_at(s, j, n)
