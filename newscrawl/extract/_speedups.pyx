@@ -754,6 +754,17 @@ cdef inline tree.xmlNode* _element_from(tree.xmlNode* node) noexcept nogil:
     return node
 
 
+cdef inline tree.xmlNode* _after_end(tree.xmlNode* node, bint* at_end) noexcept nogil:
+    """The event after ``node``'s end in iterwalk's order (elements only): its next element
+    sibling's start, else its parent's end (``at_end`` says which)."""
+    cdef tree.xmlNode* sibling = _element_from(node.next)
+    if sibling is not NULL:
+        at_end[0] = False
+        return sibling
+    at_end[0] = True
+    return node.parent
+
+
 cdef class TextWalk:
     """``dates._TextWalk`` over the libxml2 nodes: the same ``run(window)``, the same text.
 
@@ -860,12 +871,7 @@ cdef class TextWalk:
                         node = NULL
                     else:
                         size += self._add_text(node.next)
-                        nxt = _element_from(node.next)
-                        if nxt is not NULL:
-                            node = nxt
-                            at_end = False
-                        else:
-                            node = node.parent
+                        node = _after_end(node, &at_end)
                 if node is NULL or size > limit:
                     break
             self.at = None if node is NULL else elementFactory(doc, node)
@@ -951,12 +957,7 @@ def render_paragraphs(root, skip, block_tags):
         text = _collected_text(node.next)
         if text is not None:
             current.append(text)
-        child = _element_from(node.next)
-        if child is not NULL:
-            node = child
-            at_end = False
-        else:
-            node = node.parent
+        node = _after_end(node, &at_end)
     _flush(current, paragraphs)
     return paragraphs
 
@@ -1053,12 +1054,7 @@ def text_nodes(root, skip):
         text = _collected_text(node.next)
         if text is not None:
             found.append((elementFactory(doc, node.parent), text))
-        child = _element_from(node.next)
-        if child is not NULL:
-            node = child
-            at_end = False
-        else:
-            node = node.parent
+        node = _after_end(node, &at_end)
     return found
 
 
