@@ -226,7 +226,10 @@ async def test_two_workers_share_the_frontier_and_export_each_article_once(http_
                                                                           redis_url):
     from twisted.internet import defer
 
-    urls = _site(http_server, articles=24, per_page=8, delay=0.05)
+    # Slow enough pages (24 x 0.25 s, two at a time) that the first worker to start still has
+    # articles left when the other is ready: one that starts a second later (its extraction
+    # processes warming up) found none left with 0.05 s pages once extraction got faster.
+    urls = _site(http_server, articles=24, per_page=8, delay=0.25)
     spider = site_spider(catalogues=[http_server.url("/list/1.html")], max_pages=10)
     crawlers = await defer.DeferredList([
         defer.ensureDeferred(run_crawl(spider, _worker_settings(tmp_path, name, redis_url)))
