@@ -601,24 +601,31 @@ def _scan(page: Page) -> tuple[list[dict], list[list]]:
 
 def _elements_by_rule(body, metas: list | None = None) -> list[list]:
     """The elements under ``body`` that meet each :func:`_author_rule` rule, in document order;
-    its ``<meta>`` elements that have attributes are appended to ``metas``.
-
-    One Python pass over the elements (4x faster than the four XPath string searches).  Reading
-    an attribute costs as much as all of an element's values, so those are read once: an element
-    meets a rule only when they hold "author" or "byline" (lower-cased; ``str.lower`` changes no
-    other character into an ASCII letter) or, on a link, an author's page (_AUTHOR_PAGE matches
-    the href within them, never across the separator), and only then is the rule worked out."""
+    its ``<meta>`` elements that have attributes are appended to ``metas``."""
     by_rule: list[list] = [[], [], [], [], []]
     if metas is None:
         metas = []
     if author_candidates is not None:  # the same elements from one C walk (tests/test_speedups.py)
         candidates, found_metas = author_candidates(body)
         metas.extend(found_metas)
-        for el in candidates:
-            rule = _author_rule(el)
-            if rule is not None:
-                by_rule[rule].append(el)
-        return by_rule
+    else:
+        candidates = _candidates(body, metas)
+    for el in candidates:
+        rule = _author_rule(el)
+        if rule is not None:
+            by_rule[rule].append(el)
+    return by_rule
+
+
+def _candidates(body, metas: list) -> Iterator:
+    """The elements under ``body`` an author rule could take, in document order; the ``<meta>``
+    elements with attributes are appended to ``metas`` on the way.
+
+    One Python pass over the elements (4x faster than the four XPath string searches).  Reading
+    an attribute costs as much as all of an element's values, so those are read once: an element
+    meets a rule only when they hold "author" or "byline" (lower-cased; ``str.lower`` changes no
+    other character into an ASCII letter) or, on a link, an author's page (_AUTHOR_PAGE matches
+    the href within them, never across the separator)."""
     author_page, lowered_author_page = _AUTHOR_PAGE.search, _LOWERED_AUTHOR_PAGE.search
     for el in body.iterdescendants():
         values = _attribute_values(el)
@@ -631,10 +638,7 @@ def _elements_by_rule(body, metas: list | None = None) -> list[list]:
         lowered = joined.lower()
         if "author" in lowered or "byline" in lowered or (
                 tag == "a" and (lowered_author_page(lowered) if joined.isascii() else author_page(joined))):
-            rule = _author_rule(el)
-            if rule is not None:
-                by_rule[rule].append(el)
-    return by_rule
+            yield el
 
 
 _attribute_values = etree._Element.values
