@@ -1047,24 +1047,18 @@ def _any_language_months() -> dict[str, int]:
     """The month names of every language in dateparser's data that name one month wherever they
     occur ("ноября", "März"; not "listopad", November in Polish and October in Croatian)."""
     from importlib import import_module
+    from pathlib import Path
 
     table: dict[str, int] = {}
     clashes: set[str] = set()
-    package = import_module("dateparser.data.date_translation_data")
-    for lang in sorted(getattr(package, "__all__", ()) or _data_languages(package)):
-        for name, number in (_language_months(lang) or {}).items():
+    data = Path(import_module("dateparser.data.date_translation_data").__file__).parent
+    for path in sorted(data.glob("*.py")):  # one module a language; _language_months skips __init__
+        for name, number in (_language_months(path.stem) or {}).items():
             if table.setdefault(name, number) != number:
                 clashes.add(name)
     for name in clashes:
         del table[name]
     return table
-
-
-def _data_languages(package) -> list[str]:
-    from pathlib import Path
-
-    files = Path(package.__file__).parent.glob("*.py")
-    return [path.stem for path in files if _LANG_CODE.fullmatch(path.stem)]
 
 
 def _day(year: str, month: str, day: str) -> date | None:
