@@ -1032,7 +1032,7 @@ def text_nodes(root, skip):
     cdef tree.xmlNode* node = stop
     cdef tree.xmlNode* child
     cdef bint at_end = False
-    cdef set skip_set = skip if type(skip) is set else set(skip)
+    skip_set = skip if isinstance(skip, (set, frozenset)) else set(skip)  # iter_text_nodes made it one
     cdef list found = []
     doc = top._doc
     while True:
