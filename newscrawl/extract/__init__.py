@@ -20,6 +20,7 @@ from datetime import date, datetime
 from typing import Any
 
 from .article import Article, Link
+from .collector import collector_paused
 from .errors import ExtractionError
 from .page import Page
 from .page_type import page_type, page_type_of
@@ -54,6 +55,7 @@ METHODS = ("auto", "auto-rules", "cevc", "decay", "classifier", "template")
 PRECISE_TITLE_METHODS = ("auto", "auto-rules")
 
 
+@collector_paused
 def extract(
     html: str | bytes,
     url: str | None = None,
@@ -79,6 +81,7 @@ def extract(
     )
 
 
+@collector_paused
 def extract_page(
     page: Page,
     *,

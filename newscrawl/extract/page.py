@@ -9,6 +9,7 @@ from functools import cached_property
 from lxml import html
 
 from . import dom
+from .collector import collector_paused
 from .language import declared_language, detect_language
 
 # Limits that bound the time and memory of one extraction (README, "Reliability").  Pages
@@ -35,6 +36,7 @@ class Page:
     derived: dict = field(default_factory=dict, repr=False)  # values several steps ask for (the title)
 
     @classmethod
+    @collector_paused
     def from_html(
         cls,
         data: str | bytes,
@@ -49,7 +51,7 @@ class Page:
         if len(text) > MAX_HTML_CHARS:
             raise ExtractionError("too-large", f"{len(text)} characters > {MAX_HTML_CHARS}")
         root = dom.parse_html(text)
-        if root.xpath("count(//*)") > MAX_ELEMENTS:  # counted in C: no Python object per element
+        if dom.element_count(root) > MAX_ELEMENTS:
             raise ExtractionError("too-large", f"more than {MAX_ELEMENTS} elements")
         json_ld = _read_json_ld(root)
         declared = declared_language(root)

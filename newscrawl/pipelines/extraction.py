@@ -10,6 +10,7 @@ import time
 from ..dedup import page_canonical
 from ..extensions import Dropped
 from ..extract import ExtractionError, Page, extract_page, page_type_of
+from ..extract.collector import collector_paused
 from ..extract.fields.authors import find_authors
 from ..extract.fields.dates import find_published
 from ..extract.fields.dates import warm_up as warm_up_dates
@@ -37,6 +38,7 @@ def warm_up(method: str) -> None:
         logger.debug("Extraction warm-up failed", exc_info=True)
 
 
+@collector_paused
 def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: bytes, url: str,
                    content_type: str | None, listing_title: str | None, feed_entry: dict) -> dict:
     """One page's article fields: parse, apply the site's template library, extract.
