@@ -708,3 +708,36 @@ def test_every_dataset_page_loses_the_same_end_tags_both_ways():
         assert _speedups.strip_end_tags(text.encode()) == dom._END_HTML_BODY_RE.sub("", text).encode(), url
         compared += 1
     assert compared > 1000
+
+
+ELEMENT_COUNT_PAGES = [
+    "<p>one",
+    "<html><head><title>t</title></head><body><!-- c --><?pi x?><div><p>a<b>b</b></p></div>&amp;</body></html>",
+    "<table><tr><td>1<td>2</table><svg><g><rect/></g></svg><math><mi>x</mi></math>",
+    "<body>" + "<div>" * 300 + "deep" + "</div>" * 300 + "</body>",
+]
+
+
+@needs_build
+@pytest.mark.parametrize("text", ELEMENT_COUNT_PAGES)
+def test_the_compiled_element_count_is_xpath_s(text):
+    root = dom.parse_html(text)
+    root.find(".//*").addprevious(etree.Comment("added after parsing"))  # iter() yields it: not counted
+    root.append(etree.ProcessingInstruction("pi", "added"))
+    assert dom.compiled_element_count is _speedups.element_count
+    assert _speedups.element_count(root) == root.xpath("count(//*)") == sum(
+        1 for el in root.iter() if isinstance(el.tag, str))
+
+
+@needs_build
+@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
+def test_every_dataset_page_has_the_same_element_count_both_ways():
+    compared = 0
+    for _name, url, text in dataset_pages():
+        try:
+            root = dom.parse_html(text)
+        except Exception:  # noqa: BLE001 - a page that does not parse has no count
+            continue
+        assert _speedups.element_count(root) == root.xpath("count(//*)"), url
+        compared += 1
+    assert compared > 1000

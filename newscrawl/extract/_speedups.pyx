@@ -353,6 +353,20 @@ cdef inline tree.xmlNode* _next_in_iter(tree.xmlNode* node, tree.xmlNode* stop) 
     return nxt
 
 
+def element_count(root):
+    """How many of ``root.iter()``'s nodes are elements (comments, PIs and entities are not):
+    ``root.xpath("count(//*)")`` for a parsed document's root, without building XPath's node set."""
+    cdef _Element top = root
+    cdef tree.xmlNode* stop = top._c_node
+    cdef tree.xmlNode* node = stop
+    cdef Py_ssize_t count = 0
+    while node is not NULL:
+        if node.type == tree.XML_ELEMENT_NODE:
+            count += 1
+        node = _next_in_iter(node, stop)
+    return count
+
+
 def tree_walk(root):
     """:class:`~newscrawl.extract.dom.TreeIndex`'s arrays in one walk over ``root``'s libxml2 nodes:
     ``(elements, parent, end, in_anchor)`` -- ``list(root.iter())``, each one's parent position

@@ -22,9 +22,10 @@ from .errors import ExtractionError
 
 try:  # TreeIndex's walk and the paragraph rendering compiled (newscrawl/extract/_speedups.pyx)
     from ._speedups import render_paragraphs as compiled_render
+    from ._speedups import element_count as compiled_element_count
     from ._speedups import strip_end_tags, text_nodes, tree_walk
 except ImportError:  # the Python below
-    compiled_render = strip_end_tags = text_nodes = tree_walk = None
+    compiled_render = compiled_element_count = strip_end_tags = text_nodes = tree_walk = None
 
 _sniff_encoding = detect_encoding
 _known_codec = known_codec
@@ -130,6 +131,14 @@ def _clean_characters(text: str) -> str:
     if text.count("\ufffd") > len(text) // 3:
         raise ExtractionError("binary", "mostly undecodable bytes")
     return text
+
+
+def element_count(root: html.HtmlElement) -> int:
+    """The number of elements in a parsed document, counted in C either way: no Python object per
+    element (the compiled walk, else XPath's ``count``, which builds a node set first)."""
+    if compiled_element_count is not None:
+        return compiled_element_count(root)
+    return int(root.xpath("count(//*)"))
 
 
 def remove_noise(root: html.HtmlElement) -> None:
