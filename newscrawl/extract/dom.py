@@ -21,8 +21,8 @@ from .encoding import detect_encoding, known_codec
 from .errors import ExtractionError
 
 try:  # TreeIndex's walk and the paragraph rendering compiled (newscrawl/extract/_speedups.pyx)
-    from ._speedups import render_paragraphs as compiled_render
     from ._speedups import element_count as compiled_element_count
+    from ._speedups import render_paragraphs as compiled_render
     from ._speedups import strip_end_tags, text_nodes, tree_walk
 except ImportError:  # the Python below
     compiled_render = compiled_element_count = strip_end_tags = text_nodes = tree_walk = None
