@@ -393,3 +393,37 @@ async def test_pages_wait_while_the_bodies_in_the_pipelines_reach_the_byte_bound
     crawler = await read_warc(tmp_path, str(archive), feed, SCRAPER_SLOT_MAX_ACTIVE_SIZE=1)
     assert len(read_jsonl(feed)) == 4
     assert crawler.stats.get_value("newscrawl/warc/peak_in_flight") == 1  # one page at a time
+
+
+def test_isal_and_zlib_read_every_archive_alike(tmp_path, monkeypatch):
+    """ISA-L's inflate (when python-isal is installed) reads what zlib reads, damage included:
+    cut members at every byte, wrong lengths, an uncompressed file, gzip that holds no WARC."""
+    from warcio.bufferedreaders import DecompressingBufferedReader
+
+    import newscrawl.warc as warc
+
+    pytest.importorskip("isal", reason="python-isal is not installed: zlib is the only reader")
+    assert warc._gzip_reader() is not DecompressingBufferedReader
+    good = [warc_record(f"http://news.example/2024/01/0{n}/story-number-{n}-here.html",
+                        http_block(article(f"Story {n}"))) for n in (1, 2, 3)]
+    whole = write_warc(tmp_path / "whole.warc.gz", good).read_bytes()
+    archives = {"plain.warc": b"".join(good), "text.warc.gz": gzip.compress(b"just some text\n" * 100),
+                "short.warc.gz": b"".join(gzip.compress(r) for r in (
+                    good[0], warc_record(ARTICLE_URL, http_block(article()), length=40), good[1])),
+                "long.warc.gz": b"".join(gzip.compress(r) for r in (
+                    good[0], warc_record(ARTICLE_URL, http_block(article()), length=50_000), good[1]))}
+    for cut in range(0, len(gzip.compress(good[-1])), 7):
+        archives[f"cut{cut}.warc.gz"] = whole[: len(whole) - cut]
+
+    def read_all() -> list:
+        found = []
+        for name, data in archives.items():
+            (tmp_path / name).write_bytes(data)
+            found.append([(o.reason, o.detail) if isinstance(o, Skip) else (o.url, o.body)
+                          for o in outcomes(tmp_path / name)])
+        return found
+
+    with_isal = read_all()
+    monkeypatch.setattr(warc, "_gzip_reader", lambda: DecompressingBufferedReader)
+    assert read_all() == with_isal
+    assert sum(len(found) for found in with_isal) > len(archives)
