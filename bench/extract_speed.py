@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from newscrawl.evaluation.datasets import decode_like_scrapy, load_dataset, read_truth  # noqa: E402
-from newscrawl.extract import Page, extract_page, page_description  # noqa: E402
+from newscrawl.extract import Page, extract, page_description  # noqa: E402
 
 DATASETS_DIR = ROOT.parent / "shared" / "datasets"
 BODY_TRUTH = ("text", "text_prefix", "with")
@@ -87,7 +87,7 @@ def page_only(text: str, url: str | None) -> object:
 
 def library(method: str) -> Runner:
     def run(text: str, url: str | None) -> object:
-        return extract_page(Page.from_html(text, url=url), method=method)
+        return extract(text, url=url, method=method)  # what a caller runs: one collector pause a page
 
     return run
 
@@ -334,7 +334,6 @@ def slowest_pages(ids, pages, auto_ms: list[float], runner: Runner, count: int =
 def auto_accuracy(records) -> float | None:
     """auto's body F1 (Zyte shingles) on these records: the accuracy bar checked in the same run."""
     from newscrawl.evaluation import metrics
-    from newscrawl.extract import extract
 
     counts = []
     for record in records:
