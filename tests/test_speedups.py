@@ -385,6 +385,24 @@ def test_language_uses_the_compiled_walk_when_built():
 
 
 @needs_build
+def test_the_compiled_row_gather_converts_float16_as_numpy_does():
+    assert language.rows_as_float32 is _speedups.rows_as_float32
+    identifier = language._identifier()
+    table = identifier.nb_ptc
+    rng = np.random.default_rng(5)
+    rows = np.concatenate([[0, len(table) - 1], rng.integers(0, len(table), 500)]).astype(np.int64)
+    converted = _speedups.rows_as_float32(identifier._half_bits, rows, identifier._halves)
+    assert converted.dtype == np.float32
+    assert converted.tobytes() == table[rows].astype(np.float32).tobytes()
+    every_half = np.arange(1 << 16, dtype=np.uint16).reshape(-1, 2)  # every float16 bit pattern
+    finite = np.isfinite(every_half.view(np.float16)).all(axis=1)
+    both = _speedups.rows_as_float32(every_half[finite], np.arange(finite.sum(), dtype=np.int64), identifier._halves)
+    assert both.tobytes() == every_half[finite].view(np.float16).astype(np.float32).tobytes()
+    with pytest.raises(IndexError):
+        _speedups.rows_as_float32(identifier._half_bits, np.array([len(table)], dtype=np.int64), identifier._halves)
+
+
+@needs_build
 def test_the_compiled_byte_walk_counts_what_py3langid_counts_in_the_same_order():
     import random
 
@@ -463,6 +481,7 @@ def test_every_dataset_page_gets_the_same_language_both_ways(monkeypatch):
         scores = identifier._decide(sample)
         with monkeypatch.context() as patch:
             patch.setattr(language, "byte_walk", None)
+            patch.setattr(language, "rows_as_float32", None)
             assert identifier._decide(sample).tolist() == scores.tolist(), sample[:80]
 
 

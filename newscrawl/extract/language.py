@@ -12,10 +12,10 @@ from py3langid.langid import LanguageIdentifier
 
 from .dom import meta_content, normalize_space
 
-try:  # py3langid's byte walk compiled (newscrawl/extract/_speedups.pyx); the numpy walk otherwise
-    from ._speedups import byte_walk
+try:  # py3langid's byte walk and row gather compiled (newscrawl/extract/_speedups.pyx); numpy otherwise
+    from ._speedups import byte_walk, rows_as_float32
 except ImportError:  # not built, or NEWSCRAWL_PURE_PYTHON=1
-    byte_walk = None
+    byte_walk = rows_as_float32 = None
 
 # py3langid walks the sample byte by byte in Python; on every dataset page with a labelled
 # language, 1,000 characters of paragraph text identify it as well as 4,000 (150 of 151
@@ -47,13 +47,18 @@ class _WindowedIdentifier(LanguageIdentifier):
     vector steps, instead of one Python step per byte (``py3langid.langid.visit_counts``).
     Same feature counts, in the same order (first occurrence), so the same scores."""
 
-    __slots__ = ("_moves", "_rows", "_outputs")
+    __slots__ = ("_moves", "_rows", "_outputs", "_half_bits", "_halves")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._moves = np.frombuffer(self.tk_nextmove, dtype=np.dtype(self.tk_nextmove.typecode))
         self._rows = np.asarray(self._rowbase, dtype=np.int64)
         self._outputs = np.asarray(self.tk_output, dtype=np.int64)
+        # The float16 weight table as its bits, and the float32 of every float16 bit pattern.
+        table = self.nb_ptc
+        half = table.dtype == np.float16 and table.flags.c_contiguous
+        self._half_bits = table.view(np.uint16) if half else None
+        self._halves = np.arange(1 << 16, dtype=np.uint16).view(np.float16).astype(np.float32)
 
     def visits(self, data: bytes) -> dict[int, int] | None:
         """Feature counts of ``data`` (UTF-8 bytes) in order of first occurrence, as
@@ -72,6 +77,16 @@ class _WindowedIdentifier(LanguageIdentifier):
         keys, first, counts = np.unique(features, return_index=True, return_counts=True)
         order = np.argsort(first)
         return dict(zip(keys[order].tolist(), counts[order].tolist(), strict=True))
+
+    def _sparse_score(self, visits, table):
+        """py3langid's ``_sparse_score``: the weight rows of the features seen, as float32, summed
+        by their log counts; the rows are converted by :func:`rows_as_float32` when it is built
+        (numpy's float16 conversion cost more than the product; the same scores either way)."""
+        if rows_as_float32 is None or table is not self.nb_ptc or self._half_bits is None:
+            return super()._sparse_score(visits, table)
+        features = np.fromiter(visits.keys(), dtype=np.int64, count=len(visits))
+        counts = np.fromiter(visits.values(), dtype=np.float32, count=len(visits))
+        return np.log1p(counts) @ rows_as_float32(self._half_bits, features, self._halves) + self.nb_pc
 
     def _raw_score(self, text):
         visits = self.visits(text)
