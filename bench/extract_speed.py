@@ -15,7 +15,7 @@ Extractors (``--methods``; default: ``floor,page,auto,cevc,decay,trafilatura,rea
 
 - ``floor`` — lxml parse plus ``text_content()``: the least any extractor can cost;
 - ``page`` — :meth:`newscrawl.extract.Page.from_html` alone (parse, clean, JSON-LD);
-- ``auto``, ``auto-rules``, ``cevc``, ``decay`` — :func:`newscrawl.extract.extract_page` end to end
+- ``auto``, ``auto-rules``, ``cevc``, ``decay`` — :func:`newscrawl.extract.extract` end to end
   (title, body, date, author, links, language, description) with that body method;
 - ``auto:body``, ``cevc:body``, ``decay:body`` — the parse plus that body method alone;
 - ``trafilatura`` (``bare_extraction`` with metadata, the evaluation's options) and
@@ -60,6 +60,7 @@ sys.path.insert(0, str(ROOT))
 
 from newscrawl.evaluation.datasets import decode_like_scrapy, load_dataset, read_truth  # noqa: E402
 from newscrawl.extract import Page, extract, page_description  # noqa: E402
+from newscrawl.extract.collector import collector_paused  # noqa: E402
 
 DATASETS_DIR = ROOT.parent / "shared" / "datasets"
 BODY_TRUTH = ("text", "text_prefix", "with")
@@ -238,9 +239,11 @@ def summary(ms: list[float], errors: int) -> dict:
 # --- where the slow pages' time goes ---------------------------------------------------------
 
 
+@collector_paused
 def auto_stages(text: str, url: str | None) -> dict[str, float]:
     """CPU ms of each step of ``extract_page(method="auto")``, in its order (each value that
-    several steps share — the language, the title — is computed once, where it is first needed)."""
+    several steps share — the language, the title — is computed once, where it is first needed),
+    with the garbage collector paused for the page as :func:`~newscrawl.extract.extract` pauses it."""
     from newscrawl.extract.fields.authors import find_authors
     from newscrawl.extract.fields.dates import find_published
     from newscrawl.extract.fields.title import find_title
