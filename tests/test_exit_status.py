@@ -205,3 +205,19 @@ def test_a_mistyped_site_name_is_one_usage_line_with_exit_status_2():
     assert done.returncode == 2
     assert "no site or spider named 'no_such_site'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_spider_arguments_that_cannot_make_a_run_are_one_usage_line_with_exit_status_2(tmp_path):
+    """``-a`` values a spider checks before starting (the warc spider's archives and ``keep``)."""
+    present = tmp_path / "present.warc.gz"
+    present.write_bytes(b"")
+    cases = {f"path={tmp_path / 'none' / '*.warc.gz'}": "no WARC file matches",
+             f"path={tmp_path / 'gone.warc.gz'}": "no such file",
+             "keep=everything": "keep must be one of"}
+    for argument, message in cases.items():
+        args = ["-a", f"path={present}"] if argument.startswith("keep") else []
+        done = scrapy(tmp_path, "crawl", "warc", *args, "-a", argument, "-O", str(tmp_path / "out.jsonl"))
+        assert done.returncode == 2, done.stderr[-3000:]
+        assert f"error: warc: {message}" in done.stderr.splitlines()[-1]
+        assert "Traceback" not in done.stderr
+        assert not (tmp_path / "out.jsonl").exists()

@@ -367,6 +367,10 @@ def test_spider_arguments_are_checked(tmp_path):
         WarcSpider(path=str(tmp_path), keep="everything")
     with pytest.raises(ValueError, match="no WARC file"):
         WarcSpider(path=str(tmp_path / "*.warc.gz"))
+    with pytest.raises(ValueError, match="no such file"):
+        WarcSpider(path=f"{tmp_path / 'gone.warc.gz'},{tmp_path / 'gone-too.warc'}")
+    (tmp_path / "here.warc.gz").write_bytes(b"")
+    assert len(WarcSpider(path=f"{tmp_path / 'gone.warc.gz'},{tmp_path / 'here.warc.gz'}").paths) == 2
 
 
 

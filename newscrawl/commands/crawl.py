@@ -29,6 +29,12 @@ class Command(ScrapyCrawl):
         except KeyError:
             raise UsageError(f"no site or spider named {args[0]!r}; `scrapy list` shows them",
                              print_help=False) from None
+        check_arguments = getattr(crawler.spidercls, "check_arguments", None)  # -a values, before starting
+        if check_arguments is not None:
+            try:
+                check_arguments(**opts.spargs)
+            except ValueError as exc:
+                raise UsageError(f"{crawler.spidercls.name}: {exc}", print_help=False) from None
         held = overwritten_feeds(self.settings, crawler.spidercls.name)
         self.crawler_process.crawl(crawler, **opts.spargs).add_done_callback(quiet_refusal)
         self.crawler_process.start()

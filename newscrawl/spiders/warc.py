@@ -77,13 +77,7 @@ class WarcSpider(scrapy.Spider):
 
     def __init__(self, *args: Any, path: str | None = None, keep: str = "articles", **kwargs: Any):
         super().__init__(*args, **kwargs)
-        if not path:
-            raise ValueError("give the archives: -a path=FILE.warc.gz[,FILE...|DIR|GLOB]")
-        if keep not in KEEP:
-            raise ValueError(f"keep must be one of {', '.join(KEEP)}, got {keep!r}")
-        self.paths = archive_paths(path)
-        if not self.paths:
-            raise ValueError(f"no WARC file matches {path!r}")
+        self.paths = self.check_arguments(path=path, keep=keep)
         self.keep = keep
         self.in_flight = 0
         self.bytes_in_flight = 0
@@ -91,6 +85,22 @@ class WarcSpider(scrapy.Spider):
         self.peak_in_flight = 0  # most pages in the pipelines at once (newscrawl/warc/peak_in_flight)
         self._room: asyncio.Event | None = None
         self.sent = 0
+
+    @staticmethod
+    def check_arguments(path: str | None = None, keep: str = "articles", **_others: Any) -> list:
+        """The archives ``path`` names; ValueError for arguments that cannot make a run (``scrapy
+        crawl`` reports it as a usage error before the crawl starts).  A named file that is missing
+        while others are there costs a counted skip (``unreadable``) during the run, not the run."""
+        if not path:
+            raise ValueError("give the archives: -a path=FILE.warc.gz[,FILE...|DIR|GLOB]")
+        if keep not in KEEP:
+            raise ValueError(f"keep must be one of {', '.join(KEEP)}, got {keep!r}")
+        paths = archive_paths(path)
+        if not paths:
+            raise ValueError(f"no WARC file matches {path!r}")
+        if not any(p.exists() for p in paths):
+            raise ValueError(f"no such file: {', '.join(map(str, paths))}")
+        return paths
 
     @classmethod
     def from_crawler(cls, crawler, *args: Any, **kwargs: Any):
