@@ -98,3 +98,30 @@ def test_a_page_declaring_a_charset_as_its_language_falls_back_to_the_next_decla
     junk_only = Page.from_html('<html><head><meta name="language" content="utf-8"></head>'
                                "<body><p>短文。</p></body></html>")
     assert junk_only.declared_language is None
+
+
+POST = ("Dear all, I would love to invite you to the book event at the little shop down the road this "
+        "coming Saturday at eleven in the morning. There will be readings for the children, drawings "
+        "to take home and tea for everyone who comes along. Hope to see you there, and bring a friend "
+        "or two if you can, because the more the merrier.")
+COMMENT = "J'aurais bien aimé venir et admirer vos oeuvres, mais je suis un peu loin. Gros bisous !"
+LONG_GERMAN = ("Die Gemeinde hat am Dienstag beschlossen, die alte Brücke über den Fluss im kommenden Jahr "
+               "zu erneuern. Die Arbeiten sollen im Frühjahr beginnen und bis zum Herbst dauern. ")
+
+
+def test_a_post_without_paragraphs_is_read_by_its_text_not_by_a_comment_in_p():
+    """A blog post whose lines are split by <br> and whose only <p> is a French comment."""
+    body = html.fromstring(f"<html><body><div class='post'><h3>Little gifts</h3>{POST.replace('. ', '.<br>')}"
+                           f"</div><div class='comments'><p>{COMMENT}</p></div></body></html>").find("body")
+    assert detect_language(body) == "en"
+    from newscrawl.extract import extract
+
+    page = f"<html><body><div class='post'><h3>Little gifts</h3>{POST}</div><p>{COMMENT}</p></body></html>"
+    article = extract(page)
+    assert article.language == "en" and "invite you to the book event" in article.text
+
+
+def test_enough_paragraph_text_speaks_for_the_page_whatever_runs_before_it():
+    english_banner = "<div>" + "This website uses cookies to improve your experience while you navigate. " * 3 + "</div>"
+    body = html.fromstring(f"<html><body>{english_banner}<p>{LONG_GERMAN * 2}</p></body></html>").find("body")
+    assert detect_language(body) == "de"

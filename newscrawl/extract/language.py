@@ -22,6 +22,10 @@ except ImportError:  # not built, or NEWSCRAWL_PURE_PYTHON=1
 # either way) at a third of the cost.
 _SAMPLE_CHARS = 1000
 _MIN_SAMPLE = 40
+# Below this much paragraph text (two or three sentences) the sample is topped up from the body's
+# other text runs: too little to speak for the page (a short French comment under an English
+# post without <p> read as French, and its English then matched no stop word).
+_MIN_PARAGRAPH_SAMPLE = 300
 # Han characters with no kana or hangul are written Chinese, whatever the page declares: a
 # sample that is mostly Han and has neither is read as "zh" without py3langid, whose byte walk
 # costs most on CJK text (three UTF-8 bytes a character).  On all 1,635 dataset pages the 98
@@ -123,6 +127,11 @@ def _first_chars(texts: Iterable[str], limit: int) -> str:
     return " ".join(taken)[:limit]
 
 
+def _run_weight(text: str) -> int:
+    """Characters of ``text``, a Han character counted 3 (it carries about a word)."""
+    return len(text) if text.isascii() else len(text) + 2 * len(_HAN.findall(text))
+
+
 def detect_language(body: html.HtmlElement, declared: str | None = None) -> str | None:
     """Identify the language from a sample of paragraph text, falling back to ``declared``.
 
@@ -131,6 +140,13 @@ def detect_language(body: html.HtmlElement, declared: str | None = None) -> str 
     """
     pieces = (normalize_space(p.text_content()) for p in body.iter("p"))
     sample = _first_chars((t for t in pieces if len(t) > 20), _SAMPLE_CHARS)
+    if len(sample) < _MIN_PARAGRAPH_SAMPLE:
+        # Little paragraph text: a post written without <p> (lines split by <br>), whose <p> may
+        # be only its comments or a caption.  Read the body's longer text runs instead, in order.
+        runs = (t for t in (normalize_space(x) for x in body.itertext()) if _run_weight(t) > 20)
+        longer = _first_chars(runs, _SAMPLE_CHARS)
+        if len(longer) > len(sample):
+            sample = longer
     if len(sample) < _MIN_SAMPLE:
         sample = _first_chars((normalize_space(t) for t in body.itertext()), _SAMPLE_CHARS)
     if len(sample) < _MIN_SAMPLE:
