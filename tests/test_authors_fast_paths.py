@@ -109,3 +109,21 @@ def test_markup_names_end_the_search_before_the_visible_text_is_read():
     assert find_authors(page) == ["Jane Doe"]
     assert "visible_text" not in page.derived  # no text source was needed
     assert find_authors(_page(body="<p>By John Roe</p>" + PARA)) == ["John Roe"]
+
+
+def test_the_trailing_cut_s_lookahead_lists_every_character_a_match_starts_with():
+    """``_TRAILING``'s leading lookahead and atomic white space only skip work: without them the
+    pattern cuts the same text (an alternative added later must add its first letter there)."""
+    import random
+    import re
+
+    pattern = authors._TRAILING
+    lookahead, atomic = r"(?=[\s|–—\-(（\[【•·\dupaovsfbjmnd])", r"(?>(?:(?<!\s)\s*+)?)"
+    assert pattern.pattern.startswith(lookahead + atomic)
+    plain = re.compile(r"(?:(?<!\s)\s*+)?" + pattern.pattern[len(lookahead + atomic):], pattern.flags)
+    words = re.findall(r"[^\W\d_]{2,}", pattern.pattern)  # the alternatives' words, in both cases
+    pieces = [*" \t\n\xa0|–—-(（[【•·0123456789.:/,;ſKäöüßé", *words, *(w.upper() for w in words), " 2021", " 12.03"]
+    rng = random.Random(7)
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 12)))
+        assert pattern.sub("", text) == plain.sub("", text), text

@@ -97,8 +97,11 @@ _WEEKDAY = frozenset("mon tue wed thu fri sat sun mo di mi do fr sa so lun mar m
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _HAN_NAMES = re.compile(r"^[\u3400-\u9fff·]{2,5}(?:[\s\u3000]+[\u3400-\u9fff·]{2,5})+$")
 _JUNK = re.compile(r"https?:|www\.|@|\.(?:com|html?)\b|\d|^\W+$", re.IGNORECASE)  # names hold no digits
+# The lookahead lists every character a match can start with, so elsewhere the scan moves on after
+# one test instead of trying each alternative; the white space before a marker is atomic, since no
+# alternative starts with white space.  Same matches, a third of the cost on "1,1,1,…".
 _TRAILING = re.compile(
-    r"(?:(?<!\s)\s*+)?(?:\||–|—|-{1,2}\s|\(|（|\[|【|•|(?<=\s)·|·(?=\s)|\d{1,2}[.:/]\d{1,2}|"
+    r"(?=[\s|–—\-(（\[【•·\dupaovsfbjmnd])(?>(?:(?<!\s)\s*+)?)(?:\||–|—|-{1,2}\s|\(|（|\[|【|•|(?<=\s)·|·(?=\s)|\d{1,2}[.:/]\d{1,2}|"
     r"\b(?:updated\b|published\b|am\s++\d|on\s++\d|veröffentlicht\b|aktualisiert\b|stand\s*+:|"
     r"am\s++(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\b|"
     r"(?:fotos?|photos?|bild)\s*+:|alle\s++(?:artikel|beiträge)\b(?!\s++von)|all\s++(?:posts|articles)\b(?!\s++by)|"
