@@ -11,6 +11,7 @@ from lxml import html
 from py3langid.langid import LanguageIdentifier
 
 from .dom import meta_content, normalize_space
+from .tokens import weighted_length
 
 try:  # py3langid's byte walk and row gather compiled (newscrawl/extract/_speedups.pyx); numpy otherwise
     from ._speedups import byte_walk, rows_as_float32
@@ -127,10 +128,6 @@ def _first_chars(texts: Iterable[str], limit: int) -> str:
     return " ".join(taken)[:limit]
 
 
-def _run_weight(text: str) -> int:
-    """Characters of ``text``, a Han character counted 3 (it carries about a word)."""
-    return len(text) if text.isascii() else len(text) + 2 * len(_HAN.findall(text))
-
 
 def detect_language(body: html.HtmlElement, declared: str | None = None) -> str | None:
     """Identify the language from a sample of paragraph text, falling back to ``declared``.
@@ -143,7 +140,7 @@ def detect_language(body: html.HtmlElement, declared: str | None = None) -> str 
     if len(sample) < _MIN_PARAGRAPH_SAMPLE:
         # Little paragraph text: a post written without <p> (lines split by <br>), whose <p> may
         # be only its comments or a caption.  Read the body's longer text runs instead, in order.
-        runs = (t for t in (normalize_space(x) for x in body.itertext()) if _run_weight(t) > 20)
+        runs = (t for t in (normalize_space(x) for x in body.itertext()) if weighted_length(t) > 20)
         longer = _first_chars(runs, _SAMPLE_CHARS)
         if len(longer) > len(sample):
             sample = longer

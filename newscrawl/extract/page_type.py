@@ -37,6 +37,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from .page import Page
+from .tokens import weighted_length
 
 ARTICLE = "article"
 KINDS = ("article", "listing", "tag", "author", "gallery", "video", "error")
@@ -78,7 +79,6 @@ _ERROR_TITLE = re.compile(
 )
 
 # Characters of scripts written without spaces: one carries about as much as a word.
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
 # Block-level elements: they start and end a text block.
 _BLOCKS = frozenset({
@@ -88,7 +88,7 @@ _BLOCKS = frozenset({
     "details", "summary", "body",
 })
 
-# Thresholds, in weighted characters (a CJK character counts 3: see _weight).
+# Thresholds, in weighted characters (a CJK character counts 3: tokens.weighted_length).
 PROSE_RUN = 1200  # a run of prose this long makes an article, whatever else the page says
 SHORT_PROSE = 400  # below this an error title is trusted
 SHORT_RUN = 600  # below this a listing-shaped page at an index or tag/author/... URL is not an article
@@ -104,13 +104,6 @@ LISTING_LINK_SHARE = 0.3  # and this share of link text
 PROSE_BLOCK = 40  # a block of prose has at least this much text outside links
 LINK_BLOCK_SHARE = 0.5  # a block with more link text than this is a link block (it ends a run)
 
-
-def _weight(text: str) -> int:
-    """Non-space characters, a CJK character counted 3 (about one word)."""
-    if not text:
-        return 0
-    chars = len(text) - text.count(" ") - text.count("\n") - text.count("\t")
-    return chars + 2 * len(_CJK.findall(text)) if not text.isascii() else chars
 
 
 @dataclass
@@ -221,7 +214,7 @@ def _walk(body, signals: PageSignals) -> None:
 
 
 def _add(text: str, in_link: bool, blocks: _Blocks, frame: list) -> None:
-    weight = _weight(text)
+    weight = weighted_length(text)
     if weight:
         blocks.add(weight, in_link)
         frame[0] += weight

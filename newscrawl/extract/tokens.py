@@ -15,6 +15,8 @@ HAN = (
 )
 HAN_RE = re.compile(f"[{HAN}]")
 _HAN_SPLIT_RE = re.compile(f"[{HAN}]|[^{HAN}]+")
+# Characters of the scripts written without spaces between words (kana, Han, hangul).
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 # The Zyte benchmark's tokenizer, flags and all (IGNORECASE does not change what \w matches).
 _ZYTE_TOKEN_RE = re.compile(r"\w+", re.UNICODE | re.MULTILINE | re.IGNORECASE | re.DOTALL)
 
@@ -35,3 +37,12 @@ def tokenize(text: str | None, han_chars: bool = True) -> list[str]:
         else:
             out.append(token)
     return out
+
+
+def weighted_length(text: str) -> int:
+    """Non-space characters of ``text``, a CJK character counted 3 (it carries about a word):
+    one scale for the lengths of English, Russian and Chinese text."""
+    if not text:
+        return 0
+    chars = len(text) - text.count(" ") - text.count("\n") - text.count("\t")
+    return chars if text.isascii() else chars + 2 * len(_CJK_RE.findall(text))
