@@ -57,6 +57,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from http import HTTPStatus
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -443,6 +444,7 @@ def read_archive(path: str | os.PathLike, options: ReadOptions | None = None,
                 progress.resyncs += 1
 
 
+@lru_cache(maxsize=1)
 def _gzip_reader():
     """warcio's reader of gzip members, with ISA-L's inflate when python-isal is installed:
     the same bytes, in about half of zlib's CPU time (the crawl process inflates every record
