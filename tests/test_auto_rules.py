@@ -385,3 +385,58 @@ def test_innermost_lead_markup_is_found_in_one_climb():
         node = child
     chain = list(deep.iter())[1:]
     assert _innermost(chain, deep) == [chain[-1]]
+
+
+def weight_of(markup: str) -> float:
+    return element_weight(lxml_html.fragment_fromstring(markup))
+
+
+def test_a_boilerplate_word_outranks_the_body_word_it_qualifies_in_one_class_token():
+    teasers = "".join(
+        f"<p>Another story that readers of this site went on to read about the city budget, number {i}.</p>"
+        for i in range(4)
+    )
+    related = f'<div class="rp4wp-related-posts"><h3>Related posts</h3>{teasers}</div>'
+    bio = '<div class="post-author-bio"><p>Jane Doe has written about the city for the paper since 2010.</p></div>'
+    html = english_article(extra_body=related + bio)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+    for markup in ('<div class="related-posts">x</div>', '<div class="entry-footer">x</div>',
+                   '<div class="blog-pager">x</div>', '<div class="textwidget">x</div>'):
+        assert weight_of(markup) == 0, markup
+
+
+def test_layout_words_and_article_widgets_still_let_the_body_word_count():
+    # "content-sidebar-wrap" wraps the article and its sidebar; "article-widget-text" is a piece
+    # of the article; in separate tokens a body word and a boilerplate word still cancel out.
+    for markup in ('<div class="content-sidebar-wrap">x</div>', '<div class="article-widget-text">x</div>',
+                   '<div class="story related">x</div>'):
+        assert weight_of(markup) == 1.0, markup
+    body = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    html = english_article(paragraphs=[], extra_body=f'<div class="article-widget article-widget-text">{body}</div>')
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_drupals_page_wrapper_is_not_a_dialog():
+    html = english_article().replace('<div class="layout">', '<div class="dialog-off-canvas-main-canvas">')
+    assert weight_of('<div class="dialog-off-canvas-main-canvas">x</div>') > 0
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_a_section_marked_as_holding_ads_is_not_an_ad():
+    body = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    sections = f'<section class="o-section o-section--has-ads">{body}</section>'
+    html = english_article(paragraphs=[], extra_body=sections)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+    for markup in ('<section class="Report__Section--Ads">x</section>', '<div class="with-ads">x</div>'):
+        assert weight_of(markup) > 0, markup
+    for markup in ('<div class="ad-slot">x</div>', '<div class="article__ad">x</div>', '<div class="ads">x</div>'):
+        assert weight_of(markup) == 0, markup
+
+
+def test_a_comment_counter_link_before_each_paragraph_is_not_body():
+    paragraphs = "".join(
+        f'<p><a class="article-commented-link comments_count" href="#c{i}">{i * 3}</a>{p}</p>'
+        for i, p in enumerate(ARTICLE_PARAGRAPHS)
+    )
+    html = english_article(paragraphs=[], extra_body=paragraphs)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS

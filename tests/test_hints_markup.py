@@ -8,11 +8,24 @@ import random
 from lxml import html
 
 from newscrawl.extract import hints
-from newscrawl.extract.hints import NEGATIVE, NEGATIVE_TAGS, POSITIVE, STRONG, STRONG_POSITIVE
+from newscrawl.extract.hints import (
+    DOMINANT_NEGATIVE,
+    NEGATIVE,
+    NEGATIVE_TAGS,
+    POSITIVE,
+    STRONG,
+    STRONG_POSITIVE,
+)
+
+
+def positive_token(text: str) -> bool:
+    """A body word in a class token, unless the token names boilerplate that outranks it."""
+    return bool(POSITIVE.search(text)) and not (NEGATIVE.search(text) and DOMINANT_NEGATIVE.search(text))
 
 
 def reference_weight(tag: str, cls: str | None, ident: str | None, role: str | None, itemprop: str | None) -> float:
-    """hints._markup_weight as first written: each pattern searched over the whole descriptor."""
+    """hints._markup_weight written plainly: the negative and strong patterns searched over the
+    whole descriptor, the positive one over each space-separated token with its space."""
     if itemprop == "articleBody":
         return STRONG
     desc = f"{cls or ''} {ident or ''} {role or ''}".lower()
@@ -22,7 +35,9 @@ def reference_weight(tag: str, cls: str | None, ident: str | None, role: str | N
     if tag in NEGATIVE_TAGS and negative_name:
         return 0.0
     negative = tag in NEGATIVE_TAGS or negative_name
-    positive = tag in ("article", "main") or (desc.strip() and POSITIVE.search(desc))
+    tokens = desc.split(" ")
+    positive = tag in ("article", "main") or any(
+        positive_token(token + (" " if k < len(tokens) - 1 else "")) for k, token in enumerate(tokens))
     if negative and not positive:
         return 0.0
     if positive and not negative:
@@ -35,7 +50,8 @@ PIECES = ["ad", "ads", "nav", "foot", "tag", "tags", "article", "body", "text", 
           "\u212a", "\u0130", "\u03a3", "entry", "caption", "share", "1"]
 # Every word of the three patterns, and what their guarded alternatives look around them for.
 WORDS = [*hints._NEGATIVE_WORDS, *hints._NEGATIVE_GUARDED, *hints._POSITIVE_WORDS, "elementor-", "dialogue",
-         "the", "bio", "box", "card", "ue", "s", "-", "_", " ", "x", "1", "WIDGET", "Text"]
+         "the", "bio", "box", "card", "ue", "s", "-", "_", " ", "x", "1", "WIDGET", "Text", "has-", "with-", "--",
+         "-off-canvas-main", "article-", "post-"]
 
 
 def random_name(rng: random.Random) -> str | None:
@@ -58,7 +74,7 @@ def test_token_votes_equal_the_three_searches_on_strings_of_the_patterns_words()
     for _ in range(50_000):
         text = "".join(rng.choice(WORDS) for _ in range(rng.randint(0, 5))) + rng.choice(["", " "])
         expected = (bool(STRONG_POSITIVE.search(text.lower())), bool(NEGATIVE.search(text.lower())),
-                    bool(POSITIVE.search(text.lower())))
+                    positive_token(text.lower()))
         assert hints._token_votes(text, text, cache) == expected, text
 
 

@@ -28,9 +28,10 @@ _NEGATIVE_WORDS = (
 )
 _NEGATIVE_GUARDED = {
     "widget": r"(?<!elementor-)widget",
-    "ad": r"(?:^|[-_ ])ads?(?:$|[-_ ])",
+    # Not a modifier saying a section holds ads ("o-section--has-ads", "Section--Ads").
+    "ad": r"(?:^|[-_ ])(?<!has-)(?<!with-)(?:ad|(?<!--)ads)(?:$|[-_ ])",
     "foot": r"foot(?:$|[-_ ])",
-    "dialog": r"dialog(?!ue)",
+    "dialog": r"dialog(?!ue|-off-canvas-main)",  # not Drupal's page wrapper
     "nav": r"(?:^|[-_ ])nav(?:$|[-_ ])",
     "tag": r"tags?(?:$|[-_ ])",
     "author": r"author[-_]*(?:bio|box|info|description|details|profile|card)",
@@ -38,6 +39,17 @@ _NEGATIVE_GUARDED = {
     "about": r"about[-_]*(?:the[-_]*)?author",
 }
 NEGATIVE = re.compile("|".join([*map(re.escape, _NEGATIVE_WORDS), *_NEGATIVE_GUARDED.values()]))
+# Within one class token a boilerplate word names what the element is, whatever body word
+# it qualifies: "related-posts", "post-author-bio", "entry-footer", "blog-pager", "textwidget".
+# Not the layout words ("content-sidebar-wrap" wraps the article and its sidebar), nor a widget
+# of the article itself ("article-widget-text"): a token holding one of those and a body word
+# stays a vote each way.
+_LAYOUT_WORDS = ("sidebar", "side-bar", "widget", "banner", "masthead")
+DOMINANT_NEGATIVE = re.compile("|".join([
+    *(re.escape(word) for word in _NEGATIVE_WORDS if word not in _LAYOUT_WORDS),
+    *(guard for word, guard in _NEGATIVE_GUARDED.items() if word not in _LAYOUT_WORDS),
+    r"(?<!elementor-)(?<!article-)(?<!article_)(?<!story-)(?<!post-)(?<!entry-)widget",
+]))
 _POSITIVE_WORDS = (
     "article", "body", "content", "entry", "hentry", "h-entry", "main", "post", "text", "blog", "story",
     "detail", "news", "zhengwen", "neirong", "正文",
@@ -53,7 +65,7 @@ STRONG = 1.5
 # Markup that never wraps the article, however much text it holds: a cookie-consent
 # dialog with a long privacy policy, a comment thread longer than the story.
 NEVER_BODY = re.compile(
-    r"comment|disqus|cookie|consent|gdpr|onetrust|modal|popup|dialog(?!ue)", re.IGNORECASE
+    r"comment|disqus|cookie|consent|gdpr|onetrust|modal|popup|dialog(?!ue|-off-canvas-main)", re.IGNORECASE
 )
 
 HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
@@ -203,11 +215,11 @@ def _token_votes(token: str, text: str, cache: dict | None = None) -> tuple[bool
     found = 0
     for _end, flag in _HINT_WORDS.iter(text):
         found |= flag
+    negative = bool(found & _NEGATIVE_WORD) or (
+        bool(found & _NEGATIVE_GUARD) and NEGATIVE.search(text) is not None)
+    positive = bool(found & _POSITIVE_WORD) and not (negative and DOMINANT_NEGATIVE.search(text))
     votes = cache[token] = (
-        bool(found & _STRONG_GUARD) and STRONG_POSITIVE.search(text) is not None,
-        bool(found & _NEGATIVE_WORD) or (bool(found & _NEGATIVE_GUARD) and NEGATIVE.search(text) is not None),
-        bool(found & _POSITIVE_WORD),
-    )
+        bool(found & _STRONG_GUARD) and STRONG_POSITIVE.search(text) is not None, negative, positive)
     return votes
 
 

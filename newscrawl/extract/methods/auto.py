@@ -613,8 +613,12 @@ def prune(
         valid, noise, weight, links = valids[i], noises[i], weights[i], link_lengths[i]
         text_len = valid + noise
         # A zero-weight wrapper goes unless explicit body markup inside it kept some value.
-        # A link in a sentence stays whatever its class says (class="tag" on a keyword link).
-        zero = weight == 0.0 and block_weight > 0 and valid <= 0 and el.tag != "a"
+        # A link in a sentence stays whatever its class says (class="tag" on a keyword link),
+        # but not one without a letter (a comment counter's "12" before a paragraph).
+        zero = (
+            weight == 0.0 and block_weight > 0 and valid <= 0
+            and (el.tag != "a" or not _WORDED.search(dom.node_text(el)))
+        )
         if el in gain.hidden or zero:
             skip.add(el)
             continue
