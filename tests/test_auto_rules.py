@@ -363,9 +363,9 @@ def test_the_lead_in_the_article_header_opens_the_body():
     html = f"""<html lang="en"><head><title>Council approves budget</title></head><body>
 <article>{header}<div class="article-text">{body}</div></article>
 <aside class="sidebar"><p class="leading-snug">A sidebar line that is not the lead at all.</p></aside></body></html>"""
-    for method in ("auto", "auto-rules"):  # opt-in: the datasets disagree on leads
-        assert extract(html, method=method).text.split("\n") == ARTICLE_PARAGRAPHS
-        assert extract(html, method=method, params={"lead": True}).text.split("\n") == [lead, *ARTICLE_PARAGRAPHS]
+    for method in ("auto", "auto-rules"):  # on by default; the datasets disagree on leads
+        assert extract(html, method=method).text.split("\n") == [lead, *ARTICLE_PARAGRAPHS]
+        assert extract(html, method=method, params={"lead": False}).text.split("\n") == ARTICLE_PARAGRAPHS
 
 
 def test_innermost_lead_markup_is_found_in_one_climb():

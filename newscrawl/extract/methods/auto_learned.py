@@ -192,7 +192,7 @@ def _shipped_body_model() -> Any:
 def extract_body(page: Page, model: Any = None, **params) -> Body:
     """The rules' body (:func:`.auto.extract_body`) with its edges peeled by ``model``
     (a field model; by default the shipped body weights)."""
-    lead = params.pop("lead", False)
+    lead = params.pop("lead", True)
     body = auto.extract_body(page, lead=False, **params)
     model = model if model is not None else _shipped_body_model()
     if model is not None:
