@@ -440,3 +440,17 @@ def test_a_comment_counter_link_before_each_paragraph_is_not_body():
     )
     html = english_article(paragraphs=[], extra_body=paragraphs)
     assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_rating_prompts_post_metadata_and_footers_inside_the_post_are_not_body():
+    rating = '<div class="sectionRating"><h3>Was this article helpful?</h3><p>Rate it from one to five.</p></div>'
+    meta = '<p class="postmetadata">This entry was posted on Tuesday and is filed under City news.</p>'
+    footer = '<footer class="entry-info"><p>This entry was posted in City news by Jane Doe.</p></footer>'
+    related = ('<div class="rp4wp-related-post-content"><p>Another post about the budget of the city and '
+               'what the council decided on it in the spring of this year.</p></div>')
+    html = english_article(extra_body=rating + meta + footer + related)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+    for markup in ('<div class="entry-meta">x</div>', '<div class="entry__meta">x</div>',
+                   '<div class="feedback-wrapper">x</div>', '<footer class="entry">x</footer>'):
+        assert weight_of(markup) == 0, markup
+    assert weight_of('<div class="meta-information">x</div>') > 0  # a description of the media

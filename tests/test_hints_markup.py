@@ -18,26 +18,30 @@ from newscrawl.extract.hints import (
 )
 
 
-def positive_token(text: str) -> bool:
-    """A body word in a class token, unless the token names boilerplate that outranks it."""
-    return bool(POSITIVE.search(text)) and not (NEGATIVE.search(text) and DOMINANT_NEGATIVE.search(text))
+def outranked(token: str) -> bool:
+    """A class token naming boilerplate that outranks any body word in it."""
+    return bool(NEGATIVE.search(token) and DOMINANT_NEGATIVE.search(token))
+
+
+def positive_token(token: str) -> bool:
+    return bool(POSITIVE.search(token)) and not outranked(token)
 
 
 def reference_weight(tag: str, cls: str | None, ident: str | None, role: str | None, itemprop: str | None) -> float:
-    """hints._markup_weight written plainly: the negative and strong patterns searched over the
-    whole descriptor, the positive one over each space-separated token with its space."""
+    """hints._markup_weight written plainly: the negative pattern searched over the whole
+    descriptor, the strong and positive ones over each space-separated token with its space."""
     if itemprop == "articleBody":
         return STRONG
     desc = f"{cls or ''} {ident or ''} {role or ''}".lower()
-    if STRONG_POSITIVE.search(desc):
+    tokens = desc.split(" ")
+    tokens = [token + (" " if k < len(tokens) - 1 else "") for k, token in enumerate(tokens)]
+    if any(STRONG_POSITIVE.search(token) and not outranked(token) for token in tokens):
         return STRONG
     negative_name = bool(desc.strip() and NEGATIVE.search(desc))
-    if tag in NEGATIVE_TAGS and negative_name:
+    if tag in NEGATIVE_TAGS and negative_name or tag == "footer":
         return 0.0
     negative = tag in NEGATIVE_TAGS or negative_name
-    tokens = desc.split(" ")
-    positive = tag in ("article", "main") or any(
-        positive_token(token + (" " if k < len(tokens) - 1 else "")) for k, token in enumerate(tokens))
+    positive = tag in ("article", "main") or any(positive_token(token) for token in tokens)
     if negative and not positive:
         return 0.0
     if positive and not negative:
@@ -47,11 +51,12 @@ def reference_weight(tag: str, cls: str | None, ident: str | None, role: str | N
 
 PIECES = ["ad", "ads", "nav", "foot", "tag", "tags", "article", "body", "text", "main", "post", "content",
           "side-bar", "comment", "story", "news", "menu", "-", "_", " ", "  ", "\n", "\t", "x", "AD", "Nav",
-          "\u212a", "\u0130", "\u03a3", "entry", "caption", "share", "1"]
+          "\u212a", "\u0130", "\u03a3", "entry", "caption", "share", "1", "meta",
+          "related", "footer", "widget"]
 # Every word of the three patterns, and what their guarded alternatives look around them for.
 WORDS = [*hints._NEGATIVE_WORDS, *hints._NEGATIVE_GUARDED, *hints._POSITIVE_WORDS, "elementor-", "dialogue",
          "the", "bio", "box", "card", "ue", "s", "-", "_", " ", "x", "1", "WIDGET", "Text", "has-", "with-", "--",
-         "-off-canvas-main", "article-", "post-"]
+         "-off-canvas-main", "article-", "post-", "data", "__", "entry"]
 
 
 def random_name(rng: random.Random) -> str | None:
@@ -63,7 +68,7 @@ def random_name(rng: random.Random) -> str | None:
 def test_token_votes_equal_whole_descriptor_search():
     rng = random.Random(7)
     for _ in range(20_000):
-        tag = rng.choice(["div", "nav", "article", "figcaption", "span", "main"])
+        tag = rng.choice(["div", "nav", "article", "figcaption", "span", "main", "footer"])
         args = (tag, random_name(rng), random_name(rng), random_name(rng), rng.choice([None, "articleBody", "x"]))
         assert hints._markup_weight.__wrapped__(*args) == reference_weight(*args), args
 
@@ -73,8 +78,9 @@ def test_token_votes_equal_the_three_searches_on_strings_of_the_patterns_words()
     cache: dict = {}
     for _ in range(50_000):
         text = "".join(rng.choice(WORDS) for _ in range(rng.randint(0, 5))) + rng.choice(["", " "])
-        expected = (bool(STRONG_POSITIVE.search(text.lower())), bool(NEGATIVE.search(text.lower())),
-                    positive_token(text.lower()))
+        lower = text.lower()
+        expected = (bool(STRONG_POSITIVE.search(lower)) and not outranked(lower), bool(NEGATIVE.search(lower)),
+                    positive_token(lower))
         assert hints._token_votes(text, text, cache) == expected, text
 
 

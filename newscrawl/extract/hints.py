@@ -24,7 +24,8 @@ _NEGATIVE_WORDS = (
     "signup", "promo", "sponsor", "advert", "banner", "breadcrumb", "pagination", "pager", "footer",
     "copyright", "cookie", "gdpr", "consent", "modal", "popup", "overlay", "masthead", "navbar", "menu",
     "toolbar", "byline", "caption", "credit", "outbrain", "taboola", "skip-link", "read-more", "readmore",
-    "more-stories", "next-article", "prev-article", "print-only", "visually-hidden", "sr-only",
+    "more-stories", "next-article", "prev-article", "print-only", "visually-hidden", "sr-only", "rating",
+    "feedback",
 )
 _NEGATIVE_GUARDED = {
     "widget": r"(?<!elementor-)widget",
@@ -34,6 +35,7 @@ _NEGATIVE_GUARDED = {
     "dialog": r"dialog(?!ue|-off-canvas-main)",  # not Drupal's page wrapper
     "nav": r"(?:^|[-_ ])nav(?:$|[-_ ])",
     "tag": r"tags?(?:$|[-_ ])",
+    "meta": r"(?:^|[-_ ]|post|entry)meta(?:data)?(?:$| |__)",  # "entry-meta", "postmetadata"
     "author": r"author[-_]*(?:bio|box|info|description|details|profile|card)",
     "contributor": r"contributor[-_]*bio",
     "about": r"about[-_]*(?:the[-_]*)?author",
@@ -145,7 +147,7 @@ def _markup_weight(
     if strong:
         return STRONG
     # Two votes against beat one for: <figcaption class="article__caption"> is a caption.
-    if tag in NEGATIVE_TAGS and negative_name:
+    if tag in NEGATIVE_TAGS and negative_name or tag == "footer":
         return 0.0
     negative = tag in NEGATIVE_TAGS or negative_name
     positive = tag in ("article", "main") or positive_name
@@ -217,9 +219,12 @@ def _token_votes(token: str, text: str, cache: dict | None = None) -> tuple[bool
         found |= flag
     negative = bool(found & _NEGATIVE_WORD) or (
         bool(found & _NEGATIVE_GUARD) and NEGATIVE.search(text) is not None)
-    positive = bool(found & _POSITIVE_WORD) and not (negative and DOMINANT_NEGATIVE.search(text))
+    outranked = negative and DOMINANT_NEGATIVE.search(text) is not None
     votes = cache[token] = (
-        bool(found & _STRONG_GUARD) and STRONG_POSITIVE.search(text) is not None, negative, positive)
+        bool(found & _STRONG_GUARD) and not outranked and STRONG_POSITIVE.search(text) is not None,
+        negative,
+        bool(found & _POSITIVE_WORD) and not outranked,
+    )
     return votes
 
 
