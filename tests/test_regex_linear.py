@@ -57,7 +57,7 @@ import pytest
 
 import newscrawl
 from fuzz.timing import TooSlow, cpu_ns
-from newscrawl.extract import stopwords
+from newscrawl.extract import dom, stopwords
 from newscrawl.extract.methods import auto
 
 PACKAGE_DIR = Path(newscrawl.__file__).parent
@@ -385,6 +385,7 @@ SCANS = {
                                ["<p>x</p>", '\\u003cp class=\\"a\\"\\u003ey\\u003c\\/p\\u003e', "<p a>b<\\/p>"]),
     "auto.strip_script_tags": (auto.strip_script_tags, ["<b>x</b>", "\\u003cb\\u003ey\\u003c/b\\u003e"]),
     "auto.script_paragraphs": (auto.script_paragraphs, ["<script><p>x</p></script>"]),
+    "dom.cut_noscripts": (dom.cut_noscripts, ["<noscript>x</noscript>", "<NOSCRIPT a>y</noscript >"]),
     "stopwords zh": (stopwords.stopword_matcher("zh"), ["由此可", "的"]),
     "stopwords km (all lists)": (stopwords.stopword_matcher("km"), ["由此可", "the"]),
 }

@@ -8,6 +8,7 @@ iterative (``iterwalk``/``iter``), so deeply nested pages cannot exhaust the sta
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
@@ -80,6 +81,16 @@ def parse_html(text: str) -> html.HtmlElement:
         data = _markup(_clean_characters(text))
     if _blank(data):
         raise ExtractionError("empty", "no content")
+    root = _parse(data)
+    if noscript_holds_the_page(root):
+        # libxml2 left an element opened inside a <noscript> open and put the rest of the page
+        # inside the noscript, which the clean-up drops; a browser running scripts reads a
+        # noscript's content as text.  Parsed again without the noscripts, as such a browser.
+        root = _parse(_markup(cut_noscripts(text)))
+    return root
+
+
+def _parse(data: bytes) -> html.HtmlElement:
     parser = etree.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, huge_tree=True,
                               encoding="utf-8")
     parser.set_element_class_lookup(_ELEMENT_CLASSES)
@@ -95,6 +106,46 @@ def parse_html(text: str) -> html.HtmlElement:
         if error.type_name == "ERR_RESOURCE_LIMIT":
             raise ExtractionError("too-deep", error.message)
     return root
+
+
+# How many <noscript> elements, in document order, noscript_holds_the_page looks into.
+NOSCRIPTS_CHECKED = 20
+NOSCRIPT_PAGE_SHARE = 0.5
+NOSCRIPT_NOTICE_CHARS = 200
+
+
+def noscript_holds_the_page(root: html.HtmlElement) -> bool:
+    """Whether one of the page's first :data:`NOSCRIPTS_CHECKED` outermost ``<noscript>``
+    elements holds at least :data:`NOSCRIPT_PAGE_SHARE` of the text under ``<body>``."""
+    body = body_of(root)
+    outermost: set = set()
+    for el in itertools.islice(body.iter("noscript"), NOSCRIPTS_CHECKED):
+        if any(above in outermost for above in el.iterancestors("noscript")):
+            continue  # the text of a nested one is its outer one's: each text counted once
+        outermost.add(el)
+    largest = max((sum(map(non_space_len, el.itertext())) for el in outermost), default=0)
+    if largest < NOSCRIPT_NOTICE_CHARS:  # a tracking pixel, a "please enable JavaScript" line
+        return False
+    return largest >= NOSCRIPT_PAGE_SHARE * sum(map(non_space_len, body.itertext()))
+
+
+_NOSCRIPT_OPEN = re.compile(r"<noscript\b", re.IGNORECASE)
+_NOSCRIPT_CLOSE = re.compile(r"</noscript\s*>", re.IGNORECASE)
+
+
+def cut_noscripts(text: str) -> str:
+    """``text`` without its ``<noscript>`` elements, each cut from its opening to the first
+    ``</noscript>`` after it, as the HTML tokenizer reads them with scripting on; linear time."""
+    kept = []
+    pos = 0
+    while (opening := _NOSCRIPT_OPEN.search(text, pos)) is not None:
+        closing = _NOSCRIPT_CLOSE.search(text, opening.end())
+        if closing is None:  # no later opening can be closed either
+            break
+        kept.append(text[pos:opening.start()])
+        pos = closing.end()
+    kept.append(text[pos:])
+    return "".join(kept)
 
 
 def _markup(text: str) -> bytes:

@@ -1,0 +1,41 @@
+"""<noscript> as a browser running scripts reads it: its content is text, not markup."""
+
+import random
+import re
+
+from newscrawl.extract import dom, extract
+from newscrawl.extract.dom import cut_noscripts, noscript_holds_the_page, parse_html
+from tests.pages import ARTICLE_PARAGRAPHS, english_article
+
+
+def test_an_element_left_open_in_a_noscript_does_not_swallow_the_page():
+    # libxml2 keeps the <div> open past </noscript> and parses the whole page inside the noscript.
+    html = english_article().replace("<body>", '<body><noscript><div id="nojs"></noscript>')
+    assert noscript_holds_the_page(dom._parse(dom._markup(html)))  # as libxml2 reads it
+    assert not noscript_holds_the_page(parse_html(html))
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_ordinary_noscripts_are_dropped_and_the_page_parsed_once():
+    notice = "<noscript><p>Please enable JavaScript to read the comments.</p></noscript>"
+    pixel = '<noscript><img src="https://example.com/pixel.gif"></noscript>'
+    html = english_article(extra_body=notice + pixel)
+    assert not noscript_holds_the_page(parse_html(html))
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_a_copy_of_the_article_in_a_noscript_is_not_read_twice():
+    copy = "<noscript><div>" + "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS) + "</div></noscript>"
+    html = english_article(after_body=copy)
+    assert not noscript_holds_the_page(parse_html(html))
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_cut_noscripts_is_the_lazy_regex_it_replaces():
+    lazy = re.compile(r"<noscript\b.*?</noscript\s*>", re.IGNORECASE | re.DOTALL)
+    pieces = ["<noscript>", "<NoScript a='1'>", "</noscript>", "</NOSCRIPT >", "<noscripts>", "x", "<div>", " "]
+    rng = random.Random(3)
+    for _ in range(5000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        # The lazy regex skips an unclosed opening and looks on; no later one can close either.
+        assert cut_noscripts(text) == lazy.sub("", text), text
