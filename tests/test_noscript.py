@@ -39,3 +39,19 @@ def test_cut_noscripts_is_the_lazy_regex_it_replaces():
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
         # The lazy regex skips an unclosed opening and looks on; no later one can close either.
         assert cut_noscripts(text) == lazy.sub("", text), text
+
+
+def test_a_post_shipped_only_in_a_noscript_is_read_from_it():
+    post = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    html = f"""<html lang="en"><head><title>Council approves budget</title></head><body>
+<div class="header"><p>The latest news from the city hall, every day of the week</p></div>
+<div class="post"><div class="post-body" id="rendered-by-script"></div>
+<noscript><div class="post-content">{post}</div></noscript></div>
+<noscript><p>Please enable JavaScript.</p></noscript></body></html>"""
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def test_noscript_contents_are_what_the_cut_removes():
+    text = 'a<noscript class="x">one</noscript>b<NOSCRIPT>two</noscript >c<noscript>open'
+    assert dom.noscript_contents(text) == ["one", "two"]
+    assert cut_noscripts(text) == "abc<noscript>open"

@@ -386,6 +386,7 @@ SCANS = {
     "auto.strip_script_tags": (auto.strip_script_tags, ["<b>x</b>", "\\u003cb\\u003ey\\u003c/b\\u003e"]),
     "auto.script_paragraphs": (auto.script_paragraphs, ["<script><p>x</p></script>"]),
     "dom.cut_noscripts": (dom.cut_noscripts, ["<noscript>x</noscript>", "<NOSCRIPT a>y</noscript >"]),
+    "dom.noscript_contents": (dom.noscript_contents, ["<noscript>x</noscript>", "<noscript a>y</noscript>"]),
     "stopwords zh": (stopwords.stopword_matcher("zh"), ["由此可", "的"]),
     "stopwords km (all lists)": (stopwords.stopword_matcher("km"), ["由此可", "the"]),
 }

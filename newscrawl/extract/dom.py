@@ -133,6 +133,21 @@ _NOSCRIPT_OPEN = re.compile(r"<noscript\b", re.IGNORECASE)
 _NOSCRIPT_CLOSE = re.compile(r"</noscript\s*>", re.IGNORECASE)
 
 
+def noscript_contents(text: str) -> list[str]:
+    """The contents of ``text``'s ``<noscript>`` elements as :func:`cut_noscripts` cuts them."""
+    contents = []
+    pos = 0
+    while (opening := _NOSCRIPT_OPEN.search(text, pos)) is not None:
+        closing = _NOSCRIPT_CLOSE.search(text, opening.end())
+        if closing is None:
+            break
+        tag_end = text.find(">", opening.end(), closing.start())
+        if tag_end >= 0:
+            contents.append(text[tag_end + 1:closing.start()])
+        pos = closing.end()
+    return contents
+
+
 def cut_noscripts(text: str) -> str:
     """``text`` without its ``<noscript>`` elements, each cut from its opening to the first
     ``</noscript>`` after it, as the HTML tokenizer reads them with scripting on; linear time."""

@@ -21,7 +21,7 @@ import re
 from functools import lru_cache
 
 import numpy as np
-from lxml import html
+from lxml import etree, html
 
 from .. import dom
 from ..body import Body
@@ -794,7 +794,27 @@ def extract_body(
         ):
             body.paragraphs = embedded
             return body
+        shown_without_scripts = noscript_paragraphs(page)
+        if sum(map(len, shown_without_scripts)) > max(SCRIPT_BODY_BELOW, 2 * len(body.text)):
+            body.paragraphs = shown_without_scripts
+            return body
     return with_lead(body, page, title) if lead else body
+
+
+def noscript_paragraphs(page: Page) -> list[str]:
+    """The prose a page shows only to readers without scripts (a template that renders the post
+    with JavaScript and ships it in a ``<noscript>``): the paragraphs holding a stop word of the
+    largest ``<noscript>`` element, which the clean-up has dropped from the tree."""
+    contents = [c for c in dom.noscript_contents(page.text) if len(c) >= SCRIPT_BODY_BELOW]
+    if not contents:
+        return []
+    try:
+        fragment = html.fragment_fromstring(max(contents, key=len), create_parent="div")
+    except (etree.ParserError, ValueError):
+        return []
+    dom.remove_noise(fragment)
+    holds_stopword = stopword_matcher(page.language)
+    return [line for line in dom.render_paragraphs(fragment) if holds_stopword(line)]
 
 
 # Script elements, the <p> elements inside script data, raw or JSON-escaped
