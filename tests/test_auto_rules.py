@@ -451,6 +451,7 @@ def test_rating_prompts_post_metadata_and_footers_inside_the_post_are_not_body()
     html = english_article(extra_body=rating + meta + footer + related)
     assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
     for markup in ('<div class="entry-meta">x</div>', '<div class="entry__meta">x</div>',
-                   '<div class="feedback-wrapper">x</div>', '<footer class="entry">x</footer>'):
+                   '<div class="feedback-wrapper">x</div>', '<footer class="entry">x</footer>',
+                   '<div class="trackbacks">x</div>'):
         assert weight_of(markup) == 0, markup
     assert weight_of('<div class="meta-information">x</div>') > 0  # a description of the media

@@ -25,7 +25,7 @@ _NEGATIVE_WORDS = (
     "copyright", "cookie", "gdpr", "consent", "modal", "popup", "overlay", "masthead", "navbar", "menu",
     "toolbar", "byline", "caption", "credit", "outbrain", "taboola", "skip-link", "read-more", "readmore",
     "more-stories", "next-article", "prev-article", "print-only", "visually-hidden", "sr-only", "rating",
-    "feedback",
+    "feedback", "trackback", "pingback",
 )
 _NEGATIVE_GUARDED = {
     "widget": r"(?<!elementor-)widget",
