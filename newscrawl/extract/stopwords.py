@@ -48,17 +48,33 @@ def substring_automaton(words: frozenset[str]) -> ahocorasick.Automaton:
     return automaton
 
 
+# A language without a list of its own (Burmese, Khmer, Tamil, Georgian, ...) is matched against
+# all the lists, which hold none of its words: a text of this many space-separated chunks reads as
+# a sentence instead.  Menu items and link labels are a chunk or two; Burmese and Khmer, which
+# leave words unspaced, still space their phrases.
+SENTENCE_CHUNKS = 5
+
+
 @cache
 def stopword_matcher(lang: str | None, cjk_mode: str = "substring") -> Callable[[str], bool]:
-    """A predicate: does this text hold at least one stop word of ``lang``?"""
+    """A predicate: does this text hold at least one stop word of ``lang``?  For a language
+    without a list of its own, also: is it :data:`SENTENCE_CHUNKS` chunks long?"""
     words = stopword_list(lang)
     if lang in UNSEGMENTED:
         keep_punct = cjk_mode == "substring+punct"
         automaton = substring_automaton(frozenset(w for w in words if keep_punct or not _is_punctuation(w)))
-        return lambda text: next(automaton.iter(text), None) is not None
 
-    def holds_stopword(text: str) -> bool:
-        return not words.isdisjoint(map(str.lower, _WORD_RE.findall(text)))
+        def holds_stopword(text: str) -> bool:
+            return next(automaton.iter(text), None) is not None
+    else:
+        def holds_stopword(text: str) -> bool:
+            return not words.isdisjoint(map(str.lower, _WORD_RE.findall(text)))
 
-    holds_stopword.words = words  # the compiled Gain pass tests the words itself (_speedups.pyx)
-    return holds_stopword
+        holds_stopword.words = words  # the compiled Gain pass tests the words itself (_speedups.pyx)
+    if lang is None or stopwordsiso.has_lang(lang):
+        return holds_stopword
+
+    def holds_stopword_or_reads_as_sentence(text: str) -> bool:
+        return holds_stopword(text) or len(text.split(None, SENTENCE_CHUNKS - 1)) >= SENTENCE_CHUNKS
+
+    return holds_stopword_or_reads_as_sentence
