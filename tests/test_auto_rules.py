@@ -455,3 +455,15 @@ def test_rating_prompts_post_metadata_and_footers_inside_the_post_are_not_body()
                    '<div class="trackbacks">x</div>'):
         assert weight_of(markup) == 0, markup
     assert weight_of('<div class="meta-information">x</div>') > 0  # a description of the media
+
+
+def test_an_author_box_or_related_list_heading_in_the_second_half_closes_the_body():
+    bio = "Jane Doe has covered the city council for the paper since 2010 and lives in the north."
+    teaser = "Another story about the budget of the city and what the council decided on it this spring."
+    for heading, after in (("About the author", [bio]), ("Über den Autor:", [bio]),
+                           ("Related posts", [teaser, teaser + " Again."])):
+        paragraphs = cut_comments([*ARTICLE_PARAGRAPHS, heading, *after])
+        assert paragraphs == ARTICLE_PARAGRAPHS, heading
+    # In the first half it heads a box set into the article, which goes on after it.
+    early = [ARTICLE_PARAGRAPHS[0], "Mehr zum Thema", teaser, *ARTICLE_PARAGRAPHS[1:]]
+    assert cut_comments(early) == early

@@ -313,19 +313,36 @@ _COMMENTS_HEADING = re.compile(
     re.IGNORECASE,
 )
 COMMENTS_HEADING_MAX_CHARS = 40
+# The heading of an author box or a list of other articles, on a line of its own: in the
+# second half of the body it closes the body.  (In the first half it is a box set into
+# the article: "Mehr zum Thema" beside the second paragraph.)
+_CLOSING_HEADING = re.compile(
+    r"(?:about the authors?|über (?:den autor|die autorin|die autoren)|zum autor|zur autorin|"
+    r"à propos de l'auteur|a propos de l'auteur|sobre (?:el autor|la autora|o autor|a autora)|"
+    r"sull'autore|over de auteur|o autorze|об авторе|关于作者|作者简介|"
+    r"related (?:posts|articles|stories|content)|you (?:may|might) also like|more (?:stories|articles)|"
+    r"weitere (?:beiträge|artikel)|ähnliche (?:beiträge|artikel)|zum weiterlesen|mehr zum thema|"
+    r"das könnte sie auch interessieren|articles similaires|à lire aussi|artículos relacionados|"
+    r"noticias relacionadas|artigos relacionados|articoli correlati|gerelateerde artikelen|"
+    r"похожие (?:статьи|новости)|читайте также|相关文章|相关阅读|推荐阅读)[\s:：.!…]*",
+    re.IGNORECASE,
+)
+CLOSING_HEADING_SHARE = 0.5
 
 
 def cut_comments(paragraphs: list[str], substantial: int = METADATA_MAX_CHARS) -> list[str]:
     """The paragraphs before the first comment-section heading that follows ``substantial``
-    characters of body text."""
+    characters of body text, or the first author-box or related-articles heading
+    (:data:`_CLOSING_HEADING`) in the second half of the body."""
+    total = sum(map(len, paragraphs))
     before = 0
     for i, line in enumerate(paragraphs):
-        if (
-            before >= substantial
-            and len(line) <= COMMENTS_HEADING_MAX_CHARS
-            and _COMMENTS_HEADING.match(line.strip())
-        ):
-            return paragraphs[:i]
+        if before >= substantial and len(line) <= COMMENTS_HEADING_MAX_CHARS:
+            text = line.strip()
+            if _COMMENTS_HEADING.match(text) or (
+                before >= CLOSING_HEADING_SHARE * total and _CLOSING_HEADING.fullmatch(text)
+            ):
+                return paragraphs[:i]
         before += len(line)
     return paragraphs
 
