@@ -51,11 +51,12 @@ class Page:
         if len(text) > MAX_HTML_CHARS:
             raise ExtractionError("too-large", f"{len(text)} characters > {MAX_HTML_CHARS}")
         root = dom.parse_html(text)
-        if dom.element_count(root) > MAX_ELEMENTS:
+        elements = dom.element_count(root)
+        if elements > MAX_ELEMENTS:
             raise ExtractionError("too-large", f"more than {MAX_ELEMENTS} elements")
         json_ld = _read_json_ld(root)
         declared = declared_language(root)
-        dom.remove_noise(root)
+        root = dom.clean_tree(root, text, elements)
         page = cls(url=url, text=text, root=root, json_ld=json_ld, declared_language=declared)
         page.elements  # noqa: B018 - held from the start, so every traversal below reuses the proxies
         return page
