@@ -467,3 +467,16 @@ def test_an_author_box_or_related_list_heading_in_the_second_half_closes_the_bod
     # In the first half it heads a box set into the article, which goes on after it.
     early = [ARTICLE_PARAGRAPHS[0], "Mehr zum Thema", teaser, *ARTICLE_PARAGRAPHS[1:]]
     assert cut_comments(early) == early
+
+
+def test_a_profile_box_beside_a_one_line_post_does_not_win():
+    profile = ('<div class="profile-block"><p class="profile-textblock">I live, I learn and I teach, and here '
+               "I share what I find on the web with the readers of this blog every day of the week.</p></div>")
+    post = "<p>This one plays with your right brain in a big way, and it is worth a look.</p>"
+    html = f"""<html lang="en"><head><title>The human bowling ball</title></head><body>
+<div class="post"><h2>The human bowling ball</h2><div class="entry-content">{post}</div></div>
+<div class="about">{profile}</div></body></html>"""
+    assert extract(html, method="auto").text == "This one plays with your right brain in a big way, and it is worth a look."
+    for markup in ('<p class="bio">x</p>', '<div class="dsq-brlink">x</div>', '<div class="profileDescription">x</div>'):
+        assert weight_of(markup) == 0, markup
+    assert weight_of('<div class="biography">x</div>') > 0
