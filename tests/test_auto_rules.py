@@ -480,3 +480,7 @@ def test_a_profile_box_beside_a_one_line_post_does_not_win():
     for markup in ('<p class="bio">x</p>', '<div class="dsq-brlink">x</div>', '<div class="profileDescription">x</div>'):
         assert weight_of(markup) == 0, markup
     assert weight_of('<div class="biography">x</div>') > 0
+    for markup in ('<div class="author-dropdown">x</div>', '<div class="blog-search">x</div>',
+                   '<div class="searchbox">x</div>'):
+        assert weight_of(markup) == 0, markup
+    assert weight_of('<div class="research-notes">x</div>') > 0

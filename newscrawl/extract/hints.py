@@ -25,7 +25,7 @@ _NEGATIVE_WORDS = (
     "copyright", "cookie", "gdpr", "consent", "modal", "popup", "overlay", "masthead", "navbar", "menu",
     "toolbar", "byline", "caption", "credit", "outbrain", "taboola", "skip-link", "read-more", "readmore",
     "more-stories", "next-article", "prev-article", "print-only", "visually-hidden", "sr-only", "rating",
-    "feedback", "trackback", "pingback", "profile",
+    "feedback", "trackback", "pingback", "profile", "dropdown",
 )
 _NEGATIVE_GUARDED = {
     "widget": r"(?<!elementor-)widget",
@@ -38,6 +38,7 @@ _NEGATIVE_GUARDED = {
     "meta": r"(?:^|[-_ ]|post|entry)meta(?:data)?(?:$| |__)",  # "entry-meta", "postmetadata"
     "bio": r"(?:^|[-_ ])bio(?:$|[-_ ])",
     "dsq": r"(?:^|[-_ ])dsq(?:$|[-_ ])",  # Disqus
+    "search": r"(?:^|[-_ ])search(?:$|[-_ ]|box|form|bar)",
     "author": r"author[-_]*(?:bio|box|info|description|details|profile|card)",
     "contributor": r"contributor[-_]*bio",
     "about": r"about[-_]*(?:the[-_]*)?author",
