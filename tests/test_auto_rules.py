@@ -484,3 +484,13 @@ def test_a_profile_box_beside_a_one_line_post_does_not_win():
                    '<div class="searchbox">x</div>'):
         assert weight_of(markup) == 0, markup
     assert weight_of('<div class="research-notes">x</div>') > 0
+
+
+def test_a_headline_is_never_the_body_on_its_own():
+    # Short lines without stop words gain nothing; the headline, with its stop words, gains most.
+    lines = ["Locations", "Tokyo, Japan.", "Berlin, Germany.", "Film", "Fujicolor 400.", "Cameras", "Widelux F7.",
+             "Pentax 35mm.", "Exposures", "12 frames.", "36 frames."]
+    html = f"""<html lang="en"><head><title>A walk in the city of the two of us</title></head><body>
+<article><header><h1>A walk in the city of the two of us</h1></header>
+<div class="entry-content">{"".join(f"<p>{line}</p>" for line in lines)}</div></article></body></html>"""
+    assert extract(html, method="auto").text.split("\n") == lines

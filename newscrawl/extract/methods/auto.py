@@ -471,13 +471,38 @@ def _summaries(led: list[int], tree: dom.TreeIndex, elements, links_of: list) ->
     return after
 
 
+# What a heading's container holds beyond it (a date line, a byline) before it is more than a header.
+HEADED_TEXT = 100
+
+
 def best_block(gain: Gain, lam: float = LAMBDA) -> html.HtmlElement:
-    """The element whose subtree has the highest ``valid − λ·noise`` (the first, in document order)."""
+    """The element whose subtree has the highest ``valid − λ·noise`` (the first, in document
+    order); for a heading, or a header holding little but one, the nearest element around it
+    holding :data:`HEADED_TEXT` more.
+
+    A headline is never the body on its own: on a post of short lines without stop words (a
+    list of cameras and films, a recipe's quantities) the headline can gain the most.
+    """
     candidates = np.flatnonzero(~gain._hidden & (gain._weight != 0.0))
     if not len(candidates):
         return gain.body
     scores = gain._valid[candidates] - lam * gain._noise[candidates]
-    return gain.elements[int(candidates[int(np.argmax(scores))])]
+    block = gain.elements[int(candidates[int(np.argmax(scores))])]
+    heading = next(block.iter(*dom.HEADING_TAGS), None)
+    if heading is None or heading not in gain.index:
+        return block
+    index, valids, noises = gain.index, gain.valids, gain.noises
+    h = index[heading]
+    floor = valids[h] + noises[h] + HEADED_TEXT
+    if valids[index[block]] + noises[index[block]] > floor:
+        return block
+    for el in block.iterancestors():
+        j = index.get(el)
+        if j is None:
+            return block
+        if el is gain.body or valids[j] + noises[j] > floor:
+            return el
+    return block
 
 
 # A paragraph is the body only when its siblings are not mostly paragraphs worth as much.
