@@ -484,6 +484,8 @@ def test_a_profile_box_beside_a_one_line_post_does_not_win():
                    '<div class="searchbox">x</div>'):
         assert weight_of(markup) == 0, markup
     assert weight_of('<div class="research-notes">x</div>') > 0
+    assert weight_of('<div class="APageRoot__Sections">x</div>') > 0  # a page root, not a pager
+    assert weight_of('<div class="blog-pager">x</div>') == 0
 
 
 def test_a_headline_is_never_the_body_on_its_own():

@@ -21,7 +21,7 @@ from lxml import html
 _NEGATIVE_WORDS = (
     "comment", "disqus", "respond", "reply", "replies", "sidebar", "side-bar", "related", "recommend",
     "popular", "trending", "most-read", "mostread", "share", "sharing", "social", "newsletter", "subscribe",
-    "signup", "promo", "sponsor", "advert", "banner", "breadcrumb", "pagination", "pager", "footer",
+    "signup", "promo", "sponsor", "advert", "banner", "breadcrumb", "pagination", "footer",
     "copyright", "cookie", "gdpr", "consent", "modal", "popup", "overlay", "masthead", "navbar", "menu",
     "toolbar", "byline", "caption", "credit", "outbrain", "taboola", "skip-link", "read-more", "readmore",
     "more-stories", "next-article", "prev-article", "print-only", "visually-hidden", "sr-only", "rating",
@@ -36,6 +36,7 @@ _NEGATIVE_GUARDED = {
     "nav": r"(?:^|[-_ ])nav(?:$|[-_ ])",
     "tag": r"tags?(?:$|[-_ ])",
     "meta": r"(?:^|[-_ ]|post|entry)meta(?:data)?(?:$| |__)",  # "entry-meta", "postmetadata"
+    "pager": r"pager(?!oot)",  # not "PageRoot"
     "bio": r"(?:^|[-_ ])bio(?:$|[-_ ])",
     "dsq": r"(?:^|[-_ ])dsq(?:$|[-_ ])",  # Disqus
     "search": r"(?:^|[-_ ])search(?:$|[-_ ]|box|form|bar)",
