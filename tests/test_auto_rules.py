@@ -496,3 +496,10 @@ def test_a_headline_is_never_the_body_on_its_own():
 <article><header><h1>A walk in the city of the two of us</h1></header>
 <div class="entry-content">{"".join(f"<p>{line}</p>" for line in lines)}</div></article></body></html>"""
     assert extract(html, method="auto").text.split("\n") == lines
+
+
+def test_paragraphs_each_wrapped_in_a_component_are_read_together():
+    wrapped = "".join(f'<div class="sc-x1 abc"><p>{p}</p></div>' for p in ARTICLE_PARAGRAPHS)
+    noise = "".join(f'<div class="sc-y2"><a href="/n/{i}">Headline number {i} of the day</a></div>' for i in range(40))
+    html = english_article(paragraphs=[], extra_body=f"<div>{wrapped}{noise}</div>")
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS

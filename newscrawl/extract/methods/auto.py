@@ -519,17 +519,27 @@ def paragraphs_parent(block: html.HtmlElement, gain: Gain, lam: float) -> html.H
     paragraph wins.  CleanTree then drops the boilerplate children from the container.
     """
     parent = block.getparent()
-    if block.tag != "p" or parent is None or parent not in gain.index:
+    if not _paragraph_like(block) or parent is None or parent not in gain.index:
         return block
     index, valids, noises, hidden = gain.index, gain.valids, gain.noises, gain.hidden
     gains = [
         valids[index[p]] - lam * noises[index[p]]
-        for p in parent.iterchildren("p")
-        if p not in hidden and gain.weights[index[p]] > 0
+        for p in parent.iterchildren()
+        if _paragraph_like(p) and p not in hidden and gain.weights[index[p]] > 0
     ]
     positive = [g for g in gains if g > 0]
     enough = sum(positive) >= SIBLING_PARAGRAPHS_GAIN * gain.score(block, lam)
     return parent if len(positive) >= SIBLING_PARAGRAPHS and enough else block
+
+
+def _paragraph_like(el: html.HtmlElement) -> bool:
+    """A ``<p>``, or a wrapper of one ``<p>`` alone (component frameworks wrap each paragraph)."""
+    if el.tag == "p":
+        return True
+    if len(el) != 1 or not isinstance(el.tag, str) or (el.text and not el.text.isspace()):
+        return False
+    child = el[0]
+    return child.tag == "p" and not (child.tail and not child.tail.isspace())
 
 
 # Explicit body markup around the chosen block, holding this many times its valid text with
