@@ -138,9 +138,13 @@ def test_counters_pagers_share_labels_and_dispatch_lines_are_furniture():
 
 
 def test_ad_labels_and_picture_credits_are_dropped_inside_the_body_too():
-    body = [*ARTICLE_PARAGRAPHS[:2], "Advertisement", "Foto: REUTERS/Jane Roe", *ARTICLE_PARAGRAPHS[2:]]
+    body = [*ARTICLE_PARAGRAPHS[:2], "Advertisement", "Foto: REUTERS/Jane Roe", "Jane Roe/Getty Images",
+            "Photograph by Jane Roe", *ARTICLE_PARAGRAPHS[2:3], "© Thinkstock", *ARTICLE_PARAGRAPHS[3:]]
     text = extract(english_article(paragraphs=body), method="auto").text
     assert text.split("\n") == ARTICLE_PARAGRAPHS
+    from newscrawl.extract.hints import is_stray_line
+    assert not is_stray_line("The AP reported on Monday that the vote had been delayed by a week.")
+    assert not is_stray_line("Photographs by the hundreds")
 
 
 def test_toolbar_words_and_reading_times_are_edge_furniture():

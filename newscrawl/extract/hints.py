@@ -269,7 +269,12 @@ AD_LABELS = frozenset(
 # "Foto: REUTERS/Nadja Wohlleben", "Photo by ...", "Bild: dpa": a picture credit on a line of its own.
 _PICTURE_CREDIT = re.compile(
     r"^(?:foto|fotos|photo|photos|photograph|bild|image|picture|credit|zdjęcie|kuva|billede|fotografía)"
-    r"(?:\s+by)?\s*[:：]",
+    r"(?:\s+by\b|\s*[:：])"
+    # "Judy Eddy/WENN.com", "© Thinkstock", "Augusta National/Getty Images": a picture agency
+    # after a slash or a copyright sign.
+    r"|^[^.!?/©]{0,60}(?:/|©|\(c\))\s*(?:getty images|afp|reuters|dpa|ap|epa|shutterstock|"
+    r"istock(?:photo)?|thinkstock|wenn(?:\.com)?|imago|picture[ -]alliance|keystone|ddp|sipa|xinhua|anp|ansa|"
+    r"efe)\b[^.!?]{0,30}$",
     re.IGNORECASE,
 )
 # Toolbar words on a line of their own: share, print and mail buttons.
