@@ -471,8 +471,10 @@ def _summaries(led: list[int], tree: dom.TreeIndex, elements, links_of: list) ->
     return after
 
 
-# What a heading's container holds beyond it (a date line, a byline) before it is more than a header.
+# What a heading's container holds beyond it (a date line, a byline) before it is more than a header,
+# and more than any headline holds (weighted characters).
 HEADED_TEXT = 100
+HEADLINE_MAX = 400
 
 
 def best_block(gain: Gain, lam: float = LAMBDA) -> html.HtmlElement:
@@ -488,13 +490,16 @@ def best_block(gain: Gain, lam: float = LAMBDA) -> html.HtmlElement:
         return gain.body
     scores = gain._valid[candidates] - lam * gain._noise[candidates]
     block = gain.elements[int(candidates[int(np.argmax(scores))])]
+    index, valids, noises = gain.index, gain.valids, gain.noises
+    i = index[block]
+    if valids[i] + noises[i] > HEADLINE_MAX + HEADED_TEXT:  # more than any headline holds
+        return block
     heading = next(block.iter(*dom.HEADING_TAGS), None)
     if heading is None or heading not in gain.index:
         return block
-    index, valids, noises = gain.index, gain.valids, gain.noises
     h = index[heading]
     floor = valids[h] + noises[h] + HEADED_TEXT
-    if valids[index[block]] + noises[index[block]] > floor:
+    if valids[i] + noises[i] > floor:
         return block
     for el in block.iterancestors():
         j = index.get(el)
