@@ -3,7 +3,7 @@
 from lxml import html as lxml_html
 
 from newscrawl.extract import extract
-from newscrawl.extract.hints import cut_comments, element_weight, is_furniture_line, strip_furniture
+from newscrawl.extract.hints import cut_trailing_sections, element_weight, is_furniture_line, strip_furniture
 from tests.pages import ARTICLE_PARAGRAPHS, ZH_PARAGRAPHS, chinese_article, english_article
 
 CAPTION = "The mayor speaks to reporters outside the city hall after the vote on Tuesday. Photo: John Smith"
@@ -120,7 +120,7 @@ def test_the_body_ends_at_a_comment_section_heading_that_has_no_comment_markup()
     lines = extract(chinese_article(paragraphs=[*ZH_PARAGRAPHS, *comments]), method="auto").text.split("\n")
     assert len(lines) == len(ZH_PARAGRAPHS) and lines[-1] == ZH_PARAGRAPHS[-1]
     # Before any body text the same words are not a cut point.
-    assert cut_comments(["Comments", *ARTICLE_PARAGRAPHS]) == ["Comments", *ARTICLE_PARAGRAPHS]
+    assert cut_trailing_sections(["Comments", *ARTICLE_PARAGRAPHS]) == ["Comments", *ARTICLE_PARAGRAPHS]
 
 
 def test_counters_pagers_share_labels_and_dispatch_lines_are_furniture():
@@ -340,8 +340,8 @@ def test_form_labels_are_not_body():
 def test_an_invitation_to_comment_does_not_end_the_body():
     post = ["A draft of my new paper is out, and I thought it might interest some of you.", "Comments welcome!",
             "The abstract: we asked people what they knew about the side effects of what they did."]
-    assert cut_comments(post) == post
-    assert cut_comments([*post, "3 Comments", "Great paper, thanks for sharing it with us."]) == post
+    assert cut_trailing_sections(post) == post
+    assert cut_trailing_sections([*post, "3 Comments", "Great paper, thanks for sharing it with us."]) == post
 
 
 def test_a_dialog_is_boilerplate_but_a_dialogue_is_not():
@@ -466,11 +466,11 @@ def test_an_author_box_or_related_list_heading_in_the_second_half_closes_the_bod
     teaser = "Another story about the budget of the city and what the council decided on it this spring."
     for heading, after in (("About the author", [bio]), ("Über den Autor:", [bio]),
                            ("Related posts", [teaser, teaser + " Again."])):
-        paragraphs = cut_comments([*ARTICLE_PARAGRAPHS, heading, *after])
+        paragraphs = cut_trailing_sections([*ARTICLE_PARAGRAPHS, heading, *after])
         assert paragraphs == ARTICLE_PARAGRAPHS, heading
     # In the first half it heads a box set into the article, which goes on after it.
     early = [ARTICLE_PARAGRAPHS[0], "Mehr zum Thema", teaser, *ARTICLE_PARAGRAPHS[1:]]
-    assert cut_comments(early) == early
+    assert cut_trailing_sections(early) == early
 
 
 def test_a_profile_box_beside_a_one_line_post_does_not_win():

@@ -150,8 +150,9 @@ def _markup_weight(
     strong, negative_name, positive_name = _name_votes(cls, ident, role)
     if strong:
         return STRONG
-    # Two votes against beat one for: <figcaption class="article__caption"> is a caption.
-    if tag in NEGATIVE_TAGS and negative_name or tag == "footer":
+    # Two votes against beat one for: <figcaption class="article__caption"> is a caption.  A
+    # <footer> is the post's metadata whatever its class says, unless marked as the body (above).
+    if (tag in NEGATIVE_TAGS and negative_name) or tag == "footer":
         return 0.0
     negative = tag in NEGATIVE_TAGS or negative_name
     positive = tag in ("article", "main") or positive_name
@@ -339,10 +340,10 @@ _CLOSING_HEADING = re.compile(
 CLOSING_HEADING_SHARE = 0.5
 
 
-def cut_comments(paragraphs: list[str], substantial: int = METADATA_MAX_CHARS) -> list[str]:
-    """The paragraphs before the first comment-section heading that follows ``substantial``
-    characters of body text, or the first author-box or related-articles heading
-    (:data:`_CLOSING_HEADING`) in the second half of the body."""
+def cut_trailing_sections(paragraphs: list[str], substantial: int = METADATA_MAX_CHARS) -> list[str]:
+    """The paragraphs before the first heading of a section that follows the article: a
+    comment-section heading after ``substantial`` characters of body text, or an author-box or
+    related-articles heading (:data:`_CLOSING_HEADING`) in the second half of the body."""
     total = sum(map(len, paragraphs))
     before = 0
     for i, line in enumerate(paragraphs):
@@ -416,7 +417,7 @@ def strip_furniture(
     def furniture(line: str) -> bool:
         return is_furniture_line(line) or is_headline(line) or is_notice_line(line)
 
-    paragraphs = [line for line in cut_comments(paragraphs, substantial) if not is_stray_line(line)]
+    paragraphs = [line for line in cut_trailing_sections(paragraphs, substantial) if not is_stray_line(line)]
 
     long_ones = [i for i, line in enumerate(paragraphs) if len(line) >= substantial]
     if not long_ones:
