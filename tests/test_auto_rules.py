@@ -372,6 +372,16 @@ def test_the_lead_in_the_article_header_opens_the_body():
         assert extract(html, method=method, params={"lead": False}).text.split("\n") == ARTICLE_PARAGRAPHS
 
 
+def test_leads_named_in_other_ways_and_languages_open_the_body_too():
+    lead = "The council has approved a budget that funds road repairs and a new library in the north."
+    body = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    for name in ("texto-bajada", "introduction", "epigraph", "article--sub-headline", "entradilla"):
+        html = f"""<html lang="en"><head><title>Council approves budget</title></head><body>
+<article><header><h1>Council approves budget</h1><div class="{name}"><p>{lead}</p></div></header>
+<div class="article-text">{body}</div></article></body></html>"""
+        assert extract(html, method="auto").text.split("\n") == [lead, *ARTICLE_PARAGRAPHS], name
+
+
 def test_innermost_lead_markup_is_found_in_one_climb():
     from lxml import html as lxml_html
 

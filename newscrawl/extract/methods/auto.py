@@ -687,9 +687,10 @@ def prune(
 
 
 # Markup that names an article's lead, standfirst or excerpt ("a-lead", "article-intro",
-# "entry-excerpt", "chapo"); not "leading-snug" (a line height).
+# "entry-excerpt", "chapo", "texto-bajada"); not "leading-snug" (a line height).
 LEAD_MARKUP = re.compile(
-    r"(?:^|[-_ ])(?:lead|standfirst|intro|excerpt|abstract|chapo|dek|deck)(?:$|[-_ ])", re.IGNORECASE
+    r"(?:^|[-_ ])(?:lead|standfirst|intro(?:duction)?|excerpt|abstract|chapo|chapeau|dek|deck|epigraph|"
+    r"bajada|entradilla|sumario|sub-?headline|subtitle)(?:$|[-_ ])", re.IGNORECASE
 )
 LEAD_MIN_CHARS, LEAD_MAX_CHARS = 40, 800
 LEAD_LINKS = 0.1
