@@ -156,32 +156,33 @@ _NOSCRIPT_OPEN = re.compile(r"<noscript\b", re.IGNORECASE)
 _NOSCRIPT_CLOSE = re.compile(r"</noscript\s*>", re.IGNORECASE)
 
 
-def noscript_contents(text: str) -> list[str]:
-    """The contents of ``text``'s ``<noscript>`` elements as :func:`cut_noscripts` cuts them."""
-    contents = []
-    pos = 0
-    while (opening := _NOSCRIPT_OPEN.search(text, pos)) is not None:
-        closing = _NOSCRIPT_CLOSE.search(text, opening.end())
-        if closing is None:
-            break
-        tag_end = text.find(">", opening.end(), closing.start())
-        if tag_end >= 0:
-            contents.append(text[tag_end + 1:closing.start()])
-        pos = closing.end()
-    return contents
-
-
-def cut_noscripts(text: str) -> str:
-    """``text`` without its ``<noscript>`` elements, each cut from its opening to the first
-    ``</noscript>`` after it, as the HTML tokenizer reads them with scripting on; linear time."""
-    kept = []
+def _noscript_spans(text: str) -> Iterator[tuple[int, int, int, int]]:
+    """Each ``<noscript>`` element of ``text`` as the HTML tokenizer reads it with scripting on,
+    from its opening to the first ``</noscript>`` after it, in linear time: (start, where its
+    content starts or -1 when the opening tag has no ``>`` before the closing, where the content
+    ends, end)."""
     pos = 0
     while (opening := _NOSCRIPT_OPEN.search(text, pos)) is not None:
         closing = _NOSCRIPT_CLOSE.search(text, opening.end())
         if closing is None:  # no later opening can be closed either
-            break
-        kept.append(text[pos:opening.start()])
+            return
+        tag_end = text.find(">", opening.end(), closing.start())
+        yield opening.start(), (tag_end + 1 if tag_end >= 0 else -1), closing.start(), closing.end()
         pos = closing.end()
+
+
+def noscript_contents(text: str) -> list[str]:
+    """The contents of ``text``'s ``<noscript>`` elements as :func:`cut_noscripts` cuts them."""
+    return [text[content:close] for _, content, close, _ in _noscript_spans(text) if content >= 0]
+
+
+def cut_noscripts(text: str) -> str:
+    """``text`` without its ``<noscript>`` elements (:func:`_noscript_spans`)."""
+    kept = []
+    pos = 0
+    for start, _, _, end in _noscript_spans(text):
+        kept.append(text[pos:start])
+        pos = end
     kept.append(text[pos:])
     return "".join(kept)
 

@@ -71,7 +71,7 @@ STRONG = 1.5
 # Markup that never wraps the article, however much text it holds: a cookie-consent
 # dialog with a long privacy policy, a comment thread longer than the story.
 NEVER_BODY = re.compile(
-    r"comment|disqus|cookie|consent|gdpr|onetrust|modal|popup|dialog(?!ue|-off-canvas-main)", re.IGNORECASE
+    r"comment|disqus|cookie|consent|gdpr|onetrust|modal|popup|" + _NEGATIVE_GUARDED["dialog"], re.IGNORECASE
 )
 
 HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)

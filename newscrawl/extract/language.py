@@ -128,7 +128,6 @@ def _first_chars(texts: Iterable[str], limit: int) -> str:
     return " ".join(taken)[:limit]
 
 
-
 def detect_language(body: html.HtmlElement, declared: str | None = None) -> str | None:
     """Identify the language from a sample of paragraph text, falling back to ``declared``.
 

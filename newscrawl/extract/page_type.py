@@ -78,8 +78,6 @@ _ERROR_TITLE = re.compile(
     re.IGNORECASE,
 )
 
-# Characters of scripts written without spaces: one carries about as much as a word.
-
 # Block-level elements: they start and end a text block.
 _BLOCKS = frozenset({
     "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "table", "tr",
@@ -103,7 +101,6 @@ LISTING_HEADLINES = 8  # a listing-shaped page: at least this many headline link
 LISTING_LINK_SHARE = 0.3  # and this share of link text
 PROSE_BLOCK = 40  # a block of prose has at least this much text outside links
 LINK_BLOCK_SHARE = 0.5  # a block with more link text than this is a link block (it ends a run)
-
 
 
 @dataclass
