@@ -517,3 +517,28 @@ def test_paragraphs_each_wrapped_in_a_component_are_read_together():
     noise = "".join(f'<div class="sc-y2"><a href="/n/{i}">Headline number {i} of the day</a></div>' for i in range(40))
     html = english_article(paragraphs=[], extra_body=f"<div>{wrapped}{noise}</div>")
     assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
+def dialogue_post(lines: list[str], container: str = 'div class="post hentry"') -> str:
+    """A blog post as WordPress themes set it: linked title, date line and share links beside the text."""
+    tag = container.split()[0]
+    return f"""<html lang="de"><head><title>Die Möglichkeit nichts zu tun</title></head><body>
+<div id="wrap"><{container}>
+<h2 class="posttitle"><a href="/2013/06/14/die-moglichkeit/">Die Möglichkeit nichts zu tun ist auch eine</a></h2>
+<p class="meta">14. Juni 2013 at 20:51 (<a href="/category/spezifisch/">Spezifisch</a>)</p>
+{"".join(f"<p>{line}</p>" for line in lines)}
+<div class="sharing"><a href="/share/twitter">Twitter</a> <a href="/share/facebook">Facebook</a></div>
+</{tag}></div></body></html>"""
+
+
+def test_a_short_post_of_short_lines_is_read_whole_within_its_marked_container():
+    # Only the first line holds enough stop words to gain: the post's markup says the rest belongs.
+    lines = ["„Ich weiß ich bin betrunken und sollte das vielleicht nicht sagen…“", "– „Dann sag es nicht“",
+             "– „Ok.“"]
+    assert extract(dialogue_post(lines), method="auto").text.split("\n") == lines
+
+
+def test_an_unmarked_container_is_not_widened_to():
+    lines = ["„Ich weiß ich bin betrunken und sollte das vielleicht nicht sagen…“", "– „Dann sag es nicht“",
+             "– „Ok.“"]
+    assert extract(dialogue_post(lines, container="div"), method="auto").text == lines[0]

@@ -611,6 +611,30 @@ def lone_marked_body(block: html.HtmlElement, gain: Gain, lam: float) -> html.Ht
     return el
 
 
+# Below this many characters the chosen block is a fragment of a short post: the nearest element
+# around it marked as content, holding this many times its text once pruned, is the post.
+SHORT_BODY_BELOW = 200
+SHORT_BODY_GROWTH = 1.2
+
+
+def marked_container(block: html.HtmlElement, gain: Gain) -> html.HtmlElement | None:
+    """The nearest element around ``block`` whose own markup says content (``<article>``,
+    ``<main>``, ``post``, ``entry-content``: a weight above neutral), if any below ``<body>``.
+
+    ``auto`` widens a body under :data:`SHORT_BODY_BELOW` characters to it when it holds
+    :data:`SHORT_BODY_GROWTH` times the text once pruned: a short post of short lines (a
+    dialogue, a list of course names, podcast show notes) has few stop words, so one
+    paragraph outgains the rest and the others fall below :func:`paragraphs_parent`'s bar.
+    Only the nearest marked element is asked: higher up, sidebars and teasers join in.
+    """
+    for el in block.iterancestors():
+        if el is gain.body:
+            return None
+        if el in gain.index and el not in gain.hidden and element_weight(el) > 1.0:
+            return el
+    return None
+
+
 SIBLING_ARTICLE_SHARE = 0.2
 
 
@@ -814,14 +838,18 @@ def extract_body(
     block = lone_marked_body(marked_body_around(block, gain), gain, lam)
     title = voted_headline(page)
     block = titled_article(block, gain, lam, title)
-    body = Body(method="auto", root=block, skip=prune(block, gain, lam, dl_max, title, prune_linkless))
-    if drop_furniture:
-        titles = [t for t in (title, page.title_tag) if t]
+    titles = [t for t in (title, page.title_tag) if t]
 
-        def is_headline(line: str) -> bool:
-            return any(similarity(line, t) >= HEADLINE_SIMILARITY for t in titles)
+    def is_headline(line: str) -> bool:
+        return any(similarity(line, t) >= HEADLINE_SIMILARITY for t in titles)
 
-        body.paragraphs = strip_furniture(body.text_paragraphs(), is_headline=is_headline)
+    def body_at(root: html.HtmlElement) -> Body:
+        pruned = Body(method="auto", root=root, skip=prune(root, gain, lam, dl_max, title, prune_linkless))
+        if drop_furniture:
+            pruned.paragraphs = strip_furniture(pruned.text_paragraphs(), is_headline=is_headline)
+        return pruned
+
+    body = body_at(block)
     declared = json_ld_article_body(page)
     if declared and len(body.text) < JSON_LD_SHORTFALL * len(declared):
         # The page renders its body with JavaScript; its own metadata carries the text.
@@ -839,6 +867,10 @@ def extract_body(
         if sum(map(len, shown_without_scripts)) > max(SCRIPT_BODY_BELOW, 2 * len(body.text)):
             body.paragraphs = shown_without_scripts
             return body
+    if len(body.text) < SHORT_BODY_BELOW and (container := marked_container(block, gain)) is not None:
+        wider = body_at(container)
+        if len(wider.text) > SHORT_BODY_GROWTH * len(body.text):
+            body = wider
     return with_lead(body, page, title) if lead else body
 
 
