@@ -243,6 +243,19 @@ def remove_noise(root: html.HtmlElement) -> None:
     for el in list(root.iter(etree.Comment, etree.ProcessingInstruction, etree.Entity)):
         if el.getparent() is not None:
             el.drop_tree()
+    drop_bare_ruby_readings(root)
+
+
+def drop_bare_ruby_readings(root: html.HtmlElement) -> None:
+    """Drop the ``<rt>`` readings of ``<ruby>`` annotations that give no ``<rp>`` parentheses.
+
+    Furigana over every word of a text for learners (``<ruby>子<rt>こ</rt></ruby>ども``) would
+    read ``子こども`` as plain text.  A ruby with ``<rp>`` says how its author wants it read
+    inline, ``尹錫悦（ユンソンニョル）``, and is kept as it renders without ruby support.
+    """
+    bare = [rt for rt in root.iter("rt") if (ruby := rt.getparent()) is not None and ruby.find("rp") is None]
+    for rt in bare:
+        rt.drop_tree()
 
 
 def body_of(root: html.HtmlElement) -> html.HtmlElement:
