@@ -382,6 +382,20 @@ def test_leads_named_in_other_ways_and_languages_open_the_body_too():
         assert extract(html, method="auto").text.split("\n") == [lead, *ARTICLE_PARAGRAPHS], name
 
 
+def test_a_lead_with_a_link_in_its_sentence_opens_the_body_but_a_linked_teaser_does_not():
+    body = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    linked = ('The council has <a href="/budget">approved a budget</a> that funds road repairs and a new '
+              "library in the north of the city.")
+    teaser = '<a href="/other">Read how the council spent last year\'s budget on roads</a> in full.'
+    for lead, opens in ((linked, True), (teaser, False)):
+        html = f"""<html lang="en"><head><title>Council approves budget</title></head><body>
+<article><header><h1>Council approves budget</h1><p class="lead">{lead}</p></header>
+<div class="article-text">{body}</div></article></body></html>"""
+        text = lxml_html.fragment_fromstring(f"<p>{lead}</p>").text_content()
+        expected = [text, *ARTICLE_PARAGRAPHS] if opens else ARTICLE_PARAGRAPHS
+        assert extract(html, method="auto").text.split("\n") == expected, lead
+
+
 def test_innermost_lead_markup_is_found_in_one_climb():
     from lxml import html as lxml_html
 

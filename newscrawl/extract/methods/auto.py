@@ -717,7 +717,7 @@ LEAD_MARKUP = re.compile(
     r"bajada|entradilla|sumario|sub-?headline|subtitle)(?:$|[-_ ])", re.IGNORECASE
 )
 LEAD_MIN_CHARS, LEAD_MAX_CHARS = 40, 800
-LEAD_LINKS = 0.1
+LEAD_LINKS = 0.3
 LEAD_LEVELS, LEAD_SIBLINGS = 3, 3
 
 
