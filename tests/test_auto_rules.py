@@ -396,6 +396,26 @@ def test_a_lead_with_a_link_in_its_sentence_opens_the_body_but_a_linked_teaser_d
         assert extract(html, method="auto").text.split("\n") == expected, lead
 
 
+def article_with_header(header_paragraphs: list[str], wrappers: int = 1) -> str:
+    """A page whose class names say nothing (generated ones), its body nested ``wrappers`` deep."""
+    body = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    for i in range(wrappers):  # each wrapper adds a link beside the text: the innermost one gains most
+        body = f'<div class="sc-w{i}">{body}<div class="sc-n{i}"><a href="/more/{i}">More news {i}</a></div></div>'
+    header = "".join(f"<div class='sc-d1'><p>{p}</p></div>" for p in header_paragraphs)
+    return f"""<html lang="en"><head><title>Council approves budget</title></head><body>
+<article class="sc-a1"><header class="sc-h1"><nav><a href="/news">News</a></nav>
+<div class="sc-t1"><h1>Council approves budget</h1>{header}</div></header>{body}</article></body></html>"""
+
+
+def test_the_one_paragraph_of_an_unmarked_article_header_is_its_lead():
+    lead = "The council has approved a budget that funds road repairs and a new library in the north."
+    other = "A second paragraph in the header makes neither of them the lead of the article."
+    for wrappers in (1, 4):
+        text = extract(article_with_header([lead], wrappers), method="auto").text
+        assert text.split("\n") == [lead, *ARTICLE_PARAGRAPHS], wrappers
+    assert extract(article_with_header([lead, other]), method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+
+
 def test_innermost_lead_markup_is_found_in_one_climb():
     from lxml import html as lxml_html
 

@@ -718,7 +718,7 @@ LEAD_MARKUP = re.compile(
 )
 LEAD_MIN_CHARS, LEAD_MAX_CHARS = 40, 800
 LEAD_LINKS = 0.3
-LEAD_LEVELS, LEAD_SIBLINGS = 3, 3
+LEAD_LEVELS, LEAD_SIBLINGS = 5, 3
 
 
 def _innermost(marked: list[html.HtmlElement], top: html.HtmlElement) -> list[html.HtmlElement]:
@@ -740,9 +740,15 @@ def _innermost(marked: list[html.HtmlElement], top: html.HtmlElement) -> list[ht
 def _lead_in(el: html.HtmlElement, page: Page, title: str | None) -> str | None:
     """The text of the one innermost lead-marked element in ``el`` (itself included) when it reads as
     prose: :data:`LEAD_MIN_CHARS`-:data:`LEAD_MAX_CHARS` characters, a stop word, few links,
-    not in a figure.  Several leads are teasers of other articles, and none is returned."""
+    not in a figure.  Several leads are teasers of other articles, and none is returned.
+
+    An article's ``<header>`` (the one holding an ``<h1>``) that marks no lead is read the same
+    way with its paragraphs as the candidates: sites whose class names are generated
+    (``sc-fashhx``) set the standfirst there, beside the headline, as its one paragraph."""
     marked = [x for x in el.iter() if isinstance(x.tag, str)
               and LEAD_MARKUP.search(f"{x.get('class') or ''} {x.get('id') or ''}")]
+    if not marked and el.tag == "header" and next(el.iter("h1"), None) is not None:
+        marked = list(el.iter("p"))
     inner = _innermost(marked, el)
     texts = [(x, dom.normalize_space(dom.node_text(x))) for x in inner]
     texts = [(x, t) for x, t in texts if len(t) >= LEAD_MIN_CHARS]
@@ -766,10 +772,12 @@ def _lead_in(el: html.HtmlElement, page: Page, title: str | None) -> str | None:
 def lead_before(block: html.HtmlElement, page: Page, title: str | None) -> str | None:
     """The article's lead (standfirst) set just before ``block``, outside it: in one of the
     :data:`LEAD_SIBLINGS` elements before the block or before one of its :data:`LEAD_LEVELS`
-    nearest ancestors, marked as a lead (:data:`LEAD_MARKUP`), reading as prose.
+    nearest ancestors, marked as a lead (:data:`LEAD_MARKUP`) or the one paragraph of an
+    article header, reading as prose (:func:`_lead_in`).
 
     News and magazine pages set the lead in the article header, beside the headline, and the
-    body in its own container after it; the max-gain block is that container.
+    body in its own container after it; the max-gain block is that container, often nested
+    in four or five wrappers below the element the header sits beside.
 
     On by default (``params={"lead": False}`` leaves it out): a reader takes the standfirst for
     part of the article, as the trafilatura set and fundus do.  Measured: trafilatura set
