@@ -576,3 +576,17 @@ def test_an_unmarked_container_is_not_widened_to():
     lines = ["„Ich weiß ich bin betrunken und sollte das vielleicht nicht sagen…“", "– „Dann sag es nicht“",
              "– „Ok.“"]
     assert extract(dialogue_post(lines, container="div"), method="auto").text == lines[0]
+
+
+def test_an_embed_placeholder_and_a_buy_box_inside_the_article_are_not_body():
+    placeholder = ('<div class="third-party-services--placeholder"><p>We respect your privacy: this video is '
+                   "shown only after you agree to load content from the video platform.</p></div>")
+    buybox = ('<div class="c-box buybox__info"><p>Immediate online access to all issues from this year, and a '
+              "subscription that renews itself every year until you cancel it.</p></div>")
+    half = len(ARTICLE_PARAGRAPHS) // 2
+    body = [*ARTICLE_PARAGRAPHS[:half], placeholder, *ARTICLE_PARAGRAPHS[half:], buybox]
+    html = english_article(paragraphs=[], extra_body="<div class='article-text'>" + "".join(
+        p if p.startswith("<div") else f"<p>{p}</p>" for p in body) + "</div>")
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+    assert weight_of('<div id="ctl00_ContentPlaceHolder1_div_main">x</div>') > 0  # ASP.NET's main region
+    assert weight_of('<div class="image-placeholder">x</div>') == 0

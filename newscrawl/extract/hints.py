@@ -25,7 +25,7 @@ _NEGATIVE_WORDS = (
     "copyright", "cookie", "gdpr", "consent", "modal", "popup", "overlay", "masthead", "navbar", "menu",
     "toolbar", "byline", "caption", "credit", "outbrain", "taboola", "skip-link", "read-more", "readmore",
     "more-stories", "next-article", "prev-article", "print-only", "visually-hidden", "sr-only", "rating",
-    "feedback", "trackback", "pingback", "profile", "dropdown",
+    "feedback", "trackback", "pingback", "profile", "dropdown", "buybox",
 )
 _NEGATIVE_GUARDED = {
     "widget": r"(?<!elementor-)widget",
@@ -43,6 +43,9 @@ _NEGATIVE_GUARDED = {
     "author": r"author[-_]*(?:bio|box|info|description|details|profile|card)",
     "contributor": r"contributor[-_]*bio",
     "about": r"about[-_]*(?:the[-_]*)?author",
+    # What stands in for content not shown (a blocked embed's consent notice), but not ASP.NET's
+    # "ContentPlaceHolder1", the page's main region.
+    "placeholder": r"(?<!content)placeholder",
 }
 NEGATIVE = re.compile("|".join([*map(re.escape, _NEGATIVE_WORDS), *_NEGATIVE_GUARDED.values()]))
 # Within one class token a boilerplate word names what the element is, whatever body word
