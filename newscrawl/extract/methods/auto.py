@@ -721,6 +721,16 @@ LEAD_LINKS = 0.3
 LEAD_LEVELS, LEAD_SIBLINGS = 5, 3
 
 
+def _names_lead(cls: str | None, ident: str | None) -> bool:
+    """Does a class or id name a lead (:data:`LEAD_MARKUP`)?"""
+    return bool(cls and _lead_word(cls)) or bool(ident and _lead_word(ident))
+
+
+@lru_cache(maxsize=8192)  # class lists repeat through a page and across a site's pages
+def _lead_word(value: str) -> bool:
+    return LEAD_MARKUP.search(value) is not None
+
+
 def _innermost(marked: list[html.HtmlElement], top: html.HtmlElement) -> list[html.HtmlElement]:
     """The elements of ``marked`` (all under ``top``) holding no other one, in one climb of each
     ancestor chain (a list scan per descendant would be quadratic on a page of nested leads)."""
@@ -745,8 +755,7 @@ def _lead_in(el: html.HtmlElement, page: Page, title: str | None) -> str | None:
     An article's ``<header>`` (the one holding an ``<h1>``) that marks no lead is read the same
     way with its paragraphs as the candidates: sites whose class names are generated
     (``sc-fashhx``) set the standfirst there, beside the headline, as its one paragraph."""
-    marked = [x for x in el.iter() if isinstance(x.tag, str)
-              and LEAD_MARKUP.search(f"{x.get('class') or ''} {x.get('id') or ''}")]
+    marked = [x for x in el.iter() if isinstance(x.tag, str) and _names_lead(x.get("class"), x.get("id"))]
     if not marked and el.tag == "header" and next(el.iter("h1"), None) is not None:
         marked = list(el.iter("p"))
     inner = _innermost(marked, el)
