@@ -590,3 +590,12 @@ def test_an_embed_placeholder_and_a_buy_box_inside_the_article_are_not_body():
     assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
     assert weight_of('<div id="ctl00_ContentPlaceHolder1_div_main">x</div>') > 0  # ASP.NET's main region
     assert weight_of('<div class="image-placeholder">x</div>') == 0
+
+
+def test_an_authors_section_after_the_article_is_not_body():
+    authors = ('<section class="article--authors"><h4>Authors:</h4><p>Jane Roe writes about energy and the '
+               "climate for the magazine and has covered the wind industry for ten years.</p></section>")
+    html = english_article(extra_body=authors)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+    assert weight_of('<div class="post-authors-list">x</div>') == 0
+    assert weight_of('<div class="article-author">x</div>') > 0  # the byline's own element is not a box

@@ -40,7 +40,7 @@ _NEGATIVE_GUARDED = {
     "bio": r"(?:^|[-_ ])bio(?:$|[-_ ])",
     "dsq": r"(?:^|[-_ ])dsq(?:$|[-_ ])",  # Disqus
     "search": r"(?:^|[-_ ])search(?:$|[-_ ]|box|form|bar)",
-    "author": r"author[-_]*(?:bio|box|info|description|details|profile|card)",
+    "author": r"author[-_]*(?:bio|box|info|description|details|profile|card)|authors(?:$|[-_ ])",
     "contributor": r"contributor[-_]*bio",
     "about": r"about[-_]*(?:the[-_]*)?author",
     # What stands in for content not shown (a blocked embed's consent notice), but not ASP.NET's
