@@ -232,7 +232,8 @@ def element_count(root: html.HtmlElement) -> int:
 
 
 def remove_noise(root: html.HtmlElement) -> None:
-    """Chen et al. (2012) §2.1 clean-up: drop script/style/select/... subtrees, keeping their tails.
+    """Chen et al. (2012) §2.1 clean-up: drop script/style/select/... subtrees, keeping their tails;
+    then comments and, as no reader sees them inline, bare ruby readings (:func:`drop_bare_ruby_readings`).
 
     ``strip_elements`` works in C (``drop_tree`` is Python, per element).  It leaves a kept
     tail as a text node of its own next to its neighbour: lxml's ``.text``, ``.tail``,

@@ -40,7 +40,8 @@ except ImportError:  # not built, or NEWSCRAWL_PURE_PYTHON=1
 LAMBDA = 0.75
 KEEP_SHARE = 0.5
 JSON_LD_SHORTFALL = 0.5
-# Below this many characters the page rendered no body: look for one in its scripts' data.
+# Below this many characters the page rendered little or no body: look for it in the page's
+# script data, its noscripts, then the content-marked element around the block.
 SCRIPT_BODY_BELOW = 200
 HEADLINE_SIMILARITY = 0.8
 MU = 0.5
@@ -611,9 +612,8 @@ def lone_marked_body(block: html.HtmlElement, gain: Gain, lam: float) -> html.Ht
     return el
 
 
-# Below this many characters the chosen block is a fragment of a short post: the nearest element
+# A body under SCRIPT_BODY_BELOW characters may be a fragment of a short post: the nearest element
 # around it marked as content, holding this many times its text once pruned, is the post.
-SHORT_BODY_BELOW = 200
 SHORT_BODY_GROWTH = 1.2
 
 
@@ -621,7 +621,7 @@ def marked_container(block: html.HtmlElement, gain: Gain) -> html.HtmlElement | 
     """The nearest element around ``block`` whose own markup says content (``<article>``,
     ``<main>``, ``post``, ``entry-content``: a weight above neutral), if any below ``<body>``.
 
-    ``auto`` widens a body under :data:`SHORT_BODY_BELOW` characters to it when it holds
+    ``auto`` widens a body under :data:`SCRIPT_BODY_BELOW` characters to it when it holds
     :data:`SHORT_BODY_GROWTH` times the text once pruned: a short post of short lines (a
     dialogue, a list of course names, podcast show notes) has few stop words, so one
     paragraph outgains the rest and the others fall below :func:`paragraphs_parent`'s bar.
@@ -871,22 +871,22 @@ def extract_body(
     if declared and len(body.text) < JSON_LD_SHORTFALL * len(declared):
         # The page renders its body with JavaScript; its own metadata carries the text.
         body.paragraphs = [line for line in (dom.normalize_space(x) for x in declared.splitlines()) if line]
-    if len(body.text) < SCRIPT_BODY_BELOW:
+    shown = len(body.text)
+    if shown < SCRIPT_BODY_BELOW:
         # Rendered only in part or not at all: the script data must carry what was rendered.
         embedded = script_paragraphs(page.text)
         rendered = body.text_paragraphs()
-        if sum(map(len, embedded)) > max(SCRIPT_BODY_BELOW, 2 * len(body.text)) and (
+        if sum(map(len, embedded)) > max(SCRIPT_BODY_BELOW, 2 * shown) and (
             not rendered or any(rendered[0] in line for line in embedded)
         ):
             body.paragraphs = embedded
             return body
         shown_without_scripts = noscript_paragraphs(page)
-        if sum(map(len, shown_without_scripts)) > max(SCRIPT_BODY_BELOW, 2 * len(body.text)):
+        if sum(map(len, shown_without_scripts)) > max(SCRIPT_BODY_BELOW, 2 * shown):
             body.paragraphs = shown_without_scripts
             return body
-    if len(body.text) < SHORT_BODY_BELOW and (container := marked_container(block, gain)) is not None:
-        wider = body_at(container)
-        if len(wider.text) > SHORT_BODY_GROWTH * len(body.text):
+        container = marked_container(block, gain)
+        if container is not None and len((wider := body_at(container)).text) > SHORT_BODY_GROWTH * shown:
             body = wider
     return with_lead(body, page, title) if lead else body
 
