@@ -20,7 +20,6 @@ What a home page tells (each function takes a parsed page, its URL and the site'
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -30,10 +29,11 @@ from re import _parser as sre_parse
 from urllib.parse import urljoin, urlsplit
 
 from lxml import html
+from w3lib.url import safe_url_string
 
 from . import catalogue
 from .extract.dom import normalize_space
-from .sites import _PSL, _is_ip, host_allowed, parse_sites
+from .sites import _PSL, AllowList, _ascii_host, _is_ip, host_allowed, private_address
 
 FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/feed+json")
 FEED_PATHS = ("/rss", "/feed", "/rss.xml", "/index.xml", "/atom.xml", "/feed.xml")  # probed if none named
@@ -47,6 +47,7 @@ _NOT_SECTION_WORDS = frozenset({
     "search", "shop", "store", "advertise", "ads", "donate", "rss", "feed", "feeds", "sitemap", "legal",
     "policy", "copyright", "author", "authors", "tag", "tags", "user", "profile", "cart", "app", "apps",
 })
+_NOT_NAME_RE = re.compile(r"[^a-z0-9]+")
 _MAX_SECTION_WORDS = 5
 _MAX_SECTION_CJK = 8
 
@@ -63,6 +64,7 @@ class Survey:
     list_apis: list[str] = field(default_factory=list)
     catalogue_links: dict[str, int] = field(default_factory=dict)  # catalogue page -> article links on it
     articles: list[str] = field(default_factory=list)  # article URLs listed anywhere
+    allowed: list[str] = field(default_factory=list)  # domains the user allowed besides the home origin
 
 
 def registrable_domain(url: str) -> str:
@@ -71,6 +73,14 @@ def registrable_domain(url: str) -> str:
     host = (urlsplit(url).hostname or "").lower().rstrip(".")
     extracted = _PSL(host)
     return extracted.top_domain_under_public_suffix or host
+
+
+def site_name(url: str) -> str:
+    """A site name (``[a-z][a-z0-9_]*``) for a discovered site: its registrable domain
+    (``https://www.example.co.uk/`` -> ``example_co_uk``); an IP address or ``localhost`` with
+    its port (``http://127.0.0.1:8080/`` -> ``site_127_0_0_1_8080``)."""
+    name = _NOT_NAME_RE.sub("_", _ascii_host(_site_domain(url))).strip("_")
+    return name if name[:1].isalpha() else f"site_{name}"
 
 
 def page_language(root: html.HtmlElement) -> str | None:
@@ -270,24 +280,34 @@ MAX_CATALOGUES = 10
 
 
 def site_table(survey: Survey) -> dict:
-    """The ``[sites.<name>]`` table for a surveyed site: its domains (the home page's registrable
-    domain, and that of each feed or sitemap on another domain), the home page and the section
-    pages that listed articles as catalogues, its feeds, sitemaps and list endpoints, language
-    and inferred ``article_pattern``.  Keys without a value are left out."""
-    catalogues = [survey.home] + [url for url in survey.sections
-                                  if survey.catalogue_links.get(url, 0) >= MIN_CATALOGUE_LINKS]
-    domains = [_site_domain(survey.home)]
-    for url in survey.feeds + survey.sitemaps + survey.list_apis:
-        if not host_allowed(urlsplit(url).hostname, [d.split(":")[0] for d in domains]):
-            domains.append(_site_domain(url))
+    """The ``[sites.<name>]`` table for a surveyed site: its domain (the home page's host, with
+    its port when not the default, and the domains the user allowed), the home page and the
+    section pages that listed articles as catalogues, its feeds, sitemaps and list endpoints,
+    language and inferred ``article_pattern``.  Only URLs on the home page's origin or an
+    allowed domain are written (what the page names elsewhere was not followed, and a sites
+    file keeps an access for every later crawl); an address on the machine's own network
+    (loopback, private, link-local) only when the home page is on one.  Keys without a value
+    are left out."""
+    home = urlsplit(survey.home)
+    domains = [home.netloc.rsplit("@", 1)[-1].lower()] + list(survey.allowed)
+    allow_list = AllowList.of(survey.allowed, [survey.home])
+    local = bool(private_address(survey.home))
+
+    def kept(urls: Iterable[str]) -> list[str]:
+        """On the origin; as a request carries it (control characters, spaces: percent-encoded)."""
+        return [url for url in dict.fromkeys(safe_url_string(u) for u in urls)
+                if allow_list.allows(url) and (local or not private_address(url))]
+
+    listing = [url for url in survey.sections if survey.catalogue_links.get(url, 0) >= MIN_CATALOGUE_LINKS]
+    sections = kept(listing)
     table = {
         "language": survey.language,
         "domains": list(dict.fromkeys(domains)),
-        "catalogues": catalogues[:MAX_CATALOGUES],
-        "feeds": sorted(survey.feeds),  # responses arrive in any order: a stable entry
-        "sitemaps": survey.sitemaps,
-        "list_apis": survey.list_apis,
-        "article_pattern": infer_article_pattern(survey.articles, [survey.home, *survey.sections]),
+        "catalogues": [survey.home, *sections][:MAX_CATALOGUES],
+        "feeds": sorted(kept(survey.feeds)),  # responses arrive in any order: a stable entry
+        "sitemaps": kept(survey.sitemaps),
+        "list_apis": kept(survey.list_apis),
+        "article_pattern": infer_article_pattern(kept(survey.articles), [survey.home, *survey.sections]),
     }
     return {key: value for key, value in table.items() if value}
 
@@ -302,20 +322,7 @@ def _site_domain(url: str) -> str:
 
 
 def site_entry(name: str, table: dict) -> str:
-    """``table`` as a TOML ``[sites.<name>]`` entry, validated as :func:`newscrawl.sites.load_sites`
-    would (raises :class:`newscrawl.sites.SiteConfigError`); the pattern as a literal string."""
-    parse_sites({"sites": {name: table}}, source="the discovered entry")
-    lines = [f"[sites.{name}]"]
-    for key, value in table.items():
-        lines.append(f"{key} = {_toml_value(key, value)}")
-    return "\n".join(lines) + "\n"
+    """``table`` as a validated TOML ``[sites.<name>]`` entry (:func:`newscrawl.siteswriter.entry_text`)."""
+    from .siteswriter import entry_text
 
-
-def _toml_value(key: str, value) -> str:
-    if isinstance(value, list):
-        if len(value) <= 1:
-            return "[" + ", ".join(json.dumps(v, ensure_ascii=False) for v in value) + "]"
-        return "[\n" + "".join(f"    {json.dumps(v, ensure_ascii=False)},\n" for v in value) + "]"
-    if key == "article_pattern" and "'" not in value and "\n" not in value:
-        return f"'{value}'"  # a TOML literal string: the regex as written
-    return json.dumps(value, ensure_ascii=False)  # JSON string escapes are TOML basic-string escapes
+    return entry_text(name, table)

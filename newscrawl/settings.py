@@ -41,6 +41,7 @@ NEWSCRAWL_SITEMAP_MAX_FILES = 1000  # sitemap files read per run; the rest are d
 NEWSCRAWL_DISCOVER_MAX_SECTIONS = 10  # scrapy crawl discover / addsite: section pages read from the home page
 NEWSCRAWL_DISCOVER_MAX_FEEDS = 20  # scrapy crawl discover / addsite: feeds read (named or listed by the site)
 NEWSCRAWL_DISCOVER_FEED_PROBES = 4  # common feed paths (/rss, /feed, ...) tried when the home page names none
+NEWSCRAWL_DISCOVER_ALLOW: list[str] = []  # discover/addsite: domains allowed besides the start origin
 NEWSCRAWL_SERVE_PORT = None  # port of a served (demo) site; None = stable per site name, 0 = random
 NEWSCRAWL_MAX_ERROR_RATE = 0.5  # exit status 1 when a larger share of fetched articles fails extraction
 NEWSCRAWL_WARC = None  # directory or .warc.gz file: record every response as WARC (newscrawl/warc.py)
@@ -103,6 +104,7 @@ SCHEDULER = "newscrawl.middlewares.CrashSafeScheduler"
 DOWNLOADER_MIDDLEWARES = {
     "newscrawl.middlewares.AllowedDomainsMiddleware": 51,  # scheme, host and port (origin)
     "newscrawl.middlewares.UrlLengthMiddleware": 52,  # URLLENGTH_LIMIT for every request
+    "newscrawl.middlewares.PrivateAddressMiddleware": 53,  # discover: no loopback/private/link-local
     # robots.txt that cannot be read (5xx, timeout, too large) disallows its host (RFC 9309)
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "newscrawl.middlewares.RobotsTxtMiddleware": 100,

@@ -79,7 +79,7 @@ POLITENESS_RANGES: dict[str, tuple[float, float, bool]] = {
     "download_timeout": (0, 3600, False),
 }
 DEFAULT_PORTS = {"http": 80, "https": 443}
-_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+_NAME_RE = re.compile(r"[a-z][a-z0-9_]*")  # fullmatch: "$" would accept a final newline
 _ISO_DATE = re.compile(r"\A\s*+\d{4}-\d{2}-\d{2}[^\n]{0,40}")  # a cutoff; \A: linear even in a search
 # The public suffix list as bundled with tldextract (no download: suffix_list_urls=()),
 # private suffixes included, so "github.io" alone is a suffix too.
@@ -192,7 +192,7 @@ def parse_sites(data: dict[str, Any], *, source: str = "<sites>", base_dir: Path
 
 def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> SiteConfig:
     where = f"{source}: sites.{name}"
-    if not _NAME_RE.match(name):
+    if not _NAME_RE.fullmatch(name):
         raise SiteConfigError(f"{where}: site name must be lower-case letters, digits and '_'")
     if not isinstance(table, dict):
         raise SiteConfigError(f"{where}: must be a table")
@@ -432,6 +432,27 @@ def _ascii_host(host: str) -> str:
         return host.encode("idna").decode("ascii")
     except UnicodeError:
         return host
+
+
+def private_address(url: str) -> bool | None:
+    """Is ``url``'s host a loopback, private, link-local or unspecified address (``127.0.0.2``,
+    ``10.1.2.3``, ``[::1]``, ``169.254.169.254``, ``0.0.0.0``) or ``localhost``?  None for another
+    host name: only resolving it can tell (:func:`private_ip`)."""
+    host = _ascii_host(urlsplit(url).hostname or "")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    if not _is_ip(host):
+        return None
+    return private_ip(host)
+
+
+def private_ip(address: str) -> bool:
+    """Is ``address`` (an IP address) one a crawl of the public web must not reach: loopback,
+    private (RFC 1918, RFC 4193), link-local (cloud metadata services), unspecified or reserved?"""
+    ip = ipaddress.ip_address(address)
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_unspecified or ip.is_reserved
 
 
 def _is_ip(host: str) -> bool:

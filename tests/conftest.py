@@ -32,9 +32,10 @@ class Route:
 
 
 class RoutesServer:
-    """A Twisted web server on 127.0.0.1 answering from a dict of :class:`Route`; counts hits."""
+    """A Twisted web server on 127.0.0.1 (or another loopback ``interface``) answering from a dict
+    of :class:`Route`; counts hits."""
 
-    def __init__(self):
+    def __init__(self, interface: str = "127.0.0.1"):
         from twisted.internet import reactor
         from twisted.web import resource, server
 
@@ -72,8 +73,8 @@ class RoutesServer:
 
         site = server.Site(_Resource())
         site.noisy = False
-        self.port = reactor.listenTCP(0, site, interface="127.0.0.1")
-        self.base = f"http://127.0.0.1:{self.port.getHost().port}"
+        self.port = reactor.listenTCP(0, site, interface=interface)
+        self.base = f"http://{interface}:{self.port.getHost().port}"
 
     def url(self, path: str) -> str:
         return self.base + path

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 class ThreadedRoutes:
     """The site of test_discover served from a thread (the subprocess cannot use the test's reactor)."""
 
-    def __init__(self):
+    def __init__(self, interface: str = "127.0.0.1"):
         self.routes: dict[str, tuple[bytes, str]] = {}
         self.hits: dict[str, int] = {}
         outer = self
@@ -46,8 +46,8 @@ class ThreadedRoutes:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.httpd = ThreadingHTTPServer((interface, 0), Handler)
+        self.base = f"http://{interface}:{self.httpd.server_address[1]}"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def url(self, path: str) -> str:

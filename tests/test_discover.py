@@ -79,7 +79,7 @@ async def test_discover_crawls_a_site_nobody_configured(http_server, tmp_path):
     items = read_jsonl(feed)
     assert {item["url"] for item in items} == articles  # home, sections, feed and sitemap, each once
     assert len(items) == len(articles)
-    assert {item["site"] for item in items} == {"discover"}
+    assert {item["site"] for item in items} == {discovery.site_name(http_server.url("/"))}  # its own name
     sources = {item["url"]: item for item in items}
     assert "city council met" in sources[http_server.url(article_path("business", 5))]["text"]
     survey = crawler.spider.survey
@@ -131,6 +131,52 @@ def test_feeds_and_sections_of_a_home_page():
     assert discovery.section_links(root, base, domains) == [
         "https://www.example.com/guonei/", "https://www.example.com/guoji/", "https://money.example.com/",
         "https://www.example.com/photo/"]  # not /login, not the home page
+
+
+@pytest_twisted.ensureDeferred
+async def test_discover_follows_section_pagination(http_server, tmp_path):
+    """Section pages are read with their pagination, as the site spider reads a catalogue."""
+    articles = build_site(http_server)
+    older = {article_path("world", n) for n in range(20, 24)}
+    page2 = "".join(f'<li class="story"><a href="{p}">{headline("world", int(p.split("-")[-1][:-5]))}</a></li>'
+                    for p in sorted(older))
+    http_server.add("/world/", section_html("world").replace("</ul>", '</ul><a rel="next" href="/world/?page=2">Next</a>'))
+    http_server.add("/world/?page=2", f"<html><body><ul class='stories'>{page2}</ul></body></html>")
+    for path in older:
+        http_server.add(path, article_html(headline("world", int(path.split("-")[-1][:-5]))))
+    feed = tmp_path / "out.jsonl"
+    await run_crawl(DiscoverSpider, crawl_settings(tmp_path, feed), url=http_server.url("/"))
+    assert {item["url"] for item in read_jsonl(feed)} == articles | {http_server.url(p) for p in older}
+
+
+@pytest_twisted.ensureDeferred
+async def test_each_discovered_site_has_its_own_name_and_state(http_server, tmp_path):
+    """Two discovered sites: each its own name, seen store and templates (nothing pooled under
+    "discover"); the second run of one site finds its own earlier exports."""
+    from conftest import RoutesServer
+
+    other = RoutesServer()
+    try:
+        build_site(http_server)
+        build_site(other)
+        first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+        one = await run_crawl(DiscoverSpider, crawl_settings(tmp_path, first), url=http_server.url("/"))
+        two = await run_crawl(DiscoverSpider, crawl_settings(tmp_path, second), url=other.url("/"))
+    finally:
+        other.stop()
+    names = {one.spider.name, two.spider.name}
+    assert len(names) == 2 and "discover" not in names
+    assert {item["site"] for item in read_jsonl(first)} == {one.spider.name}
+    assert len(read_jsonl(second)) == len(read_jsonl(first))  # not "already exported" by the other site
+    assert not two.stats.get_value("newscrawl/dropped/already_exported")
+    assert all((tmp_path / "state" / f"{name}.lock").exists() for name in names)  # state of its own
+
+
+def test_site_names_of_discovered_sites():
+    assert discovery.site_name("https://www.example.co.uk/news/") == "example_co_uk"
+    assert discovery.site_name("https://news.163.com/") == "site_163_com"
+    assert discovery.site_name("http://127.0.0.1:8080/") == "site_127_0_0_1_8080"
+    assert discovery.site_name("https://пример.рф/") == "xn_e1afmkfd_xn_p1ai"
 
 
 def test_registrable_domain():

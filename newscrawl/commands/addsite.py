@@ -4,9 +4,14 @@ Runs the discovery crawl (``scrapy crawl discover -a url=URL -a survey=1``: the 
 few section pages and the feeds it names or that answer on common paths, robots.txt; no
 article is fetched) and prints a validated ``[sites.NAME]`` entry: domains, catalogues (the
 home page and the sections that list articles), feeds, sitemaps, list endpoints, language and
-an ``article_pattern`` inferred from the article URLs found.  Review it, then keep it with
-``--write``, which appends it to the sites file (``NEWSCRAWL_SITES``, default
-``data/sites.toml``, or ``--sites FILE``); a name the file already has is refused.
+an ``article_pattern`` inferred from the article URLs found.  Only what is on the home page's
+origin (scheme, host, port) is written, as the discovery crawl only follows that (``--allow
+DOMAINS`` allows more, as ``-a allow=`` does for ``scrapy crawl discover``).  Review it, then
+keep it with ``--write``, which adds it to the sites file (``NEWSCRAWL_SITES``, default
+``data/sites.toml``, or ``--sites FILE``) with a TOML writer that keeps the file's comments:
+the result is loaded and validated before it replaces the file atomically, and the previous
+file is kept as ``<file>.bak`` (:mod:`newscrawl.siteswriter`); a name the file already has is
+refused.
 
     $ scrapy addsite example_news https://www.example.com/
     $ scrapy addsite example_news https://www.example.com/ --write
@@ -23,6 +28,7 @@ from scrapy.exceptions import UsageError
 
 from ..discovery import site_entry, site_table
 from ..sites import DEFAULT_SITES_FILE, SiteConfigError, load_sites, origin_of, parse_sites
+from ..siteswriter import add_site
 from ..spiders.discover import DiscoverSpider
 
 
@@ -31,14 +37,16 @@ class Command(ScrapyCommand):
     default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
 
     def syntax(self) -> str:
-        return "NAME URL [--write] [--sites FILE]"
+        return "NAME URL [--write] [--sites FILE] [--allow DOMAINS]"
 
     def short_desc(self) -> str:
         return "Discover a site from its home page and print (or --write) its sites-file entry"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
-        parser.add_argument("--write", action="store_true", help="append the entry to the sites file")
+        parser.add_argument("--write", action="store_true", help="add the entry to the sites file")
+        parser.add_argument("--allow", metavar="DOMAINS", default="",
+                            help="domains (host or host:port, comma-separated) allowed besides the origin")
         parser.add_argument("--sites", metavar="FILE", help="the sites file (default: NEWSCRAWL_SITES)")
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -55,8 +63,12 @@ class Command(ScrapyCommand):
             raise UsageError(f"URL must be an absolute http(s) URL, got {url!r}")
         sites_file = Path(opts.sites or self.settings.get("NEWSCRAWL_SITES") or DEFAULT_SITES_FILE)
         self._check_name(name, sites_file)
+        try:
+            DiscoverSpider.check_allow(url=url, allow=opts.allow)
+        except ValueError as exc:
+            raise UsageError(str(exc), print_help=False) from None
         crawler = self.crawler_process.create_crawler(DiscoverSpider)
-        self.crawler_process.crawl(crawler, url=url, survey="1")
+        self.crawler_process.crawl(crawler, url=url, survey="1", allow=opts.allow)
         self.crawler_process.start()
         survey = getattr(crawler.spider, "survey", None)
         if survey is None:
@@ -70,9 +82,13 @@ class Command(ScrapyCommand):
             return
         print(entry, end="")
         if opts.write:
-            with sites_file.open("a", encoding="utf-8") as out:
-                out.write("\n" + entry)
-            print(f"# appended to {sites_file}")
+            try:
+                backup = add_site(sites_file, name, table)
+            except (SiteConfigError, OSError) as exc:
+                print(f"error: {sites_file} left as it was: {exc}")
+                self.exitcode = 1
+                return
+            print(f"# added to {sites_file}" + (f" (previous file kept as {backup})" if backup else ""))
 
     @staticmethod
     def _check_name(name: str, sites_file: Path) -> None:

@@ -1,11 +1,23 @@
 """``scrapy crawl discover -a url=https://www.example.com/``: crawl a site nobody configured.
 
 From the home page the spider finds the site's feeds, section pages and JSON list endpoints
-(:mod:`newscrawl.discovery`) and reads them as the site spider reads configured ones; the
-``Sitemap:`` lines of the host's robots.txt are read as for any site.  The run's site is
-built at start: its domain is the registrable domain of ``url`` (``www.example.com`` ->
-``example.com``, subdomains included), plus the origin of ``url`` itself and of each feed
-the home page declares on another host.
+(:mod:`newscrawl.discovery`) and reads them as the site spider reads configured ones, section
+pages with their pagination (``max_pages``, default 3, as for a configured catalogue); the
+``Sitemap:`` lines of the host's robots.txt are read as for any site.
+
+**Where it goes.**  Discovery stays on the origin of ``url`` (scheme, host and port): a page
+is hostile input, and a feed, sitemap, section or article it names elsewhere (another port,
+another host) is reported (``newscrawl/discover/off_origin/<feed|sitemap|section>``, one log
+line each) and not followed; article links elsewhere are dropped as ``offsite``.  More is
+allowed with ``-a allow=feeds.example.com,cdn.example.com:8443`` (comma-separated domains,
+``host`` for the default ports, subdomains included, or ``host:port``) or the
+``NEWSCRAWL_DISCOVER_ALLOW`` setting.  Unless the start URL itself is on one, no request goes to
+a loopback, private or link-local address (:class:`newscrawl.middlewares.PrivateAddressMiddleware`,
+which resolves host names too): a public page cannot aim the crawl at the machine's network.
+
+**Its own site.**  Each discovered site is named after its registrable domain
+(``https://www.example.com/`` -> ``example_com``, :func:`newscrawl.discovery.site_name`), so its
+items, seen store, template library and state are its own, not shared by every discovered site.
 
 Bounds (settings): ``NEWSCRAWL_DISCOVER_MAX_SECTIONS`` section pages read (default 10),
 ``NEWSCRAWL_DISCOVER_MAX_FEEDS`` feeds (default 20), ``NEWSCRAWL_DISCOVER_FEED_PROBES`` common
@@ -21,14 +33,17 @@ from __future__ import annotations
 
 from itertools import islice
 from typing import Any
+from urllib.parse import urlsplit
 
 import scrapy
 from scrapy.http import TextResponse
+from scrapy.utils.defer import maybe_deferred_to_future
 
 from .. import catalogue, discovery
 from ..discovery import Survey
 from ..items import ListingItem
-from ..sites import SiteConfig, origin_of
+from ..sites import AllowList, SiteConfig, domain_problem, origin_of, private_address, private_ip
+from ..urls import short_url
 from .site import SiteSpider, page_kind, robots_sitemaps
 
 DISCOVER_STATS = "newscrawl/discover/"  # stats prefix: what discovery found and tried
@@ -39,20 +54,61 @@ class DiscoverSpider(SiteSpider):
 
     name = "discover"
 
-    def __init__(self, *args: Any, url: str | None = None, survey: str | bool = False, **kwargs: Any):
-        if not url or origin_of(url) is None:
-            raise ValueError("discover needs -a url=<the site's home page, an absolute http(s) URL>")
-        domain = discovery.registrable_domain(url)
-        self.site = SiteConfig(name=self.name, domains=(domain,), catalogues=(url,), max_pages=1)
+    def __init__(self, *args: Any, url: str | None = None, survey: str | bool = False,
+                 allow: str | None = None, **kwargs: Any):
+        self.allow_arg = self.check_allow(url=url, allow=allow)
+        host = urlsplit(url).netloc.rsplit("@", 1)[-1]
+        self.site = SiteConfig(name=discovery.site_name(url), domains=(host,), catalogues=(url,))
         super().__init__(*args, **kwargs)
+        self.name = self.site.name  # the site's own name: its items, seen store and templates
         self.home_url = url
         self.surveying = str(survey).lower() in ("1", "true", "yes")
         self.survey = Survey(home=url)
+        # judged again at start for a host name (resolved); an IP literal or localhost is known now
+        self.refuse_private_addresses = not private_address(url)
+
+    @classmethod
+    def check_arguments(cls, url: str | None = None, allow: str | None = None, **others: Any):
+        cls.check_allow(url=url, allow=allow)
+        return super().check_arguments(**others)
+
+    @staticmethod
+    def check_allow(url: str | None = None, allow: str | None = None, **_others: Any) -> tuple[str, ...]:
+        """``url`` is an absolute http(s) URL; the domains of ``allow``, valid sites-file domains."""
+        if not url or origin_of(url) is None:
+            raise ValueError("discover needs -a url=<the site's home page, an absolute http(s) URL>")
+        domains = tuple(d.strip() for d in (allow or "").split(",") if d.strip())
+        for domain in domains:
+            problem = domain_problem(domain)
+            if problem:
+                raise ValueError(f"allow: {domain!r} {problem}")
+        return domains
+
+    @classmethod
+    def from_crawler(cls, crawler, *args: Any, **kwargs: Any):
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        allowed = spider.allow_arg + tuple(crawler.settings.getlist("NEWSCRAWL_DISCOVER_ALLOW"))
+        for domain in allowed:
+            problem = domain_problem(domain)
+            if problem:
+                raise ValueError(f"NEWSCRAWL_DISCOVER_ALLOW: {domain!r} {problem}")
+        spider.allow_list = AllowList.of(allowed, [spider.home_url])  # the start origin, and what was allowed
+        spider.allowed_domains = spider.allow_list.hosts
+        spider.survey.allowed = list(allowed)
+        return spider
 
     def _setting(self, name: str, default: int) -> int:
         return self.crawler.settings.getint(name, default)
 
     async def start(self):
+        if self.refuse_private_addresses and private_address(self.home_url) is None:
+            from twisted.internet import reactor
+
+            try:  # a host name: private when it resolves to a private address
+                address = await maybe_deferred_to_future(reactor.resolve(urlsplit(self.home_url).hostname))
+            except Exception:  # noqa: BLE001 - unresolvable: the home page's download reports it
+                address = None
+            self.refuse_private_addresses = not (address and private_ip(address))
         yield self._listing_request(self.home_url, self.parse_home)
 
     # -- the home page ---------------------------------------------------------------
@@ -73,7 +129,8 @@ class DiscoverSpider(SiteSpider):
         self.survey.language = discovery.page_language(root)
         feeds = discovery.feed_links(root, response.url, self.allowed_domains)
         sections = discovery.section_links(root, response.url, self.allowed_domains)
-        sections = [s for s in sections if s not in self._listing_seen and self.allow_list.allows(s)]
+        sections = self._on_origin(sections, "section", response.url)
+        sections = [s for s in sections if s not in self._listing_seen]
         self.survey.sections = sections
         self._count("sections", len(sections))
         yield from self._feed_requests(feeds, index_pages=True)
@@ -89,14 +146,12 @@ class DiscoverSpider(SiteSpider):
         yield from self.parse_catalogue(response, page=1)
 
     def _feed_requests(self, feeds: list[str], index_pages: bool):
-        """Requests for new feeds, up to ``NEWSCRAWL_DISCOVER_MAX_FEEDS`` a run; a feed the page
-        declares on another host is allowed for the run (its origin only)."""
+        """Requests for new feeds on the allowed origins, up to ``NEWSCRAWL_DISCOVER_MAX_FEEDS`` a
+        run; a feed named on another origin is reported, not read."""
         budget = self._setting("NEWSCRAWL_DISCOVER_MAX_FEEDS", 20) - self.crawler.stats.get_value(
             DISCOVER_STATS + "feeds_requested", 0)
-        new = [url for url in dict.fromkeys(feeds) if url not in self._listing_seen][: max(budget, 0)]
-        if new:
-            self.allow_list = self.allow_list.with_origins(new)
-            self.allowed_domains = self.allow_list.hosts
+        feeds = [url for url in dict.fromkeys(feeds) if url not in self._listing_seen]
+        new = self._on_origin(feeds, "feed", self.home_url)[: max(budget, 0)]
         for url in new:
             self._count("feeds_requested")
             yield self._listing_request(url, self.parse_discovered_feed, index_pages=index_pages)
@@ -122,7 +177,6 @@ class DiscoverSpider(SiteSpider):
             self._count("feed_probe_missed")
             return
         self._count("feed_probe_found")
-        self.allow_list = self.allow_list.with_origins([response.url])
         yield from self._recorded(self.parse_feed(response), response.url, "feed")
 
     def probe_missed(self, failure) -> None:
@@ -163,11 +217,24 @@ class DiscoverSpider(SiteSpider):
         parts = request.url.split("/")
         robots_url = "/".join(parts[:3]) + "/robots.txt"
         if self.allow_list.allows(robots_url):
-            for url in robots_sitemaps(robotparser, robots_url):
-                if url not in self.survey.sitemaps and self.allow_list.allows(url):
+            found = [u for u in robots_sitemaps(robotparser, robots_url) if u not in self.survey.sitemaps]
+            for url in self._on_origin(found, "sitemap", robots_url):
+                if url not in self.survey.sitemaps:
                     self.survey.sitemaps.append(url)
         if not self.surveying:
             super()._robots_parsed(robotparser, request)
+
+    def _on_origin(self, urls: list[str], kind: str, found_on: str) -> list[str]:
+        """``urls`` on the allow-list; the others are counted each
+        (``newscrawl/discover/off_origin/<kind>``), logged once, and not followed."""
+        kept = [url for url in urls if self.allow_list.allows(url)]
+        refused = [url for url in urls if url not in kept]
+        if refused:
+            self._count(f"off_origin/{kind}", len(refused))
+            self.logger.warning("Discover: %d %s URL(s) named on %s are off the start origin, not followed "
+                                "(-a allow=HOST[:PORT] allows a domain), e.g. %s", len(refused), kind,
+                                short_url(found_on), short_url(refused[0]))
+        return kept
 
     def _count(self, what: str, count: int = 1) -> None:
         self.crawler.stats.inc_value(DISCOVER_STATS + what, count)

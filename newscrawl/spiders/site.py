@@ -132,24 +132,34 @@ class SiteSpider(scrapy.Spider):
         super().__init__(*args, **kwargs)
         if self.site is None:
             raise ValueError(f"{type(self).__name__} has no site configuration")
-        self.start_urls_arg = _checked_urls(start_url, "start_url")
-        self.feed_urls_arg = _checked_urls(feed_url, "feed_url")
-        try:
-            self.max_pages = int(max_pages) if max_pages is not None else self.site.max_pages
-        except ValueError:
-            raise ValueError(f"max_pages must be an integer, got {max_pages!r}") from None
-        if self.max_pages < 1:
-            raise ValueError("max_pages must be at least 1")
-        try:
-            self.since_arg = parse_cutoff(since)
-        except ValueError as exc:
-            raise ValueError(f"since: {exc}") from None
+        self.start_urls_arg, self.feed_urls_arg, pages, self.since_arg = SiteSpider.check_arguments(
+            start_url=start_url, feed_url=feed_url, max_pages=max_pages, since=since)
+        self.max_pages = self.site.max_pages if pages is None else pages
         self.date_cutoff: datetime | None = None  # set by from_crawler: articles older are dropped
         self.sitemap_cutoff: datetime | None = None  # the same for sitemap entries (recency window)
         self._listing_seen: set[str] = set()
         self._sitemaps_requested = 0
         self.demo_server = None
         self.served_netloc: str | None = None
+
+    @classmethod
+    def check_arguments(cls, start_url: str | None = None, feed_url: str | None = None,
+                        max_pages: str | int | None = None, since: str | None = None, **_others: Any):
+        """The ``-a`` values, checked before the crawl starts (``scrapy crawl`` makes a ValueError
+        a usage error, exit status 2): (start URLs, feed URLs, max_pages or None, since or None)."""
+        pages = None
+        if max_pages is not None:
+            try:
+                pages = int(max_pages)
+            except ValueError:
+                raise ValueError(f"max_pages must be an integer, got {max_pages!r}") from None
+            if pages < 1:
+                raise ValueError("max_pages must be at least 1")
+        try:
+            cutoff = parse_cutoff(since)
+        except ValueError as exc:
+            raise ValueError(f"since: {exc}") from None
+        return _checked_urls(start_url, "start_url"), _checked_urls(feed_url, "feed_url"), pages, cutoff
 
     @classmethod
     def update_settings(cls, settings) -> None:
