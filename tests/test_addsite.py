@@ -124,3 +124,101 @@ async def test_survey_of_a_served_site_becomes_an_entry_load_sites_accepts(http_
     assert site.catalogues and not any(pattern.search(url) for url in site.catalogues)
     assert site.feeds == (http_server.url("/rss/all.xml"),) and site.language == "en"
     assert not nested_quantifier(site.article_pattern)
+
+
+# -- hostile input (issue 30, items 2 and 3) --------------------------------------------------
+
+SITES_WITH_COMMENTS = """# Our sites: reviewed by the desk every Monday
+[sites.other]  # the partner site
+domains = ["example.org"]
+feeds = ["https://example.org/rss"]  # their only feed
+"""
+
+
+@pytest.fixture
+def hostile():
+    """The hostile site of test_discover_hostile, served from threads: a home page on 127.0.0.1
+    naming an internal service on another port and on 127.0.0.2."""
+    from test_discover_hostile import hostile_home, internal_service
+
+    internals = [ThreadedRoutes("127.0.0.1"), ThreadedRoutes("127.0.0.2")]
+    for server in internals:
+        internal_service(server)
+    site = ThreadedRoutes()
+    hostile_home(site, internals)
+    yield site, internals
+    for server in [site, *internals]:
+        server.httpd.shutdown()
+
+
+def test_addsite_write_keeps_the_internal_service_out_of_the_sites_file(hostile, tmp_path):
+    site, internals = hostile
+    sites_file = tmp_path / "sites.toml"
+    sites_file.write_text(SITES_WITH_COMMENTS)
+    done = addsite(tmp_path, "hostile", site.url("/"), "--sites", str(sites_file), "--write")
+    assert done.returncode == 0, done.stderr[-3000:]
+    written = load_sites(sites_file)["hostile"]
+    assert written.domains == (site.base.split("//")[1],)
+    for url in written.feeds + written.sitemaps + written.catalogues + written.list_apis:
+        assert url.startswith(site.base + "/"), url
+    assert all(server.hits == {} for server in internals)
+    # the next scheduled crawl of the written site does not reach the internal service either
+    crawl = subprocess.run(
+        [sys.executable, "-m", "scrapy", "crawl", "hostile", "-s", f"NEWSCRAWL_SITES={sites_file}",
+         "-s", f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}", "-o", str(tmp_path / "out.jsonl")],
+        cwd=ROOT, capture_output=True, text=True, timeout=180, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert crawl.returncode == 0, crawl.stderr[-3000:]
+    assert all(server.hits == {} for server in internals), [server.hits for server in internals]
+    exported = [line for line in (tmp_path / "out.jsonl").read_text().splitlines() if line.strip()]
+    assert exported and all(site.base in line for line in exported)
+
+
+def test_addsite_write_with_a_del_byte_in_a_robots_sitemap_leaves_a_loading_file(site, tmp_path):
+    server, _ = site
+    server.add("/robots.txt", f"User-agent: *\nAllow: /\nSitemap: {server.base}/site\x7fmap.xml\n",
+               headers={"Content-Type": "text/plain"})
+    sites_file = tmp_path / "sites.toml"
+    sites_file.write_text(SITES_WITH_COMMENTS)
+    done = addsite(tmp_path, "example_news", server.url("/"), "--sites", str(sites_file), "--write")
+    assert done.returncode == 0, done.stderr[-3000:]
+    sites = load_sites(sites_file)  # every later crawl reads it
+    assert set(sites) == {"other", "example_news"}
+    assert sites["example_news"].sitemaps == (server.url("/site%7Fmap.xml"),)  # as a request carries it
+    text = sites_file.read_text()
+    assert "# Our sites: reviewed by the desk every Monday" in text and "# their only feed" in text
+    assert (tmp_path / "sites.toml.bak").read_text() == SITES_WITH_COMMENTS
+    listed = subprocess.run([sys.executable, "-m", "scrapy", "list", "-s", f"NEWSCRAWL_SITES={sites_file}"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert listed.returncode == 0 and "example_news" in listed.stdout.split(), listed.stderr[-2000:]
+
+
+def test_addsite_refuses_a_name_ending_in_a_newline(tmp_path):
+    sites_file = tmp_path / "sites.toml"
+    sites_file.write_text(SITES_WITH_COMMENTS)
+    done = addsite(tmp_path, "news\n", "https://www.example.com/", "--sites", str(sites_file), "--write")
+    assert done.returncode == 2 and "site name" in done.stderr
+    assert sites_file.read_text() == SITES_WITH_COMMENTS
+
+
+def test_the_sites_file_writer_never_leaves_a_file_that_does_not_load(tmp_path):
+    from newscrawl.sites import SiteConfigError
+    from newscrawl.siteswriter import add_site
+
+    sites_file = tmp_path / "sites.toml"
+    sites_file.write_text(SITES_WITH_COMMENTS)
+    hostile_values = {"domains": ["example.com"], "feeds": ["https://example.com/rss\x7f\x01\"']\n[x]"],
+                      "article_pattern": "^https?://[^/]+/a'b\\d+\x7f$", "language": "en\n[sites.evil]"}
+    add_site(sites_file, "odd", hostile_values)
+    loaded = load_sites(sites_file)
+    assert loaded["odd"].feeds == (hostile_values["feeds"][0].strip(),)
+    assert loaded["odd"].article_pattern == hostile_values["article_pattern"]
+    assert "# the partner site" in sites_file.read_text()
+    before = sites_file.read_text()
+    for name, table in (("news\n", {"domains": ["example.com"], "feeds": ["https://example.com/"]}),
+                        ("bad", {"domains": ["com"], "feeds": ["https://example.com/"]}),
+                        ("odd", {"domains": ["example.com"], "feeds": ["https://example.com/"]})):
+        with pytest.raises(SiteConfigError):
+            add_site(sites_file, name, table)
+        assert sites_file.read_text() == before  # left as it was
+    assert not list(tmp_path.glob(".sites.toml.*.tmp"))

@@ -12,7 +12,7 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Request
 from scrapy.utils.test import get_crawler
 from test_crawl_local import article_html
-from test_discover import article_path, build_site, headline, rss
+from test_discover import article_path, build_site, headline, home_html, rss
 
 from newscrawl.middlewares import PrivateAddressMiddleware
 from newscrawl.sites import private_address
@@ -41,7 +41,7 @@ def hostile_home(site, internals) -> None:
     anchors = "".join(f'<li><a href="{s.base}/news/">News</a></li><li><a href="{s.base}/feed.xml">RSS</a></li>'
                       f'<li><a href="{s.base}{article_path("business", 5)}">{headline("business", 5)}</a></li>'
                       for s in internals)
-    home = site.routes["/"].body.replace("</head>", links + "</head>").replace(
+    home = home_html(site.base).replace("</head>", links + "</head>").replace(
         "<main>", f"<main><ul class='more'>{anchors}</ul>")
     site.add("/", home)
     sitemaps = "".join(f"Sitemap: {s.base}/sitemap.xml\n" for s in internals)
