@@ -48,6 +48,7 @@ _NOT_SECTION_WORDS = frozenset({
     "policy", "copyright", "author", "authors", "tag", "tags", "user", "profile", "cart", "app", "apps",
 })
 _NOT_NAME_RE = re.compile(r"[^a-z0-9]+")
+_DIGIT_RE = re.compile(r"\d")  # a word with a digit (2024-05) changes: no literal in a pattern
 _MAX_SECTION_WORDS = 5
 _MAX_SECTION_CJK = 8
 
@@ -217,22 +218,42 @@ def infer_article_pattern(article_urls: Iterable[str], section_urls: Iterable[st
     for template, urls in ranked[:MAX_TEMPLATES]:
         if len(urls) < catalogue.TEMPLATE_SUPPORT or "?" in template or not template:
             break
-        chosen.append(_template_regex(template, urls))
+        regex = _matching_regex(template, urls)
+        if regex is None:
+            continue  # its own URLs defeat it: not proposed
+        chosen.append(regex)
         covered += len(urls)
         if covered >= 0.8 * total:
             break
     if not chosen:
         return None
-    body = chosen[0] if len(chosen) == 1 else "(?:" + "|".join(chosen) + ")"
-    pattern = r"^https?://[^/?#]+/" + body + r"/?(?:[?#]|$)"
+    pattern = _anchored(chosen[0] if len(chosen) == 1 else "(?:" + "|".join(chosen) + ")")
     compiled = re.compile(pattern)
     if nested_quantifier(pattern) or any(compiled.search(url) for url in section_urls):
         return None
     return pattern
 
 
-def _template_regex(template: str, urls: list[str]) -> str:
-    """One template as a regex; a ``w`` position keeps its words when few (``story|review``)."""
+def _anchored(body: str) -> str:
+    return r"^https?://[^/?#]+/" + body + r"/?(?:[?#]|$)"
+
+
+def _matching_regex(template: str, urls: list[str]) -> str | None:
+    """The regex of ``template`` that matches every one of ``urls``, the URLs it was inferred from:
+    the tight one, else one whose id positions take any URL word (``content_100000`` is
+    an ``I`` to the template but no ``[0-9A-Za-z]+``); None when neither does."""
+    for wide in (False, True):
+        regex = _template_regex(template, urls, wide)
+        compiled = re.compile(_anchored(regex))
+        if all(compiled.search(url) for url in urls):
+            return regex
+    return None
+
+
+def _template_regex(template: str, urls: list[str], wide: bool = False) -> str:
+    """One template as a regex; a ``w`` position keeps its words when few and without digits
+    (``story|review``, not ``2024-05``, which next month's articles will not have);
+    ``wide``, an id or slug position takes any run of URL word characters."""
     shapes = template.split("/")
     paths = [[s for s in urlsplit(url).path.split("/") if s] for url in urls]
     parts = []
@@ -242,12 +263,12 @@ def _template_regex(template: str, urls: list[str]) -> str:
             regex = _PLACEHOLDER_RE["D"] % stem[1:]
         elif stem == "w":
             words = {p[i].rsplit(".", 1)[0] if dot else p[i] for p in paths if len(p) > i}
-            if len(words) <= _MAX_LITERALS and all(words):
+            if len(words) <= _MAX_LITERALS and all(words) and not any(map(_DIGIT_RE.search, words)):
                 regex = "(?:" + "|".join(sorted(re.escape(w) for w in words)) + ")"
             else:
                 regex = _PLACEHOLDER_RE["w"].replace("%%", "%")
         else:
-            regex = _PLACEHOLDER_RE[stem].replace("%%", "%")
+            regex = _PLACEHOLDER_RE["w" if wide else stem].replace("%%", "%")
         parts.append(regex + (re.escape("." + ext) if dot else ""))
     return "/".join(parts)
 

@@ -63,6 +63,7 @@ from .store import (
     move_aside,
     state_dir,
 )
+from .urls import short_text, short_url
 
 logger = logging.getLogger(__name__)
 DROP_PREFIX = "newscrawl/dropped/"
@@ -88,7 +89,7 @@ class Scheduled(DropItem):
 def record_drop(crawler, reason: str, url: str | None, detail: str = "") -> None:
     """Log why ``url`` is dropped and count it under ``newscrawl/dropped/<reason>``."""
     crawler.stats.inc_value(DROP_PREFIX + reason)
-    logger.info("Dropped %s: %s%s", url or "<no url>", reason, f" ({detail})" if detail else "")
+    logger.info("Dropped %s: %s%s", short_url(url), reason, f" ({short_text(detail)})" if detail else "")
 
 
 class SeenUrls:

@@ -82,6 +82,7 @@ RETRY_TIMES = 2
 # --- pipelines, extensions, feeds --------------------------------------------------
 ITEM_PIPELINES = dict(STAGES)
 EXTENSIONS = {
+    "newscrawl.urls.ShortUrlLogs": -20,  # long URLs shortened in every log line (Scrapy's too)
     "newscrawl.extensions.RunGuard": -10,  # locks, state and export checks: before any extension uses JOBDIR
     "scrapy.extensions.spiderstate.SpiderState": None,  # replaced by the one below
     "newscrawl.extensions.SpiderState": 0,  # JOBDIR's spider.state; a damaged or unwritable one is a warning

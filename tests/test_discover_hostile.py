@@ -14,8 +14,6 @@ from scrapy.utils.test import get_crawler
 from test_crawl_local import article_html
 from test_discover import article_path, build_site, headline, home_html, rss
 
-from newscrawl.middlewares import PrivateAddressMiddleware
-from newscrawl.sites import private_address
 from newscrawl.spiders.discover import DiscoverSpider
 
 
@@ -87,6 +85,8 @@ async def test_discover_follows_another_origin_the_user_allows(http_server, inte
 
 
 def test_private_addresses():
+    from newscrawl.sites import private_address
+
     for url in ("http://127.0.0.2:8080/", "http://10.1.2.3/", "http://[::1]/", "http://169.254.169.254/latest",
                 "http://192.168.0.1/", "http://localhost:6379/", "http://[fe80::1]/", "http://0.0.0.0/"):
         assert private_address(url), url
@@ -95,6 +95,8 @@ def test_private_addresses():
 
 
 def test_private_addresses_are_refused_when_the_start_url_is_public():
+    from newscrawl.middlewares import PrivateAddressMiddleware
+
     crawler = get_crawler(DiscoverSpider, {"NEWSCRAWL_DISCOVER_ALLOW": ["127.0.0.1:6379", "10.0.0.0"]})
     crawler.spider = DiscoverSpider.from_crawler(crawler, url="http://93.184.216.34/")
     middleware = PrivateAddressMiddleware.from_crawler(crawler)

@@ -172,3 +172,27 @@ def test_a_day_only_date_on_the_cutoffs_day_is_kept_whatever_the_cutoffs_time():
     assert stage.process_item(same_day) is same_day
     with pytest.raises(Dropped):
         stage.process_item(ArticleItem(url="http://127.0.0.1/b.html", site="testsite", published="2026-11-17"))
+
+
+@pytest.mark.parametrize("args", [["-a", "since=garbage"], ["-a", "since=2026-13-45"], ["-a", "max_pages=x"],
+                                  ["-a", "start_url=not-a-url"]])
+def test_a_bad_argument_is_a_usage_error_with_one_line(tmp_path, args):
+    """``-a since=<garbage>`` exited 1 with a traceback (issue 30, item 10): now exit status 2 and
+    one line, as the other argument checks, for a configured site and for discover."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    sites = tmp_path / "sites.toml"
+    sites.write_text('[sites.local]\ndomains = ["127.0.0.1"]\nfeeds = ["http://127.0.0.1:9/rss.xml"]\n')
+    for spider in (["local"], ["discover", "-a", "url=http://127.0.0.1:9/"]):
+        done = subprocess.run([sys.executable, "-m", "scrapy", "crawl", *spider, *args,
+                               "-s", f"NEWSCRAWL_SITES={sites}", "-s", f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}"],
+                              cwd=root, capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(root)})
+        assert done.returncode == 2, (spider, done.stderr[-2000:])
+        assert "Traceback" not in done.stderr
+        errors = [line for line in done.stderr.splitlines() if "error" in line.lower()]
+        assert len(errors) == 1 and args[1].split("=")[0] in errors[0], done.stderr[-2000:]

@@ -13,12 +13,14 @@ stats after the run:
   an HTTP error, robots.txt, or a page that listed nothing readable — for all of
   ``newscrawl/listing_requests``): the site could not be crawled at all; or the listing
   pages it read listed no article on the site (``newscrawl/listed`` is 0);
+- the site's ``article_pattern`` rejected every link of every catalogue page it read
+  (``newscrawl/catalogue/pattern_matched_none``): the pattern matches none of its articles;
 - more than ``NEWSCRAWL_MAX_ERROR_RATE`` (default 0.5) of the article pages it fetched failed
   extraction (drop reasons in :data:`EXTRACTION_FAILURES`), e.g. after a site redesign.
 
 Spidermon (the Scrapy monitoring framework) was considered: its monitors run as unit tests at
 ``spider_closed`` and report through actions (mail, Slack, Sentry), but nothing of it sets the
-process exit status, so the command would read the stats after the run either way; these four
+process exit status, so the command would read the stats after the run either way; these
 checks are the few lines below rather than a dependency tree (jsonschema[format],
 python-slugify, and the ``monitoring`` extra for notifications).  The verdict's figures are all
 in the stats, so a Spidermon suite can watch the same values.
@@ -35,7 +37,7 @@ from scrapy.exceptions import UsageError
 from w3lib.url import file_uri_to_path
 
 from ..extensions import DROP_PREFIX, StartRefused
-from ..spiders.site import LISTING_ERROR_PREFIX, LISTING_REQUESTS, SITEMAP_SKIPPED_OLD
+from ..spiders.site import LISTING_ERROR_PREFIX, LISTING_REQUESTS, PATTERN_MATCHED_NONE, SITEMAP_SKIPPED_OLD
 
 logger = logging.getLogger("newscrawl.crawl")
 
@@ -148,6 +150,8 @@ def problems(stats: dict, outcome: Outcome, max_rate: float) -> list[str]:
     elif own_listings > 0 and outcome.listed == 0 and not stats.get(SITEMAP_SKIPPED_OLD):
         # (sitemaps skipped as not modified within the date window listed nothing new: not a failure)
         found.append("no article link on any listing page")
+    if stats.get(PATTERN_MATCHED_NONE):
+        found.append(f"article_pattern matched none of {stats[PATTERN_MATCHED_NONE]} catalogue links")
     rate, failed, attempted = error_rate(outcome.exported, outcome.dropped)
     if rate > max_rate:
         found.append(f"extraction failed on {failed} of {attempted} article pages "

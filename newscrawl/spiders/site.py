@@ -73,6 +73,7 @@ from ..sites import (
     parse_cutoff,
     politeness_problem,
 )
+from ..urls import short_url
 from .feeds import DEFAULT_MAX_ENTRIES, parse_feed
 from .sitemaps import MAX_URLS, SitemapEntry, SitemapError, parse_sitemap, parse_w3c_datetime, sitemap_body
 
@@ -81,6 +82,9 @@ DETAIL_PRIORITY = 10  # articles before more listing pages: progress survives an
 LISTING_REQUESTS = "newscrawl/listing_requests"  # stats: listing pages requested
 LISTING_ERROR_PREFIX = "newscrawl/listing_error/"  # stats: listing pages that gave nothing, by reason
 SITEMAP_SKIPPED_OLD = "newscrawl/sitemap/skipped_old"  # stats: child sitemaps not read (lastmod too old)
+CATALOGUE_ACCEPTED = "newscrawl/catalogue/accepted"  # stats: article links taken from catalogue pages
+# stats: the site's article_pattern rejected every link of every catalogue page (its value: how many)
+PATTERN_MATCHED_NONE = "newscrawl/catalogue/pattern_matched_none"
 
 
 def failure_reason(failure) -> tuple[str, str]:
@@ -219,6 +223,18 @@ class SiteSpider(scrapy.Spider):
             return url
         return urlunsplit(parts._replace(netloc=PLACEHOLDER_HOST))
 
+    def closed(self, reason: str) -> None:
+        """A site's ``article_pattern`` that rejected every link of its catalogue pages (a pattern
+        that matches none of the site's articles) is a warning and :data:`PATTERN_MATCHED_NONE`;
+        the crawl's outcome is then not ok (:mod:`newscrawl.commands.outcome`)."""
+        stats = self.crawler.stats
+        rejected = stats.get_value(catalogue.REJECTED_STATS + "pattern", 0)
+        if self.article_pattern is not None and rejected and not stats.get_value(CATALOGUE_ACCEPTED, 0):
+            stats.set_value(PATTERN_MATCHED_NONE, rejected)
+            self.logger.warning("%s: article_pattern %s matched none of the %d links of its catalogue pages: "
+                                "fix or remove it in the sites file", self.name,
+                                short_url(self.site.article_pattern), rejected)
+
     async def _stop_demo_server(self, spider, reason: str) -> None:
         """Stop serving; Scrapy awaits this, so the port is free when the crawl ends."""
         stopping = self.demo_server.stop() if self.demo_server is not None else None
@@ -257,7 +273,7 @@ class SiteSpider(scrapy.Spider):
     def listing_failed(self, failure) -> None:
         reason, detail = failure_reason(failure)
         self.crawler.stats.inc_value(f"newscrawl/listing_error/{reason}")
-        self.logger.warning("Listing page %s failed: %s (%s)", failure.request.url, reason, detail)
+        self.logger.warning("Listing page %s failed: %s (%s)", short_url(failure.request.url), reason, detail)
 
     # -- listing pages ---------------------------------------------------------------
 
@@ -290,6 +306,7 @@ class SiteSpider(scrapy.Spider):
             return
         scores = catalogue.score_links(root, response.url, self.allowed_domains, self.article_pattern)
         self._count_rejected(scores.rejected, response.url)
+        self.crawler.stats.inc_value(CATALOGUE_ACCEPTED, len(scores.accepted))
         self.logger.debug("%d article links on %s", len(scores.accepted), response.url)
         for link in scores.accepted:
             item = self._listing(link.url, link.title or None, "catalogue", response.url)
@@ -459,7 +476,13 @@ class SiteSpider(scrapy.Spider):
                               priority=DETAIL_PRIORITY, meta={DETAIL_META: run_id})
 
     def parse_article(self, response, listing: dict[str, Any]):
-        """The downloaded article page, raw, for the extraction stages."""
+        """The downloaded article page, raw, for the extraction stages; an article URL that was
+        redirected to a listing page (the home page, a section) is dropped as
+        ``redirected_to_listing`` (:meth:`redirected_to_listing`)."""
+        if response.meta.get("redirect_urls") and self.redirected_to_listing(response):
+            record_drop(self.crawler, "redirected_to_listing", listing.get("url"),
+                        f"redirected to {short_url(response.url)}")
+            return
         content_type = response.headers.get("Content-Type")
         yield ArticleItem.from_listing(
             listing,
@@ -469,6 +492,26 @@ class SiteSpider(scrapy.Spider):
             body=response.body,
             fetched_at=now_iso(),
         )
+
+    def redirected_to_listing(self, response) -> bool:
+        """Did a redirect (Scrapy's ``redirect_urls``) end on a listing page rather than an article?
+
+        Yes when it ends on the site's root, on a listing page of this run or of the site's
+        configuration, or on a page without article metadata (``og:type`` article, a JSON-LD
+        ``*Article``) whose URL reads as no article (:func:`newscrawl.catalogue.url_score` rejects
+        it or scores it at most 0, as for ``/world/`` or ``?page=2``; with an ``article_pattern``,
+        a URL the pattern does not match).  A redirect to another article URL stays an article."""
+        final = response.url.split("#")[0]
+        if urlsplit(final).path in ("", "/") or final in self._listing_seen or final in self.site.catalogues:
+            return True
+        score = catalogue.url_score(final, self.article_pattern)
+        if score is not None and score > 0:
+            return False
+        if isinstance(response, TextResponse):
+            root = catalogue.parse(response.text)
+            if root is not None and _article_metadata(root):
+                return False
+        return True
 
     def article_failed(self, failure) -> None:
         reason, detail = failure_reason(failure)
@@ -506,12 +549,8 @@ class SiteSpider(scrapy.Spider):
         if self.site.article_pattern:
             return catalogue.url_score(response.url, self.article_pattern) is not None
         root = catalogue.parse(response.text)
-        if root is not None:
-            og_type = root.xpath("string(//meta[@property='og:type']/@content)").strip().lower()
-            if og_type == "article":
-                return True
-            if any(_LD_ARTICLE_RE.search(text) for text in root.xpath(_LD_JSON)):
-                return True
+        if root is not None and _article_metadata(root):
+            return True
         return (catalogue.url_score(response.url) or 0.0) >= catalogue.MIN_SCORE
 
     def parse_article_page(self, response):
@@ -543,6 +582,12 @@ _FEED_ROOTS = (b"<rss", b"<feed", b"<rdf:rdf")
 _SITEMAP_ROOTS = (b"<urlset", b"<sitemapindex")
 _LD_JSON = "//script[@type='application/ld+json']/text()"
 _LD_ARTICLE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:\w{0,30}Article|BlogPosting)"')
+
+
+def _article_metadata(root) -> bool:
+    """Does the page say it is an article (``og:type`` article, a JSON-LD ``*Article`` or ``BlogPosting``)?"""
+    og_type = root.xpath("string(//meta[@property='og:type']/@content)").strip().lower()
+    return og_type == "article" or any(_LD_ARTICLE_RE.search(text) for text in root.xpath(_LD_JSON))
 
 
 def robots_sitemaps(robotparser, robots_url: str) -> list[str]:
