@@ -118,7 +118,7 @@ def outcome_of(crawler) -> Outcome:
     dropped = {k[len(DROP_PREFIX):]: v for k, v in stats.items() if k.startswith(DROP_PREFIX)}
     listing_failed = sum(v for k, v in stats.items() if k.startswith(LISTING_ERROR_PREFIX))
     outcome = Outcome(
-        site=getattr(crawler.spidercls, "name", "?"),
+        site=getattr(crawler.spider, "name", None) or getattr(crawler.spidercls, "name", "?"),
         finish_reason=stats.get("finish_reason"),
         listed=stats.get("newscrawl/listed", 0),
         exported=stats.get("newscrawl/exported", 0),
