@@ -244,7 +244,8 @@ def _matching_regex(template: str, urls: list[str]) -> str | None:
     an ``I`` to the template but no ``[0-9A-Za-z]+``); None when neither does."""
     for wide in (False, True):
         regex = _template_regex(template, urls, wide)
-        compiled = re.compile(_anchored(regex))
+        anchored = _anchored(regex)  # linear by construction, as infer_article_pattern's
+        compiled = re.compile(anchored)
         if all(compiled.search(url) for url in urls):
             return regex
     return None
