@@ -7,8 +7,8 @@ pages with their pagination (``max_pages``, default 3, as for a configured catal
 
 **Where it goes.**  Discovery stays on the origin of ``url`` (scheme, host and port): a page
 is hostile input, and a feed, sitemap, section or article it names elsewhere (another port,
-another host) is reported (``newscrawl/discover/off_origin/<feed|sitemap|section>``, one log
-line each) and not followed; article links elsewhere are dropped as ``offsite``.  More is
+another host) is reported (``newscrawl/discover/off_origin/<feed|sitemap|section>``, logged
+once a page) and not followed; article links elsewhere are dropped as ``offsite``.  More is
 allowed with ``-a allow=feeds.example.com,cdn.example.com:8443`` (comma-separated domains,
 ``host`` for the default ports, subdomains included, or ``host:port``) or the
 ``NEWSCRAWL_DISCOVER_ALLOW`` setting.  Unless the start URL itself is on one, no request goes to
