@@ -67,6 +67,8 @@ from urllib.parse import urlsplit
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from . import codings
+
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_SIZE = 1_000_000_000
@@ -611,6 +613,9 @@ def _outcome(record, options: ReadOptions, progress: Progress) -> WarcPage | Ski
     block = record.raw_stream.read(length)
     if len(block) < length:
         return Skip("truncated", f"record holds {len(block)} of its {length} bytes", url)
+    cut = headers.get_header("WARC-Truncated")
+    if cut:  # the archiver stored part of the payload (WARC 1.1 §5.13): not the whole page
+        return Skip("truncated", f"WARC-Truncated: {cut}", url)
     return _page(block, url, headers, options)
 
 
@@ -644,26 +649,34 @@ def _page(block: bytes, url: str, headers, options: ReadOptions) -> WarcPage | S
 
 
 def _decoded(payload: bytes, http, max_bytes: int) -> bytes | Skip:
-    """The body with chunked transfer coding and gzip/deflate/br content coding undone,
-    at most ``max_bytes`` of it (a larger one is a skip: a decompression bomb stops there)."""
-    from warcio.bufferedreaders import BufferedReader, ChunkedDataReader
+    """The body with chunked transfer coding and every content coding the crawl accepts undone
+    (:mod:`newscrawl.codings`: gzip, deflate, br, zstd), at most ``max_bytes`` of it (a larger
+    one is a skip: a decompression bomb stops there); a body cut short is a ``truncated`` skip."""
+    from warcio.bufferedreaders import ChunkedDataReader
 
-    coding = (http.get_header("Content-Encoding") or "").strip().lower() or None
-    if coding == "identity":
-        coding = None
-    if coding is not None and coding not in BufferedReader.get_supported_decompressors():
-        return Skip("unsupported_encoding", f"Content-Encoding {coding}")
-    chunked = "chunked" in (http.get_header("Transfer-Encoding") or "").lower()
-    if chunked:
-        stream = ChunkedDataReader(io.BytesIO(payload), decomp_type=coding)
-    elif coding:
-        stream = BufferedReader(io.BytesIO(payload), decomp_type=coding)
+    applied = codings.codings(http.get_header("Content-Encoding"))
+    unknown = [c for c in applied if c not in codings.CODINGS]
+    if unknown:
+        return Skip("unsupported_encoding", f"Content-Encoding {', '.join(unknown)}")
+    if "chunked" in (http.get_header("Transfer-Encoding") or "").lower():
+        try:
+            payload = ChunkedDataReader(io.BytesIO(payload)).read(max_bytes + 1)
+        except Exception as exc:  # noqa: BLE001 - a chunk size that is not hex
+            return Skip("bad_http", f"chunked coding cannot be undone ({type(exc).__name__})")
     else:
-        stream = io.BytesIO(payload)
-    try:
-        body = stream.read(max_bytes + 1)
-    except Exception as exc:  # noqa: BLE001 - zlib/brotli errors, a chunk size that is not hex
-        return Skip("bad_http", f"body coding cannot be undone ({type(exc).__name__})")
+        stated = (http.get_header("Content-Length") or "").strip()
+        if stated.isdigit() and int(stated) > len(payload):
+            return Skip("truncated", f"body of {len(payload)} of its {int(stated)} bytes (Content-Length)")
+    body = payload
+    for coding in reversed(applied):
+        try:
+            body = codings.decode(body, coding, max_bytes)
+        except codings.Truncated as exc:
+            return Skip("truncated", f"Content-Encoding {coding}: {exc}")
+        except codings.TooLarge:
+            return Skip("too_large", f"decoded body larger than {max_bytes} bytes")
+        except Exception as exc:  # noqa: BLE001 - zlib, Brotli and zstd errors for garbage
+            return Skip("bad_http", f"Content-Encoding {coding} cannot be undone ({type(exc).__name__})")
     if len(body) > max_bytes:
         return Skip("too_large", f"decoded body larger than {max_bytes} bytes")
     return body
