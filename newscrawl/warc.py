@@ -53,6 +53,7 @@ import logging
 import os
 import re
 import socket
+import stat
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -419,10 +420,18 @@ def read_archive(path: str | os.PathLike, options: ReadOptions | None = None,
     progress = progress or Progress()
     name = str(path)
     try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed below, also when the caller stops early
+        # O_NONBLOCK: a named pipe put in the file's place opens without waiting for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         yield Skip("unreadable", f"{name}: {exc.strerror or exc}")
         return
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        yield Skip("unreadable", f"{name} is not a regular file (a named pipe, device or socket)")
+        return
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    fh = open(fd, "rb")  # noqa: SIM115 - closed below, also when the caller stops early
     with fh:
         head = fh.read(4096)
         if not looks_like_warc(head):
@@ -759,7 +768,8 @@ def archive_paths(spec: str) -> list[Path]:
             continue
         path = Path(part).expanduser()
         if path.is_dir():
-            found += sorted(p for p in path.iterdir() if p.name.endswith((SUFFIX, ".warc")) and p.is_file())
+            found += sorted(p for p in path.iterdir()
+                            if p.name.endswith((SUFFIX, ".warc")) and not p.is_dir())
         elif any(ch in part for ch in "*?["):
             found += [Path(p) for p in sorted(glob.glob(str(path)))]
         else:

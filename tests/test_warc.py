@@ -431,3 +431,28 @@ def test_isal_and_zlib_read_every_archive_alike(tmp_path, monkeypatch):
     monkeypatch.setattr(warc, "_gzip_reader", lambda: DecompressingBufferedReader)
     assert read_all() == with_isal
     assert sum(len(found) for found in with_isal) > len(archives)
+
+
+# --- named pipes (issue 30, item 8) --------------------------------------------------------------
+
+
+def test_a_named_pipe_is_refused_as_a_usage_error_not_waited_on(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "pipe.warc.gz"
+    os.mkfifo(fifo)
+    write_warc(tmp_path / "good.warc.gz", [warc_record(ARTICLE_URL, http_block(article()))])
+    for spec in (str(fifo), f"{tmp_path / 'good.warc.gz'},{fifo}", str(tmp_path), str(tmp_path / "*.warc.gz")):
+        with pytest.raises(ValueError, match="not a regular file"):
+            WarcSpider(path=spec)
+    # a pipe put in a file's place after the check: read without waiting for a writer, counted
+    assert reasons(outcomes(fifo)) == ["unreadable"]
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-m", "scrapy", "crawl", "warc", "-a", f"path={fifo}",
+                           "-s", f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}"],
+                          cwd=root, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert "not a regular file" in done.stderr
