@@ -393,6 +393,9 @@ _ARTICLE_SCAN = 512 * 1024
 _OG_ARTICLE = re.compile(rb"""content\s{0,5}=\s{0,5}["']?article\b""", re.IGNORECASE)
 _LD_ARTICLE = re.compile(rb'"@type"\s{0,20}:\s{0,20}\[?\s{0,20}"(?:\w{0,30}Article|BlogPosting)"')
 _MAX_OG_TAGS = 5
+# A record header as it starts: its version line, then header fields up to WARC-Type (WARC 1.1 §4)
+_WARC_HEADER = re.compile(rb"\AWARC/1\.[01]\r?\n(?:[!-9;-~]{1,64}:[^\r\n]{0,1024}\r?\n){0,32}?WARC-Type:",
+                          re.IGNORECASE)
 
 
 def looks_like_warc(head: bytes) -> bool:
@@ -445,6 +448,15 @@ def read_archive(path: str | os.PathLike, options: ReadOptions | None = None,
             if failure is None:
                 break
             failed_at, exc, in_member = failure
+            if isinstance(exc, _CutRecord):  # a plain file: the next record header is known
+                logger.warning("%s: the record at byte %d is cut short (%s); %s", name, failed_at, exc.why,
+                               f"reading resumes at byte {exc.resume}" if exc.resume is not None
+                               else "it is the last one")
+                yield Skip("truncated", f"{name}: record at byte {failed_at} {exc.why}", exc.url)
+                start = exc.resume
+                progress.offset = start if start is not None else os.fstat(fh.fileno()).st_size
+                progress.resyncs += start is not None
+                continue
             start = _next_record_start(fh, failed_at + 1, marker)
             if start is None and in_member:
                 yield Skip("truncated", f"{name}: the archive ends inside a record's gzip member")
@@ -529,6 +541,8 @@ def _read_from(fh, start: int, options: ReadOptions, progress: Progress, name: s
             last = max(last, records.offset)
             progress.records += 1
             progress.offset = fh.tell()
+            if records.reader.decompressor is None:  # a plain file: no gzip member bounds the record
+                _check_framing(fh, records, record)
             outcome = _outcome(record, options, progress)
             if outcome is None:
                 continue
@@ -547,6 +561,8 @@ def _read_from(fh, start: int, options: ReadOptions, progress: Progress, name: s
     except Exception as exc:  # noqa: BLE001 - a damaged record costs its bytes, never the run
         if pending is not None:
             yield _finish(pending, options, progress)
+        if isinstance(exc, _CutRecord):
+            return records.offset, exc, False
         progress.misaligned += records.err_count
         # warcio's offset of the record it failed on, when it got as far as finding one
         return max(last, records.offset), exc, records.cut_inside_member()
@@ -559,9 +575,55 @@ def _read_from(fh, start: int, options: ReadOptions, progress: Progress, name: s
     return None
 
 
-def _next_record_start(fh, offset: int, marker: bytes, chunk: int = 1 << 20) -> int | None:
+class _CutRecord(Exception):  # noqa: N818 - a signal to read_archive, not an error shown
+    """A record of a plain (uncompressed) file whose block is cut short by the next record's
+    header or by the end of the file; ``resume`` is that header's offset (None: none follows)."""
+
+    def __init__(self, why: str, resume: int | None, url: str | None):
+        super().__init__(why)
+        self.why = why
+        self.resume = resume
+        self.url = url
+
+
+def _check_framing(fh, records, record) -> None:
+    """In a plain WARC file, a record ends where its ``Content-Length`` says, followed by two
+    CRLFs and the next ``WARC/1.x`` header line or the end of the file (WARC 1.1 §4).  When it
+    does not, and a record header starts inside the stated block (or the block runs past the
+    end of the file), the record was cut short: :class:`_CutRecord` says where reading resumes,
+    instead of the block swallowing the records after it."""
+    size = os.fstat(fh.fileno()).st_size
+    record_start = records.offset
+    block_start = fh.tell() - records.reader.rem_length()
+    url = record.rec_headers.get_header("WARC-Target-URI")
+    inner = os.pread(fh.fileno(), block_start - record_start, record_start).find(b"WARC/1.", 1)
+    if inner > 0:  # cut inside its header: the next record's header lines were read as its own
+        raise _CutRecord("is cut inside its header", record_start + inner, None)
+    length = record.length
+    if length is None:
+        return
+    end = block_start + length
+    after = os.pread(fh.fileno(), 16, end) if end <= size else b""
+    if end <= size and (after.lstrip(b"\r\n").startswith(b"WARC/1.") or not after.strip(b"\r\n")):
+        return
+    position = fh.tell()
+    try:
+        header = _next_record_start(fh, block_start, b"WARC/1.", strict=True)
+    finally:
+        fh.seek(position)
+    if header is not None and header < end:
+        raise _CutRecord(f"holds {header - block_start} of its {length} bytes before the next record",
+                         header, url)
+    if end > size:
+        raise _CutRecord(f"holds {size - block_start} of its {length} bytes before the end of the file",
+                         None, url)
+
+
+def _next_record_start(fh, offset: int, marker: bytes, chunk: int = 1 << 20,
+                       strict: bool = False) -> int | None:
     """The first offset at or after ``offset`` where ``marker`` starts a readable WARC record;
-    one linear scan (candidates that do not open a record are passed over)."""
+    one linear scan (candidates that do not open a record are passed over).  ``strict``: the
+    candidate's version line must be followed by header fields up to ``WARC-Type``."""
     position = offset
     while True:
         fh.seek(position)
@@ -572,7 +634,8 @@ def _next_record_start(fh, offset: int, marker: bytes, chunk: int = 1 << 20) -> 
         while found >= 0:
             candidate = position + found
             fh.seek(candidate)
-            if looks_like_warc(fh.read(4096)):
+            head = fh.read(4096)
+            if looks_like_warc(head) and (not strict or _WARC_HEADER.match(head.lstrip(b"\r\n"))):
                 return candidate
             found = data.find(marker, found + 1)
         position += len(data) - len(marker) + 1

@@ -456,3 +456,27 @@ def test_a_named_pipe_is_refused_as_a_usage_error_not_waited_on(tmp_path):
                           env={**os.environ, "PYTHONPATH": str(root)})
     assert done.returncode == 2, done.stderr[-3000:]
     assert "not a regular file" in done.stderr
+
+
+# --- plain .warc files: a cut or lying record (issue 30, item 7) -----------------------------------
+
+
+def test_a_cut_record_in_a_plain_file_costs_that_record_only(tmp_path):
+    good = [warc_record(f"http://news.example/2024/01/0{n}/story-number-{n}-here.html",
+                        http_block(article(f"Story {n} of the council"))) for n in range(1, 5)]
+    whole = warc_record(ARTICLE_URL, http_block(article()))
+    path = tmp_path / "cut.warc"
+    urls = [r.split(b"WARC-Target-URI: ")[1].split(b"\r\n")[0].decode() for r in good]
+    for cut in range(8, len(whole) - 4, 3):  # cut anywhere in the header or block, by a copy that stopped
+        write_warc(path, [good[0], whole[:cut], *good[1:]], gzipped=False)
+        found = outcomes(path)
+        assert [o.url for o in found if isinstance(o, WarcPage)] == urls, cut
+        assert [o.reason for o in found if isinstance(o, Skip)] == ["truncated"], cut
+    # a header that claims 1 GB: the records after it are read, the liar is counted
+    liar = warc_record(ARTICLE_URL, http_block(article()), length=1_000_000_000)
+    write_warc(path, [good[0], liar, *good[1:]], gzipped=False)
+    found = outcomes(path)
+    assert reasons(found) == ["page", "truncated", "page", "page", "page"]
+    assert f"byte {len(good[0])} " in found[1].detail and str(path) in found[1].detail  # where, which file
+    write_warc(path, [good[0], good[1], liar], gzipped=False)  # the last record, cut by the file's end
+    assert reasons(outcomes(path)) == ["page", "page", "truncated"]
