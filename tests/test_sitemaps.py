@@ -300,3 +300,26 @@ async def test_sitemap_files_per_run_are_capped(http_server, tmp_path):
     assert [i["url"] for i in read_jsonl(tmp_path / "out.jsonl")] == [article]
     assert sum(1 for path in s.hits if path.startswith("/part-")) == 2  # the index is the first of three
     assert drops(crawler)["sitemap_capped"] == 3
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_50000_entry_sitemap_is_parsed_off_the_reactor_so_other_downloads_go_on(http_server, tmp_path):
+    """While the big sitemap is read, the small child sitemaps of an index are in flight with a short
+    DOWNLOAD_TIMEOUT: they all arrive and are read (a reactor held by the parse times them out)."""
+    s = http_server
+    children = [add_article(s, n) for n in range(5)]
+    for n, url in enumerate(children):
+        s.add(f"/child-{n}.xml", urlset(url_entry(url, RECENT)), headers=XML, delay=0.5)
+    s.add("/index.xml", index(*((s.url(f"/child-{n}.xml"), RECENT) for n in range(5))), headers=XML)
+    big = urlset(*(url_entry(s.url(f"/old/{n}.html"), OLD, f"An old story number {n}", OLD)
+                   for n in range(MAX_URLS)))
+    s.add("/big.xml", big, headers=XML, delay=0.2)
+    spider = site_spider(sitemaps=[s.url("/big.xml"), s.url("/index.xml")])
+    feed = tmp_path / "out.jsonl"
+    crawler = await run_crawl(spider, crawl_settings(tmp_path, feed, DOWNLOAD_TIMEOUT=1, DOWNLOAD_MAXSIZE=MAX_BYTES,
+                                                     CONCURRENT_REQUESTS_PER_DOMAIN=8))
+    assert sorted(i["url"] for i in read_jsonl(feed)) == sorted(children)
+    stats = crawler.stats.get_stats()
+    assert not any(key.startswith("newscrawl/listing_error/") for key in stats), stats
+    assert drops(crawler) == {"too_old": MAX_URLS}
+    assert all(s.hits[f"/child-{n}.xml"] == 1 for n in range(5))

@@ -58,6 +58,8 @@ from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
+from twisted.internet.task import deferLater
+from twisted.internet.threads import deferToThread
 
 from .. import catalogue
 from ..extensions import DROP_PREFIX, record_drop
@@ -74,9 +76,11 @@ from ..sites import (
     politeness_problem,
 )
 from .feeds import DEFAULT_MAX_ENTRIES, parse_feed
-from .sitemaps import MAX_URLS, SitemapEntry, SitemapError, parse_sitemap, parse_w3c_datetime, sitemap_body
+from .sitemaps import MAX_URLS, SitemapEntry, SitemapError, parse_w3c_datetime, read_sitemap
 
 LISTING_PRIORITY = 0
+OFF_REACTOR_BYTES = 256 * 1024  # larger sitemaps are parsed in a thread, not in the reactor
+SITEMAP_BATCH = 1000  # sitemap entries handed out between two turns of the reactor
 DETAIL_PRIORITY = 10  # articles before more listing pages: progress survives an interruption
 LISTING_REQUESTS = "newscrawl/listing_requests"  # stats: listing pages requested
 LISTING_ERROR_PREFIX = "newscrawl/listing_error/"  # stats: listing pages that gave nothing, by reason
@@ -350,11 +354,19 @@ class SiteSpider(scrapy.Spider):
 
     # -- sitemaps (see the module docstring) ------------------------------------------
 
-    def parse_sitemap(self, response, depth: int = 0):
-        """Listing items of a ``urlset`` sitemap, requests for the child sitemaps of an index."""
+    async def parse_sitemap(self, response, depth: int = 0):
+        """Listing items of a ``urlset`` sitemap, requests for the child sitemaps of an index.
+
+        A sitemap of more than :data:`OFF_REACTOR_BYTES` is read in a thread of the reactor's
+        pool (``deferToThread``): 50,000 entries take seconds to parse, and the reactor must go
+        on receiving the other downloads meanwhile, or their ``DOWNLOAD_TIMEOUT`` runs out.  The
+        entries are then handed out in batches of :data:`SITEMAP_BATCH`, letting the reactor
+        run in between."""
         try:
-            body = sitemap_body(response.body)
-            parsed = parse_sitemap(body)
+            if len(response.body) > OFF_REACTOR_BYTES:
+                parsed = await maybe_deferred_to_future(deferToThread(read_sitemap, response.body))
+            else:
+                parsed = read_sitemap(response.body)
         except SitemapError as exc:
             self.crawler.stats.inc_value(LISTING_ERROR_PREFIX + "sitemap")
             record_drop(self.crawler, f"sitemap_{exc.reason}", response.url, exc.detail)
@@ -364,9 +376,14 @@ class SiteSpider(scrapy.Spider):
                         f"more than {MAX_URLS:,} entries (sitemaps.org protocol): read the first ones")
         fresh = self._recent_onsite(parsed.entries, response.url, parsed.kind)
         if parsed.kind == "sitemapindex":
-            yield from self._child_sitemaps(fresh, response.url, depth + 1)
+            for request in self._child_sitemaps(fresh, response.url, depth + 1):
+                yield request
             return
-        for entry in fresh:
+        for number, entry in enumerate(fresh, 1):
+            if number % SITEMAP_BATCH == 0:
+                from twisted.internet import reactor  # the installed one (not at import: Scrapy picks it)
+
+                await maybe_deferred_to_future(deferLater(reactor, 0, lambda: None))
             published = entry.news_published.isoformat() if entry.news_published else None
             item = self._listing(entry.loc, entry.news_title, "sitemap", response.url,
                                  feed_published=published)
