@@ -323,3 +323,42 @@ async def test_a_50000_entry_sitemap_is_parsed_off_the_reactor_so_other_download
     assert not any(key.startswith("newscrawl/listing_error/") for key in stats), stats
     assert drops(crawler) == {"too_old": MAX_URLS}
     assert all(s.hits[f"/child-{n}.xml"] == 1 for n in range(5))
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_sitemap_declaring_entities_is_counted_and_its_other_entries_read(http_server, tmp_path, caplog):
+    """Entities are never expanded or fetched; a sitemap that declares some is counted and logged,
+    its plain entries are read, and an entry whose <loc> needs an entity is a counted drop (its
+    text before the reference is not taken for the URL)."""
+    s = http_server
+    articles = [add_article(s, n) for n in range(4)]
+    laughs = "".join(f'<!ENTITY lol{n} "{f"&lol{n - 1};" * 10}">' for n in range(1, 10))
+    s.add("/laughs.xml", f'<?xml version="1.0"?><!DOCTYPE urlset [<!ENTITY lol0 "lol">{laughs}]>'
+                         f"<urlset {SM}><url><loc>{s.url('/story/')}&lol9;</loc></url>"
+                         + "".join(url_entry(u) for u in articles[:2]) + "</urlset>", headers=XML)
+    s.add("/xxe.xml", f'<?xml version="1.0"?><!DOCTYPE urlset [<!ENTITY site "{s.base}">'
+                      f'<!ENTITY secret SYSTEM "{s.url("/secret.txt")}">]>'
+                      f"<urlset {SM}>" + "".join(url_entry(u) for u in articles[2:])
+                      + "<url><loc>&site;/story/9.html</loc></url><url><loc>&secret;</loc></url></urlset>",
+          headers=XML)
+    s.add("/secret.txt", "http://127.0.0.1:1/leaked", headers={"Content-Type": "text/plain"})
+    spider = site_spider(sitemaps=[s.url("/laughs.xml"), s.url("/xxe.xml")])
+    feed = tmp_path / "out.jsonl"
+    with caplog.at_level("WARNING"):
+        crawler = await run_crawl(spider, crawl_settings(tmp_path, feed))
+    assert sorted(i["url"] for i in read_jsonl(feed)) == sorted(articles)
+    assert drops(crawler) == {"sitemap_entity": 3}
+    assert crawler.stats.get_value("newscrawl/sitemap/entities") == 2
+    warned = [r.getMessage() for r in caplog.records if "declares XML entities" in r.getMessage()]
+    assert len(warned) == 2 and any(s.url("/laughs.xml") in m for m in warned)
+    assert "/secret.txt" not in s.hits and "/story/9.html" not in s.hits and "/story/" not in s.hits
+    assert outcome_of(crawler).ok
+
+
+def test_entity_references_are_never_read_as_urls():
+    body = (f'<?xml version="1.0"?><!DOCTYPE urlset [<!ENTITY base "https://x.org">]><urlset {SM}>'
+            "<url><loc>https://x.org/&base;</loc></url><url><loc>https://x.org/a&amp;b</loc></url>"
+            "<url><loc>https://x.org/&undeclared;</loc></url></urlset>").encode()
+    parsed = parse_sitemap(body)
+    assert [e.loc for e in parsed.entries] == ["https://x.org/a&b"]
+    assert parsed.entities == ("base",) and parsed.entity_locs == 2 and parsed.stopped is None

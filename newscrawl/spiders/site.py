@@ -35,7 +35,10 @@ dropped by the seen filter before fetching, like any listing item.  Hostile site
 a ``newscrawl/dropped/sitemap_<reason>`` count: ``too_large`` (over the protocol's 50 MB
 uncompressed: a gzip bomb), ``too_many_urls`` (over 50,000 entries: the first 50,000 are
 read), ``loop``, ``too_deep``, ``capped``, ``offsite`` (entries or sitemaps off the
-allow-list, counted per entry, logged once per sitemap), ``invalid``.
+allow-list, counted per entry, logged once per sitemap), ``invalid``, ``entity`` (an entry
+whose ``<loc>`` needs an XML entity: entities are never expanded; a sitemap that declares
+some is counted in ``newscrawl/sitemap/entities`` with a warning, and its other entries are
+read), ``xml_error`` (a fatal XML error ended the reading: the entries before it are kept).
 
 Every request the spider issues is ``dont_filter``: listing pages must be re-read on
 every run (also when resuming a ``JOBDIR``), and duplicates are avoided by the spider's
@@ -84,6 +87,7 @@ SITEMAP_BATCH = 1000  # sitemap entries handed out between two turns of the reac
 DETAIL_PRIORITY = 10  # articles before more listing pages: progress survives an interruption
 LISTING_REQUESTS = "newscrawl/listing_requests"  # stats: listing pages requested
 LISTING_ERROR_PREFIX = "newscrawl/listing_error/"  # stats: listing pages that gave nothing, by reason
+SITEMAP_ENTITIES = "newscrawl/sitemap/entities"  # stats: sitemaps that declare XML entities (not expanded)
 SITEMAP_SKIPPED_OLD = "newscrawl/sitemap/skipped_old"  # stats: child sitemaps not read (lastmod too old)
 
 
@@ -371,6 +375,7 @@ class SiteSpider(scrapy.Spider):
             self.crawler.stats.inc_value(LISTING_ERROR_PREFIX + "sitemap")
             record_drop(self.crawler, f"sitemap_{exc.reason}", response.url, exc.detail)
             return
+        self._sitemap_damage(parsed, response.url)
         if parsed.capped:
             record_drop(self.crawler, "sitemap_too_many_urls", response.url,
                         f"more than {MAX_URLS:,} entries (sitemaps.org protocol): read the first ones")
@@ -389,6 +394,20 @@ class SiteSpider(scrapy.Spider):
                                  feed_published=published)
             if item:
                 yield item
+
+    def _sitemap_damage(self, parsed, url: str) -> None:
+        """Count and log what a sitemap's XML cost: declared entities (never expanded), entries
+        whose ``<loc>`` needs one, and a fatal XML error that ended the reading early."""
+        if parsed.entities:
+            self.crawler.stats.inc_value(SITEMAP_ENTITIES)
+            shown = ", ".join(parsed.entities[:5]) + (", ..." if len(parsed.entities) > 5 else "")
+            self.logger.warning("Sitemap %s declares XML entities (%s): they are not expanded; its other "
+                                "entries are read, %d whose <loc> uses one are dropped (sitemap_entity)",
+                                url, shown, parsed.entity_locs)
+        self._drop_many("sitemap_entity", parsed.entity_locs, url, "entries whose <loc> needs an XML entity")
+        if parsed.stopped:
+            record_drop(self.crawler, "sitemap_xml_error", url,
+                        f"reading stopped after {len(parsed.entries)} entries: {parsed.stopped}")
 
     def _recent_onsite(self, entries: list[SitemapEntry], sitemap_url: str, kind: str) -> list[SitemapEntry]:
         """``entries`` on the allow-list and not older than :attr:`sitemap_cutoff`.  The others are
