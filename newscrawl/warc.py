@@ -33,15 +33,21 @@ existing file is never appended to or overwritten: the next free serial is used.
 fails (disk full) stops the recording with an error line and ``newscrawl/warc/write_failed``;
 the crawl goes on.
 
-**Reading** (:func:`read_archive`): the response records of one archive, decoded (chunked and
-gzip/deflate/br transfer and content codings undone, the ``Content-Type`` charset kept for the
-decoder), as :class:`WarcPage` objects, and a :class:`Skip` with a reason for every record that
-is not an HTML page worth extracting or cannot be read: ``not_warc``, ``truncated``,
+**Reading** (:func:`read_archive`): the response records of one archive, decoded (chunked
+transfer coding and every content coding the crawl accepts undone by :mod:`newscrawl.codings`,
+the crawl's own decoder; the ``Content-Type`` charset kept for the decoder), as
+:class:`WarcPage` objects, and a :class:`Skip` with a reason for every record that is not an
+HTML page worth extracting or cannot be read: ``not_warc``, ``truncated`` (a record cut short,
+a ``WARC-Truncated`` record, a body shorter than its HTTP ``Content-Length`` or whose coding
+ends before its end mark),
 ``too_large`` (judged by the record's length before anything is read), ``revisit``,
 ``http_status``, ``not_html``, ``bad_http``, ``unsupported_encoding``, ``not_article``,
-``unreadable`` (the rest of a damaged file).  No record is held beyond the size limit, so memory
-does not grow with the archive.  The ``warc`` spider (:mod:`newscrawl.spiders.warc`) feeds the
-pages to the crawl's own pipelines.
+``unreadable`` (the rest of a damaged file; a path that is not a regular file, opened
+without waiting, so a named pipe never blocks).  In a plain ``.warc`` each record is checked
+to end where its ``Content-Length`` says: one cut short, or claiming more than the file holds,
+is a ``truncated`` skip and reading resumes at the ``WARC/1.x`` header inside its block.
+No record is held beyond the size limit, so memory does not grow with the archive.  The
+``warc`` spider (:mod:`newscrawl.spiders.warc`) feeds the pages to the crawl's own pipelines.
 """
 
 from __future__ import annotations
