@@ -52,7 +52,12 @@ from scrapy import Request
 from scrapy.core.scheduler import Scheduler
 from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware as ScrapyRobotsTxtMiddleware
-from scrapy.exceptions import DownloadCancelledError, DownloadTimeoutError, IgnoreRequest
+from scrapy.exceptions import (
+    DownloadCancelledError,
+    DownloadTimeoutError,
+    IgnoreRequest,
+    ResponseDataLossError,
+)
 from scrapy.http.request import NO_CALLBACK
 from scrapy.robotstxt import RobotParser
 from scrapy.utils._compression import _DecompressionMaxSizeExceeded
@@ -332,6 +337,8 @@ def exception_reason(exc: BaseException) -> tuple[str, str]:
         return exc.reason, exc.detail
     if isinstance(exc, (DownloadTimeoutError, TwistedTimeoutError)):
         return "timeout", str(exc) or type(exc).__name__
+    if isinstance(exc, ResponseDataLossError):  # DOWNLOAD_FAIL_ON_DATALOSS: fewer bytes than Content-Length
+        return "truncated", "the connection closed before the whole body arrived"
     if isinstance(exc, DownloadCancelledError):
         # Scrapy cancels a download only when the body outgrows DOWNLOAD_MAXSIZE (or the
         # request's download_maxsize); without Content-Length the error has no message.

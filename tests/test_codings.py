@@ -128,3 +128,54 @@ def test_archived_bodies_cut_short_are_truncated_skips(tmp_path):
     found = outcomes(path)
     assert reasons(found) == ["truncated", "truncated", "truncated", "page"]
     assert found[-1].body == html
+
+
+class CutServer:
+    """A server on 127.0.0.1 whose answers state a Content-Length, send ``sent`` bytes of the body
+    (all when None) and close the connection: a download cut short."""
+
+    def __init__(self, pages: dict[str, tuple[bytes, int | None]]):
+        from twisted.internet import protocol, reactor
+
+        outer = self
+        self.pages = pages
+
+        class Cut(protocol.Protocol):
+            def dataReceived(self, data):
+                path = data.split(b" ", 2)[1].decode()
+                body, sent = outer.pages.get(path, (b"not found", None))
+                status = b"200 OK" if path in outer.pages else b"404 Not Found"
+                kind = b"application/xml" if path.endswith(".xml") else b"text/html; charset=utf-8"
+                head = (b"HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
+                        % (status, kind, len(body)))
+                self.transport.write(head + body[:sent])
+                self.transport.loseConnection()
+
+        factory = protocol.ServerFactory()
+        factory.protocol = Cut
+        self.port = reactor.listenTCP(0, factory, interface="127.0.0.1")
+        self.base = f"http://127.0.0.1:{self.port.getHost().port}"
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_download_cut_before_its_content_length_is_truncated_whatever_dataloss_says(tmp_path):
+    html = article_html("Harbour bridge reopens after repairs").encode()
+    server = CutServer({"/story/cut.html": (html, len(html) // 2), "/story/whole.html": (html, None)})
+    server.pages["/sitemap.xml"] = (f"<urlset {SM}>".encode() + b"".join(
+        f"<url><loc>{server.base}/story/{name}.html</loc></url>".encode() for name in ("cut", "whole"))
+        + b"</urlset>", None)
+    try:
+        for fail in (True, False):  # Scrapy fails the download, or flags the response "dataloss"
+            feed = tmp_path / f"crawl-{fail}.jsonl"
+            archive = tmp_path / f"crawl-{fail}.warc.gz"
+            crawler = await run_crawl(site_spider(sitemaps=[server.base + "/sitemap.xml"]),
+                                      crawl_settings(tmp_path / str(fail), feed, DOWNLOAD_FAIL_ON_DATALOSS=fail,
+                                                     NEWSCRAWL_WARC=str(archive)))
+            assert [i["url"] for i in read_jsonl(feed)] == [server.base + "/story/whole.html"], fail
+            assert drops(crawler) == {"truncated": 1}, fail
+        # the flagged response was recorded with WARC-Truncated: read back, it is a skip again
+        crawler = await read_warc(tmp_path, str(tmp_path / "crawl-False.warc.gz"), tmp_path / "warc.jsonl")
+        assert [i["url"] for i in read_jsonl(tmp_path / "warc.jsonl")] == [server.base + "/story/whole.html"]
+        assert drops(crawler).get("truncated") == 1
+    finally:
+        server.port.stopListening()
