@@ -361,13 +361,13 @@ class SiteSpider(scrapy.Spider):
     async def parse_sitemap(self, response, depth: int = 0):
         """Listing items of a ``urlset`` sitemap, requests for the child sitemaps of an index.
 
-        A sitemap of more than :data:`OFF_REACTOR_BYTES` is read in a thread of the reactor's
-        pool (``deferToThread``): 50,000 entries take seconds to parse, and the reactor must go
-        on receiving the other downloads meanwhile, or their ``DOWNLOAD_TIMEOUT`` runs out.  The
-        entries are then handed out in batches of :data:`SITEMAP_BATCH`, letting the reactor
-        run in between."""
+        A sitemap of more than :data:`OFF_REACTOR_BYTES`, or gzipped, is read in a thread of the
+        reactor's pool (``deferToThread``): 50,000 entries take seconds to parse, and the reactor
+        must go on receiving the other downloads meanwhile, or their ``DOWNLOAD_TIMEOUT`` runs
+        out.  The entries are then handed out in batches of :data:`SITEMAP_BATCH`, letting the
+        reactor run in between."""
         try:
-            if len(response.body) > OFF_REACTOR_BYTES:
+            if len(response.body) > OFF_REACTOR_BYTES or response.body[:2] == b"\x1f\x8b":  # gzip: any size
                 parsed = await maybe_deferred_to_future(deferToThread(read_sitemap, response.body))
             else:
                 parsed = read_sitemap(response.body)
