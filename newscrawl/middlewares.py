@@ -16,6 +16,11 @@ network (server-side request forgery): a spider with ``refuse_private_addresses`
 crawl discover`` from a public start URL) sends nothing to a loopback, private or link-local
 address, whether the URL names it or its host name resolves to it.
 
+:class:`DecompressionMiddleware` is Scrapy's HttpCompressionMiddleware with the end of each
+coded stream checked (:mod:`newscrawl.codings`), and with a body that the download itself
+cut short (Scrapy's ``dataloss`` flag, fewer bytes than ``Content-Length``) refused: reason
+``truncated``, never a shorter page.
+
 :class:`RobotsTxtMiddleware` is Scrapy's with RFC 9309's failure rules: Scrapy reads a
 robots.txt that fails (5xx, timeout, too large) as "allow all"; the RFC says "disallow".
 
@@ -50,15 +55,23 @@ from urllib.parse import urlsplit
 
 from scrapy import Request
 from scrapy.core.scheduler import Scheduler
+from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware as ScrapyRobotsTxtMiddleware
-from scrapy.exceptions import DownloadCancelledError, DownloadTimeoutError, IgnoreRequest
+from scrapy.exceptions import (
+    DownloadCancelledError,
+    DownloadTimeoutError,
+    IgnoreRequest,
+    ResponseDataLossError,
+)
 from scrapy.http.request import NO_CALLBACK
 from scrapy.robotstxt import RobotParser
+from scrapy.utils._compression import _DecompressionMaxSizeExceeded
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 from twisted.internet.error import TimeoutError as TwistedTimeoutError
 
+from . import codings
 from .extensions import SeenUrls, record_drop, state_write_failed
 from .sites import AllowList, private_address, private_ip
 
@@ -235,6 +248,39 @@ class UrlLengthMiddleware:
         return None
 
 
+class DecompressionMiddleware(HttpCompressionMiddleware):
+    """Scrapy's HttpCompressionMiddleware (same place, 590; same codings and ``DOWNLOAD_MAXSIZE``
+    limit) refusing a body that was cut short: reason ``truncated``.
+
+    A body is cut short when Scrapy flags it ``dataloss`` (with ``DOWNLOAD_FAIL_ON_DATALOSS``
+    off), when it holds fewer bytes than its ``Content-Length`` says, or when its content
+    coding ends before the coding's end mark (a gzip member without its trailer, an unfinished
+    Brotli stream, ...).  Scrapy's own decoders return what a cut stream gave, and the crawl
+    would export the first part of the article as if it were the whole.
+    """
+
+    def process_response(self, request, response, spider=None):
+        if request.method != "HEAD" and response.status not in (204, 304):
+            if "dataloss" in (response.flags or ()):
+                raise Refused("truncated", "the connection closed before the whole body arrived (dataloss)")
+            stated = response.headers.get("Content-Length")
+            if stated and stated.strip().isdigit() and int(stated) > len(response.body):
+                raise Refused("truncated", f"{len(response.body)} of its {int(stated)} bytes "
+                                           "(Content-Length)")
+        try:
+            return super().process_response(request, response)
+        except codings.Truncated as exc:
+            coding = response.headers.get("Content-Encoding", b"").decode("latin-1")
+            raise Refused("truncated", f"Content-Encoding {coding}: {exc}") from None
+
+    @staticmethod
+    def _decode(body: bytes, encoding: bytes, max_size: int) -> bytes:
+        try:
+            return codings.decode(body, encoding.decode("latin-1"), max_size)
+        except codings.TooLarge as exc:
+            raise _DecompressionMaxSizeExceeded(exc.size, exc.max_size) from None
+
+
 class Unreachable(RobotParser):
     """The rules of a host whose robots.txt could not be read: nothing is allowed."""
 
@@ -341,6 +387,8 @@ def exception_reason(exc: BaseException) -> tuple[str, str]:
         return exc.reason, exc.detail
     if isinstance(exc, (DownloadTimeoutError, TwistedTimeoutError)):
         return "timeout", str(exc) or type(exc).__name__
+    if isinstance(exc, ResponseDataLossError):  # DOWNLOAD_FAIL_ON_DATALOSS: fewer bytes than Content-Length
+        return "truncated", "the connection closed before the whole body arrived"
     if isinstance(exc, DownloadCancelledError):
         # Scrapy cancels a download only when the body outgrows DOWNLOAD_MAXSIZE (or the
         # request's download_maxsize); without Content-Length the error has no message.

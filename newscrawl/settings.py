@@ -109,7 +109,10 @@ DOWNLOADER_MIDDLEWARES = {
     # robots.txt that cannot be read (5xx, timeout, too large) disallows its host (RFC 9309)
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "newscrawl.middlewares.RobotsTxtMiddleware": 100,
-    "newscrawl.middlewares.RetryAfterMiddleware": 560,  # a 429/503 Retry-After slows the host down
+    "newscrawl.middlewares.RetryAfterMiddleware": 560,
+    # Scrapy's decompression, refusing a body cut short (truncated) instead of exporting part of it
+    "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
+    "newscrawl.middlewares.DecompressionMiddleware": 590,  # a 429/503 Retry-After slows the host down
     "newscrawl.warc.WarcRecorder": 950,  # NEWSCRAWL_WARC: responses as received, before decompression
 }
 NEWSCRAWL_RETRY_AFTER_MAX = 120  # seconds: longer Retry-After values are capped

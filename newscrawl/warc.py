@@ -33,15 +33,21 @@ existing file is never appended to or overwritten: the next free serial is used.
 fails (disk full) stops the recording with an error line and ``newscrawl/warc/write_failed``;
 the crawl goes on.
 
-**Reading** (:func:`read_archive`): the response records of one archive, decoded (chunked and
-gzip/deflate/br transfer and content codings undone, the ``Content-Type`` charset kept for the
-decoder), as :class:`WarcPage` objects, and a :class:`Skip` with a reason for every record that
-is not an HTML page worth extracting or cannot be read: ``not_warc``, ``truncated``,
+**Reading** (:func:`read_archive`): the response records of one archive, decoded (chunked
+transfer coding and every content coding the crawl accepts undone by :mod:`newscrawl.codings`,
+the crawl's own decoder; the ``Content-Type`` charset kept for the decoder), as
+:class:`WarcPage` objects, and a :class:`Skip` with a reason for every record that is not an
+HTML page worth extracting or cannot be read: ``not_warc``, ``truncated`` (a record cut short,
+a ``WARC-Truncated`` record, a body shorter than its HTTP ``Content-Length`` or whose coding
+ends before its end mark),
 ``too_large`` (judged by the record's length before anything is read), ``revisit``,
 ``http_status``, ``not_html``, ``bad_http``, ``unsupported_encoding``, ``not_article``,
-``unreadable`` (the rest of a damaged file).  No record is held beyond the size limit, so memory
-does not grow with the archive.  The ``warc`` spider (:mod:`newscrawl.spiders.warc`) feeds the
-pages to the crawl's own pipelines.
+``unreadable`` (the rest of a damaged file; a path that is not a regular file, opened
+without waiting, so a named pipe never blocks).  In a plain ``.warc`` each record is checked
+to end where its ``Content-Length`` says: one cut short, or claiming more than the file holds,
+is a ``truncated`` skip and reading resumes at the ``WARC/1.x`` header inside its block.
+No record is held beyond the size limit, so memory does not grow with the archive.  The
+``warc`` spider (:mod:`newscrawl.spiders.warc`) feeds the pages to the crawl's own pipelines.
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ import logging
 import os
 import re
 import socket
+import stat
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -66,6 +73,8 @@ from urllib.parse import urlsplit
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
+
+from . import codings
 
 logger = logging.getLogger(__name__)
 
@@ -390,6 +399,9 @@ _ARTICLE_SCAN = 512 * 1024
 _OG_ARTICLE = re.compile(rb"""content\s{0,5}=\s{0,5}["']?article\b""", re.IGNORECASE)
 _LD_ARTICLE = re.compile(rb'"@type"\s{0,20}:\s{0,20}\[?\s{0,20}"(?:\w{0,30}Article|BlogPosting)"')
 _MAX_OG_TAGS = 5
+# A record header as it starts: its version line, then header fields up to WARC-Type (WARC 1.1 §4)
+_WARC_HEADER = re.compile(rb"\AWARC/1\.[01]\r?\n(?:[!-9;-~]{1,64}:[^\r\n]{0,1024}\r?\n){0,32}?WARC-Type:",
+                          re.IGNORECASE)
 
 
 def looks_like_warc(head: bytes) -> bool:
@@ -417,10 +429,18 @@ def read_archive(path: str | os.PathLike, options: ReadOptions | None = None,
     progress = progress or Progress()
     name = str(path)
     try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed below, also when the caller stops early
+        # O_NONBLOCK: a named pipe put in the file's place opens without waiting for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         yield Skip("unreadable", f"{name}: {exc.strerror or exc}")
         return
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        yield Skip("unreadable", f"{name} is not a regular file (a named pipe, device or socket)")
+        return
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    fh = open(fd, "rb")  # noqa: SIM115 - closed below, also when the caller stops early
     with fh:
         head = fh.read(4096)
         if not looks_like_warc(head):
@@ -434,6 +454,15 @@ def read_archive(path: str | os.PathLike, options: ReadOptions | None = None,
             if failure is None:
                 break
             failed_at, exc, in_member = failure
+            if isinstance(exc, _CutRecord):  # a plain file: the next record header is known
+                logger.warning("%s: the record at byte %d is cut short (%s); %s", name, failed_at, exc.why,
+                               f"reading resumes at byte {exc.resume}" if exc.resume is not None
+                               else "it is the last one")
+                yield Skip("truncated", f"{name}: record at byte {failed_at} {exc.why}", exc.url)
+                start = exc.resume
+                progress.offset = start if start is not None else os.fstat(fh.fileno()).st_size
+                progress.resyncs += start is not None
+                continue
             start = _next_record_start(fh, failed_at + 1, marker)
             if start is None and in_member:
                 yield Skip("truncated", f"{name}: the archive ends inside a record's gzip member")
@@ -518,6 +547,8 @@ def _read_from(fh, start: int, options: ReadOptions, progress: Progress, name: s
             last = max(last, records.offset)
             progress.records += 1
             progress.offset = fh.tell()
+            if records.reader.decompressor is None:  # a plain file: no gzip member bounds the record
+                _check_framing(fh, records, record)
             outcome = _outcome(record, options, progress)
             if outcome is None:
                 continue
@@ -536,6 +567,8 @@ def _read_from(fh, start: int, options: ReadOptions, progress: Progress, name: s
     except Exception as exc:  # noqa: BLE001 - a damaged record costs its bytes, never the run
         if pending is not None:
             yield _finish(pending, options, progress)
+        if isinstance(exc, _CutRecord):
+            return records.offset, exc, False
         progress.misaligned += records.err_count
         # warcio's offset of the record it failed on, when it got as far as finding one
         return max(last, records.offset), exc, records.cut_inside_member()
@@ -548,9 +581,55 @@ def _read_from(fh, start: int, options: ReadOptions, progress: Progress, name: s
     return None
 
 
-def _next_record_start(fh, offset: int, marker: bytes, chunk: int = 1 << 20) -> int | None:
+class _CutRecord(Exception):  # noqa: N818 - a signal to read_archive, not an error shown
+    """A record of a plain (uncompressed) file whose block is cut short by the next record's
+    header or by the end of the file; ``resume`` is that header's offset (None: none follows)."""
+
+    def __init__(self, why: str, resume: int | None, url: str | None):
+        super().__init__(why)
+        self.why = why
+        self.resume = resume
+        self.url = url
+
+
+def _check_framing(fh, records, record) -> None:
+    """In a plain WARC file, a record ends where its ``Content-Length`` says, followed by two
+    CRLFs and the next ``WARC/1.x`` header line or the end of the file (WARC 1.1 §4).  When it
+    does not, and a record header starts inside the stated block (or the block runs past the
+    end of the file), the record was cut short: :class:`_CutRecord` says where reading resumes,
+    instead of the block swallowing the records after it."""
+    size = os.fstat(fh.fileno()).st_size
+    record_start = records.offset
+    block_start = fh.tell() - records.reader.rem_length()
+    url = record.rec_headers.get_header("WARC-Target-URI")
+    inner = os.pread(fh.fileno(), block_start - record_start, record_start).find(b"WARC/1.", 1)
+    if inner > 0:  # cut inside its header: the next record's header lines were read as its own
+        raise _CutRecord("is cut inside its header", record_start + inner, None)
+    length = record.length
+    if length is None:
+        return
+    end = block_start + length
+    after = os.pread(fh.fileno(), 16, end) if end <= size else b""
+    if end <= size and (after.lstrip(b"\r\n").startswith(b"WARC/1.") or not after.strip(b"\r\n")):
+        return
+    position = fh.tell()
+    try:
+        header = _next_record_start(fh, block_start, b"WARC/1.", strict=True)
+    finally:
+        fh.seek(position)
+    if header is not None and header < end:
+        raise _CutRecord(f"holds {header - block_start} of its {length} bytes before the next record",
+                         header, url)
+    if end > size:
+        raise _CutRecord(f"holds {size - block_start} of its {length} bytes before the end of the file",
+                         None, url)
+
+
+def _next_record_start(fh, offset: int, marker: bytes, chunk: int = 1 << 20,
+                       strict: bool = False) -> int | None:
     """The first offset at or after ``offset`` where ``marker`` starts a readable WARC record;
-    one linear scan (candidates that do not open a record are passed over)."""
+    one linear scan (candidates that do not open a record are passed over).  ``strict``: the
+    candidate's version line must be followed by header fields up to ``WARC-Type``."""
     position = offset
     while True:
         fh.seek(position)
@@ -561,7 +640,8 @@ def _next_record_start(fh, offset: int, marker: bytes, chunk: int = 1 << 20) -> 
         while found >= 0:
             candidate = position + found
             fh.seek(candidate)
-            if looks_like_warc(fh.read(4096)):
+            head = fh.read(4096)
+            if looks_like_warc(head) and (not strict or _WARC_HEADER.match(head.lstrip(b"\r\n"))):
                 return candidate
             found = data.find(marker, found + 1)
         position += len(data) - len(marker) + 1
@@ -611,6 +691,9 @@ def _outcome(record, options: ReadOptions, progress: Progress) -> WarcPage | Ski
     block = record.raw_stream.read(length)
     if len(block) < length:
         return Skip("truncated", f"record holds {len(block)} of its {length} bytes", url)
+    cut = headers.get_header("WARC-Truncated")
+    if cut:  # the archiver stored part of the payload (WARC 1.1 §5.13): not the whole page
+        return Skip("truncated", f"WARC-Truncated: {cut}", url)
     return _page(block, url, headers, options)
 
 
@@ -644,26 +727,34 @@ def _page(block: bytes, url: str, headers, options: ReadOptions) -> WarcPage | S
 
 
 def _decoded(payload: bytes, http, max_bytes: int) -> bytes | Skip:
-    """The body with chunked transfer coding and gzip/deflate/br content coding undone,
-    at most ``max_bytes`` of it (a larger one is a skip: a decompression bomb stops there)."""
-    from warcio.bufferedreaders import BufferedReader, ChunkedDataReader
+    """The body with chunked transfer coding and every content coding the crawl accepts undone
+    (:mod:`newscrawl.codings`: gzip, deflate, br, zstd), at most ``max_bytes`` of it (a larger
+    one is a skip: a decompression bomb stops there); a body cut short is a ``truncated`` skip."""
+    from warcio.bufferedreaders import ChunkedDataReader
 
-    coding = (http.get_header("Content-Encoding") or "").strip().lower() or None
-    if coding == "identity":
-        coding = None
-    if coding is not None and coding not in BufferedReader.get_supported_decompressors():
-        return Skip("unsupported_encoding", f"Content-Encoding {coding}")
-    chunked = "chunked" in (http.get_header("Transfer-Encoding") or "").lower()
-    if chunked:
-        stream = ChunkedDataReader(io.BytesIO(payload), decomp_type=coding)
-    elif coding:
-        stream = BufferedReader(io.BytesIO(payload), decomp_type=coding)
+    applied = codings.codings(http.get_header("Content-Encoding"))
+    unknown = [c for c in applied if c not in codings.CODINGS]
+    if unknown:
+        return Skip("unsupported_encoding", f"Content-Encoding {', '.join(unknown)}")
+    if "chunked" in (http.get_header("Transfer-Encoding") or "").lower():
+        try:
+            payload = ChunkedDataReader(io.BytesIO(payload)).read(max_bytes + 1)
+        except Exception as exc:  # noqa: BLE001 - a chunk size that is not hex
+            return Skip("bad_http", f"chunked coding cannot be undone ({type(exc).__name__})")
     else:
-        stream = io.BytesIO(payload)
-    try:
-        body = stream.read(max_bytes + 1)
-    except Exception as exc:  # noqa: BLE001 - zlib/brotli errors, a chunk size that is not hex
-        return Skip("bad_http", f"body coding cannot be undone ({type(exc).__name__})")
+        stated = (http.get_header("Content-Length") or "").strip()
+        if stated.isdigit() and int(stated) > len(payload):
+            return Skip("truncated", f"body of {len(payload)} of its {int(stated)} bytes (Content-Length)")
+    body = payload
+    for coding in reversed(applied):
+        try:
+            body = codings.decode(body, coding, max_bytes)
+        except codings.Truncated as exc:
+            return Skip("truncated", f"Content-Encoding {coding}: {exc}")
+        except codings.TooLarge:
+            return Skip("too_large", f"decoded body larger than {max_bytes} bytes")
+        except Exception as exc:  # noqa: BLE001 - zlib, Brotli and zstd errors for garbage
+            return Skip("bad_http", f"Content-Encoding {coding} cannot be undone ({type(exc).__name__})")
     if len(body) > max_bytes:
         return Skip("too_large", f"decoded body larger than {max_bytes} bytes")
     return body
@@ -746,7 +837,8 @@ def archive_paths(spec: str) -> list[Path]:
             continue
         path = Path(part).expanduser()
         if path.is_dir():
-            found += sorted(p for p in path.iterdir() if p.name.endswith((SUFFIX, ".warc")) and p.is_file())
+            found += sorted(p for p in path.iterdir()
+                            if p.name.endswith((SUFFIX, ".warc")) and not p.is_dir())
         elif any(ch in part for ch in "*?["):
             found += [Path(p) for p in sorted(glob.glob(str(path)))]
         else:

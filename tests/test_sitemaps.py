@@ -300,3 +300,65 @@ async def test_sitemap_files_per_run_are_capped(http_server, tmp_path):
     assert [i["url"] for i in read_jsonl(tmp_path / "out.jsonl")] == [article]
     assert sum(1 for path in s.hits if path.startswith("/part-")) == 2  # the index is the first of three
     assert drops(crawler)["sitemap_capped"] == 3
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_50000_entry_sitemap_is_parsed_off_the_reactor_so_other_downloads_go_on(http_server, tmp_path):
+    """While the big sitemap is read, the small child sitemaps of an index are in flight with a short
+    DOWNLOAD_TIMEOUT: they all arrive and are read (a reactor held by the parse times them out)."""
+    s = http_server
+    children = [add_article(s, n) for n in range(5)]
+    for n, url in enumerate(children):
+        s.add(f"/child-{n}.xml", urlset(url_entry(url, RECENT)), headers=XML, delay=0.5)
+    s.add("/index.xml", index(*((s.url(f"/child-{n}.xml"), RECENT) for n in range(5))), headers=XML)
+    big = urlset(*(url_entry(s.url(f"/old/{n}.html"), OLD, f"An old story number {n}", OLD)
+                   for n in range(MAX_URLS)))
+    s.add("/big.xml", big, headers=XML, delay=0.2)
+    spider = site_spider(sitemaps=[s.url("/big.xml"), s.url("/index.xml")])
+    feed = tmp_path / "out.jsonl"
+    crawler = await run_crawl(spider, crawl_settings(tmp_path, feed, DOWNLOAD_TIMEOUT=1, DOWNLOAD_MAXSIZE=MAX_BYTES,
+                                                     CONCURRENT_REQUESTS_PER_DOMAIN=8))
+    assert sorted(i["url"] for i in read_jsonl(feed)) == sorted(children)
+    stats = crawler.stats.get_stats()
+    assert not any(key.startswith("newscrawl/listing_error/") for key in stats), stats
+    assert drops(crawler) == {"too_old": MAX_URLS}
+    assert all(s.hits[f"/child-{n}.xml"] == 1 for n in range(5))
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_sitemap_declaring_entities_is_counted_and_its_other_entries_read(http_server, tmp_path, caplog):
+    """Entities are never expanded or fetched; a sitemap that declares some is counted and logged,
+    its plain entries are read, and an entry whose <loc> needs an entity is a counted drop (its
+    text before the reference is not taken for the URL)."""
+    s = http_server
+    articles = [add_article(s, n) for n in range(4)]
+    laughs = "".join(f'<!ENTITY lol{n} "{f"&lol{n - 1};" * 10}">' for n in range(1, 10))
+    s.add("/laughs.xml", f'<?xml version="1.0"?><!DOCTYPE urlset [<!ENTITY lol0 "lol">{laughs}]>'
+                         f"<urlset {SM}><url><loc>{s.url('/story/')}&lol9;</loc></url>"
+                         + "".join(url_entry(u) for u in articles[:2]) + "</urlset>", headers=XML)
+    s.add("/xxe.xml", f'<?xml version="1.0"?><!DOCTYPE urlset [<!ENTITY site "{s.base}">'
+                      f'<!ENTITY secret SYSTEM "{s.url("/secret.txt")}">]>'
+                      f"<urlset {SM}>" + "".join(url_entry(u) for u in articles[2:])
+                      + "<url><loc>&site;/story/9.html</loc></url><url><loc>&secret;</loc></url></urlset>",
+          headers=XML)
+    s.add("/secret.txt", "http://127.0.0.1:1/leaked", headers={"Content-Type": "text/plain"})
+    spider = site_spider(sitemaps=[s.url("/laughs.xml"), s.url("/xxe.xml")])
+    feed = tmp_path / "out.jsonl"
+    with caplog.at_level("WARNING"):
+        crawler = await run_crawl(spider, crawl_settings(tmp_path, feed))
+    assert sorted(i["url"] for i in read_jsonl(feed)) == sorted(articles)
+    assert drops(crawler) == {"sitemap_entity": 3}
+    assert crawler.stats.get_value("newscrawl/sitemap/entities") == 2
+    warned = [r.getMessage() for r in caplog.records if "declares XML entities" in r.getMessage()]
+    assert len(warned) == 2 and any(s.url("/laughs.xml") in m for m in warned)
+    assert "/secret.txt" not in s.hits and "/story/9.html" not in s.hits and "/story/" not in s.hits
+    assert outcome_of(crawler).ok
+
+
+def test_entity_references_are_never_read_as_urls():
+    body = (f'<?xml version="1.0"?><!DOCTYPE urlset [<!ENTITY base "https://x.org">]><urlset {SM}>'
+            "<url><loc>https://x.org/&base;</loc></url><url><loc>https://x.org/a&amp;b</loc></url>"
+            "<url><loc>https://x.org/&undeclared;</loc></url></urlset>").encode()
+    parsed = parse_sitemap(body)
+    assert [e.loc for e in parsed.entries] == ["https://x.org/a&b"]
+    assert parsed.entities == ("base",) and parsed.entity_locs == 2 and parsed.stopped is None

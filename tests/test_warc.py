@@ -431,3 +431,52 @@ def test_isal_and_zlib_read_every_archive_alike(tmp_path, monkeypatch):
     monkeypatch.setattr(warc, "_gzip_reader", lambda: DecompressingBufferedReader)
     assert read_all() == with_isal
     assert sum(len(found) for found in with_isal) > len(archives)
+
+
+# --- named pipes (issue 30, item 8) --------------------------------------------------------------
+
+
+def test_a_named_pipe_is_refused_as_a_usage_error_not_waited_on(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "pipe.warc.gz"
+    os.mkfifo(fifo)
+    write_warc(tmp_path / "good.warc.gz", [warc_record(ARTICLE_URL, http_block(article()))])
+    for spec in (str(fifo), f"{tmp_path / 'good.warc.gz'},{fifo}", str(tmp_path), str(tmp_path / "*.warc.gz")):
+        with pytest.raises(ValueError, match="not a regular file"):
+            WarcSpider(path=spec)
+    # a pipe put in a file's place after the check: read without waiting for a writer, counted
+    assert reasons(outcomes(fifo)) == ["unreadable"]
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-m", "scrapy", "crawl", "warc", "-a", f"path={fifo}",
+                           "-s", f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}"],
+                          cwd=root, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert "not a regular file" in done.stderr
+
+
+# --- plain .warc files: a cut or lying record (issue 30, item 7) -----------------------------------
+
+
+def test_a_cut_record_in_a_plain_file_costs_that_record_only(tmp_path):
+    good = [warc_record(f"http://news.example/2024/01/0{n}/story-number-{n}-here.html",
+                        http_block(article(f"Story {n} of the council"))) for n in range(1, 5)]
+    whole = warc_record(ARTICLE_URL, http_block(article()))
+    path = tmp_path / "cut.warc"
+    urls = [r.split(b"WARC-Target-URI: ")[1].split(b"\r\n")[0].decode() for r in good]
+    for cut in range(8, len(whole) - 4, 3):  # cut anywhere in the header or block, by a copy that stopped
+        write_warc(path, [good[0], whole[:cut], *good[1:]], gzipped=False)
+        found = outcomes(path)
+        assert [o.url for o in found if isinstance(o, WarcPage)] == urls, cut
+        assert [o.reason for o in found if isinstance(o, Skip)] == ["truncated"], cut
+    # a header that claims 1 GB: the records after it are read, the liar is counted
+    liar = warc_record(ARTICLE_URL, http_block(article()), length=1_000_000_000)
+    write_warc(path, [good[0], liar, *good[1:]], gzipped=False)
+    found = outcomes(path)
+    assert reasons(found) == ["page", "truncated", "page", "page", "page"]
+    assert f"byte {len(good[0])} " in found[1].detail and str(path) in found[1].detail  # where, which file
+    write_warc(path, [good[0], good[1], liar], gzipped=False)  # the last record, cut by the file's end
+    assert reasons(outcomes(path)) == ["page", "page", "truncated"]

@@ -35,7 +35,10 @@ dropped by the seen filter before fetching, like any listing item.  Hostile site
 a ``newscrawl/dropped/sitemap_<reason>`` count: ``too_large`` (over the protocol's 50 MB
 uncompressed: a gzip bomb), ``too_many_urls`` (over 50,000 entries: the first 50,000 are
 read), ``loop``, ``too_deep``, ``capped``, ``offsite`` (entries or sitemaps off the
-allow-list, counted per entry, logged once per sitemap), ``invalid``.
+allow-list, counted per entry, logged once per sitemap), ``invalid``, ``entity`` (an entry
+whose ``<loc>`` needs an XML entity: entities are never expanded; a sitemap that declares
+some is counted in ``newscrawl/sitemap/entities`` with a warning, and its other entries are
+read), ``xml_error`` (a fatal XML error ended the reading: the entries before it are kept).
 
 Every request the spider issues is ``dont_filter``: listing pages must be re-read on
 every run (also when resuming a ``JOBDIR``), and duplicates are avoided by the spider's
@@ -58,6 +61,8 @@ from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
+from twisted.internet.task import deferLater
+from twisted.internet.threads import deferToThread
 
 from .. import catalogue
 from ..extensions import DROP_PREFIX, record_drop
@@ -75,12 +80,15 @@ from ..sites import (
 )
 from ..urls import short_url
 from .feeds import DEFAULT_MAX_ENTRIES, parse_feed
-from .sitemaps import MAX_URLS, SitemapEntry, SitemapError, parse_sitemap, parse_w3c_datetime, sitemap_body
+from .sitemaps import MAX_URLS, SitemapEntry, SitemapError, parse_w3c_datetime, read_sitemap
 
 LISTING_PRIORITY = 0
+OFF_REACTOR_BYTES = 256 * 1024  # larger sitemaps are parsed in a thread, not in the reactor
+SITEMAP_BATCH = 1000  # sitemap entries handed out between two turns of the reactor
 DETAIL_PRIORITY = 10  # articles before more listing pages: progress survives an interruption
 LISTING_REQUESTS = "newscrawl/listing_requests"  # stats: listing pages requested
 LISTING_ERROR_PREFIX = "newscrawl/listing_error/"  # stats: listing pages that gave nothing, by reason
+SITEMAP_ENTITIES = "newscrawl/sitemap/entities"  # stats: sitemaps that declare XML entities (not expanded)
 SITEMAP_SKIPPED_OLD = "newscrawl/sitemap/skipped_old"  # stats: child sitemaps not read (lastmod too old)
 CATALOGUE_ACCEPTED = "newscrawl/catalogue/accepted"  # stats: article links taken from catalogue pages
 # stats: the site's article_pattern rejected every link of every catalogue page (its value: how many)
@@ -377,28 +385,56 @@ class SiteSpider(scrapy.Spider):
 
     # -- sitemaps (see the module docstring) ------------------------------------------
 
-    def parse_sitemap(self, response, depth: int = 0):
-        """Listing items of a ``urlset`` sitemap, requests for the child sitemaps of an index."""
+    async def parse_sitemap(self, response, depth: int = 0):
+        """Listing items of a ``urlset`` sitemap, requests for the child sitemaps of an index.
+
+        A sitemap of more than :data:`OFF_REACTOR_BYTES`, or gzipped, is read in a thread of the
+        reactor's pool (``deferToThread``): 50,000 entries take seconds to parse, and the reactor
+        must go on receiving the other downloads meanwhile, or their ``DOWNLOAD_TIMEOUT`` runs
+        out.  The entries are then handed out in batches of :data:`SITEMAP_BATCH`, letting the
+        reactor run in between."""
         try:
-            body = sitemap_body(response.body)
-            parsed = parse_sitemap(body)
+            if len(response.body) > OFF_REACTOR_BYTES or response.body[:2] == b"\x1f\x8b":  # gzip: any size
+                parsed = await maybe_deferred_to_future(deferToThread(read_sitemap, response.body))
+            else:
+                parsed = read_sitemap(response.body)
         except SitemapError as exc:
             self.crawler.stats.inc_value(LISTING_ERROR_PREFIX + "sitemap")
             record_drop(self.crawler, f"sitemap_{exc.reason}", response.url, exc.detail)
             return
+        self._sitemap_damage(parsed, response.url)
         if parsed.capped:
             record_drop(self.crawler, "sitemap_too_many_urls", response.url,
                         f"more than {MAX_URLS:,} entries (sitemaps.org protocol): read the first ones")
         fresh = self._recent_onsite(parsed.entries, response.url, parsed.kind)
         if parsed.kind == "sitemapindex":
-            yield from self._child_sitemaps(fresh, response.url, depth + 1)
+            for request in self._child_sitemaps(fresh, response.url, depth + 1):
+                yield request
             return
-        for entry in fresh:
+        for number, entry in enumerate(fresh, 1):
+            if number % SITEMAP_BATCH == 0:
+                from twisted.internet import reactor  # the installed one (not at import: Scrapy picks it)
+
+                await maybe_deferred_to_future(deferLater(reactor, 0, lambda: None))
             published = entry.news_published.isoformat() if entry.news_published else None
             item = self._listing(entry.loc, entry.news_title, "sitemap", response.url,
                                  feed_published=published)
             if item:
                 yield item
+
+    def _sitemap_damage(self, parsed, url: str) -> None:
+        """Count and log what a sitemap's XML cost: declared entities (never expanded), entries
+        whose ``<loc>`` needs one, and a fatal XML error that ended the reading early."""
+        if parsed.entities:
+            self.crawler.stats.inc_value(SITEMAP_ENTITIES)
+            shown = ", ".join(parsed.entities[:5]) + (", ..." if len(parsed.entities) > 5 else "")
+            self.logger.warning("Sitemap %s declares XML entities (%s): they are not expanded; its other "
+                                "entries are read, %d whose <loc> uses one are dropped (sitemap_entity)",
+                                url, shown, parsed.entity_locs)
+        self._drop_many("sitemap_entity", parsed.entity_locs, url, "entries whose <loc> needs an XML entity")
+        if parsed.stopped:
+            record_drop(self.crawler, "sitemap_xml_error", url,
+                        f"reading stopped after {len(parsed.entries)} entries: {parsed.stopped}")
 
     def _recent_onsite(self, entries: list[SitemapEntry], sitemap_url: str, kind: str) -> list[SitemapEntry]:
         """``entries`` on the allow-list and not older than :attr:`sitemap_cutoff`.  The others are

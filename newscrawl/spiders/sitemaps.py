@@ -14,7 +14,8 @@ sitemaps/news-sitemap) adds ``<news:news>`` with ``<news:title>`` and
   the limit at most the protocol's 50 MB: decompression stops there, so a gzip bomb costs
   50 MB of output at most, and a body that is neither gzip nor XML-looking is refused.
 - :func:`parse_sitemap` reads the entries with :class:`scrapy.utils.sitemap.Sitemap`
-  (lxml's ``iterparse`` with recovery, no entity resolution, elements freed as read),
+  (lxml's ``iterparse`` with recovery, no entity resolution, no network, elements freed as
+  read; a declared entity is never expanded, see :func:`parse_sitemap`),
   extended by :class:`NewsSitemap` to keep the nested ``<news:news>`` fields, and stops
   after ``max_urls`` entries (the protocol's 50,000 by default), so a sitemap of a billion
   entries costs what one of 50,000 costs.
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import re
 import struct
+import xml.parsers.expat
 import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -75,6 +77,9 @@ class ParsedSitemap:
     kind: str  # "urlset" or "sitemapindex"
     entries: list[SitemapEntry]
     capped: bool = False  # more than ``max_urls`` entries: the rest were not read
+    entities: tuple[str, ...] = ()  # the XML entities the document declares (never expanded)
+    entity_locs: int = 0  # entries whose <loc> needs an entity: not read
+    stopped: str | None = None  # the XML error that ended the reading before the document's end
 
 
 def sitemap_body(body: bytes, max_size: int = MAX_BYTES) -> bytes:
@@ -102,14 +107,19 @@ def sitemap_body(body: bytes, max_size: int = MAX_BYTES) -> bytes:
 class NewsSitemap(Sitemap):
     """Scrapy's :class:`~scrapy.utils.sitemap.Sitemap` keeping the fields of a nested
     ``<news:news>`` element as ``news_title`` and ``news_publication_date`` (Scrapy's reads
-    only the direct children of an entry)."""
+    only the direct children of an entry), and marking an entry whose ``<loc>`` holds an
+    entity reference (Scrapy's would read the text before the reference as the URL)."""
 
     __slots__ = ()
 
     def _process_sitemap_element(self, elem: lxml.etree._Element) -> dict[str, Any] | None:
         news = {}
         for child in elem:
-            if self._get_tag_name(child) == "news":
+            name = self._get_tag_name(child)
+            if name == "loc" and any(isinstance(node, lxml.etree._Entity) for node in child):
+                child.clear()
+                return {"loc_entity": True}
+            if name == "news":
                 for field in child.iter():
                     name = self._get_tag_name(field)
                     if name in ("title", "publication_date") and field.text:
@@ -123,25 +133,109 @@ class NewsSitemap(Sitemap):
 def parse_sitemap(body: bytes, max_urls: int = MAX_URLS) -> ParsedSitemap:
     """The entries of a sitemap or sitemap index (at most ``max_urls``).
 
+    **Entities.**  A sitemap has no use for XML entities, and expanding them is how a billion
+    laughs or an external entity (XXE) gets in; they are never expanded nor fetched.  A
+    document that declares some (:func:`entity_declarations`, Python's expat reading the
+    prolog only) is read with its document type declaration replaced by one declaring the
+    same general entities as empty text, which libxml2 keeps as references: the other entries
+    are read, and an entry whose ``<loc>`` uses an entity is counted (``entity_locs``), not
+    read.  (Declared, not left out: after an undeclared reference, libxml2's recovery drops
+    the ``&amp;`` of the URLs that follow.)  Without this,
+    libxml2 checks a declared entity's replacement text at its first use and stops the whole
+    document there when it amplifies (a billion laughs): the entries before it, none after.
+    Where expat cannot read the prolog (an encoding it lacks), the document is read as it is.
+
     Raises :class:`SitemapError` (``invalid``) for a document that is neither.
     """
+    entities, doctype = entity_declarations(body)
+    if doctype is not None:  # the same names, declared empty: nothing to amplify, fetch or expand
+        start, end, root = doctype
+        general = "".join(f'<!ENTITY {name} "">' for name in entities if not name.startswith("%"))
+        body = body[:start] + f"<!DOCTYPE {root} [{general}]>".encode() + body[end:]
     try:
         sitemap = NewsSitemap(body)
     except (lxml.etree.LxmlError, StopIteration) as exc:
         raise SitemapError("invalid", f"unreadable XML ({type(exc).__name__})") from None
     if sitemap.type not in ("urlset", "sitemapindex"):
         raise SitemapError("invalid", f"root element <{sitemap.type}>, not <urlset> or <sitemapindex>")
+    if not entities:  # expat could not tell: what libxml2 read of the document type declaration
+        dtd = getattr(sitemap.xmliter, "root", None)
+        dtd = dtd.getroottree().docinfo.internalDTD if dtd is not None else None
+        entities = tuple(entity.name for entity in dtd.iterentities()) if dtd is not None else ()
     entries: list[SitemapEntry] = []
+    entity_locs = 0
+    stopped = None
     rows = iter(sitemap)
+    capped = False
     try:
         for row in islice(rows, max_urls):
+            if row.get("loc_entity"):
+                entity_locs += 1
+                continue
             entry = _entry(row)
             if entry is not None:
                 entries.append(entry)
         capped = next(rows, None) is not None
-    except lxml.etree.LxmlError:  # recover=True reads on past most errors; a fatal one ends the file here
-        capped = False
-    return ParsedSitemap(sitemap.type, entries, capped)
+    except lxml.etree.LxmlError as exc:  # recover=True reads on past most errors; a fatal one ends it here
+        stopped = " ".join(str(exc).split())[:200] or type(exc).__name__
+    return ParsedSitemap(sitemap.type, entries, capped, entities, entity_locs, stopped)
+
+
+class _Prolog(Exception):  # noqa: N818 - ends expat's reading at the root element
+    pass
+
+
+def entity_declarations(body: bytes) -> tuple[tuple[str, ...], tuple[int, int, str] | None]:
+    """The entities the document type declaration of ``body`` declares (parameter entities
+    with a ``%``), and that declaration's byte range and root element name (None when it
+    declares none, or expat cannot read the prolog).
+
+    Python's expat reads the prolog only (it stops at the root element), with parameter
+    entities off and no handler for external ones, so nothing is fetched, and nothing is
+    expanded but what expat's own amplification limit (expat 2.4+) bounds."""
+    parser = xml.parsers.expat.ParserCreate()
+    parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    names: list[str] = []
+    root: list[str] = []
+    where: dict[str, int] = {}
+
+    def doctype_start(name: str, *_args: Any) -> None:
+        where["start"] = parser.CurrentByteIndex
+        root.append(name)
+
+    def doctype_end() -> None:
+        where["end"] = parser.CurrentByteIndex
+        raise _Prolog
+
+    def entity(name: str, is_parameter: bool, *_args: Any) -> None:
+        names.append(f"%{name}" if is_parameter else name)
+
+    def element(*_args: Any) -> None:
+        raise _Prolog
+
+    parser.StartDoctypeDeclHandler = doctype_start
+    parser.EndDoctypeDeclHandler = doctype_end
+    parser.EntityDeclHandler = entity
+    parser.StartElementHandler = element
+    try:
+        parser.Parse(body, True)
+    except _Prolog:
+        pass
+    except (xml.parsers.expat.ExpatError, ValueError, RecursionError):
+        return tuple(names), None
+    if not names or "end" not in where:
+        return tuple(names), None
+    start = body.rfind(b"<!DOCTYPE", 0, where.get("start", 0) + 1)
+    end = body.find(b">", where["end"])
+    if start < 0 or end < 0 or not root:
+        return tuple(names), None
+    return tuple(names), (start, end + 1, root[0])
+
+
+def read_sitemap(body: bytes, max_urls: int = MAX_URLS) -> ParsedSitemap:
+    """:func:`sitemap_body` then :func:`parse_sitemap`: a downloaded sitemap's entries.  Touches
+    nothing shared, so it may run in a thread off the crawl's reactor."""
+    return parse_sitemap(sitemap_body(body), max_urls)
 
 
 def _entry(row: dict[str, Any]) -> SitemapEntry | None:

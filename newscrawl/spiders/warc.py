@@ -89,8 +89,9 @@ class WarcSpider(scrapy.Spider):
     @staticmethod
     def check_arguments(path: str | None = None, keep: str = "articles", **_others: Any) -> list:
         """The archives ``path`` names; ValueError for arguments that cannot make a run (``scrapy
-        crawl`` reports it as a usage error before the crawl starts).  A named file that is missing
-        while others are there costs a counted skip (``unreadable``) during the run, not the run."""
+        crawl`` reports it as a usage error before the crawl starts), a named pipe or device among
+        them included.  A named file that is missing while others are there costs a counted skip
+        (``unreadable``) during the run, not the run."""
         if not path:
             raise ValueError("give the archives: -a path=FILE.warc.gz[,FILE...|DIR|GLOB]")
         if keep not in KEEP:
@@ -100,6 +101,10 @@ class WarcSpider(scrapy.Spider):
             raise ValueError(f"no WARC file matches {path!r}")
         if not any(p.exists() for p in paths):
             raise ValueError(f"no such file: {', '.join(map(str, paths))}")
+        for p in paths:
+            if p.exists() and not p.is_file():  # a pipe would block the run before it starts
+                raise ValueError(f"{p} is not a regular file (a named pipe, device or socket); "
+                                 "give WARC files or directories")
         return paths
 
     @classmethod
