@@ -14,7 +14,7 @@ from ..extract.collector import collector_paused
 from ..extract.fields.authors import find_authors
 from ..extract.fields.dates import find_published
 from ..extract.fields.dates import warm_up as warm_up_dates
-from .shared_body import RETRY_METHODS, Body, SharedBodies
+from .shared_body import MANY_TITLES, RETRY_METHODS, Body, SharedBodies
 from .templates import CrawlTemplates
 
 logger = logging.getLogger(__name__)
@@ -96,10 +96,12 @@ def _not_shared(bodies: SharedBodies, templates: CrawlTemplates, method: str, ar
     """``(article, its text's stored fingerprint)``: the article, or when its body is the body of
     an earlier page of the site with another title (:mod:`.shared_body`), the first distinct body
     extracted again without the template and with other methods; raises ``Dropped``
-    (``extraction_failed/shared_body``) when every try gives the shared body."""
+    (``extraction_failed/shared_body``) when every try gives a body already extracted under
+    :data:`MANY_TITLES` other titles."""
     found = Body.of(article.text or "")
-    earlier = bodies.clash(site, found, article.title or listing_title)
-    if earlier is not None:
+    clash = bodies.clash(site, found, article.title or listing_title)
+    if clash is not None:
+        earlier, titles = clash
         for retry_method in dict.fromkeys((method, *RETRY_METHODS)):
             page = Page.from_html(body, url=url, content_type=content_type)
             retried = extract_page(page, listing_title=listing_title, feed_entry=feed_entry,
@@ -114,12 +116,15 @@ def _not_shared(bodies: SharedBodies, templates: CrawlTemplates, method: str, ar
                 article, found = retried, candidate
                 break
         else:
+            if titles < MANY_TITLES:  # a copy under a new headline, perhaps: the content dedup decides
+                bodies.add(site, url, found, article.title or listing_title)
+                return article, found.stored
             templates.crawler.stats.inc_value(SHARED_BODY_STATS + "unrecovered")
-            logger.warning("%s: extraction gives the same body as %s, a page with another title: "
-                           "a failed extraction (the text exported for %s is suspect too), not a "
-                           "duplicate", url, earlier, earlier)
+            logger.warning("%s: extraction gives the same body as %s and %d other page(s) with other "
+                           "titles: a failed extraction (the text exported for %s is suspect too), not "
+                           "a duplicate", url, earlier, titles - 1, earlier)
             raise Dropped("extraction_failed/shared_body",
-                          f"the body of {earlier}, a page with another title", url)
+                          f"the body of {earlier} and of {titles - 1} other page(s) with other titles", url)
     bodies.add(site, url, found, article.title or listing_title)
     return article, found.stored
 

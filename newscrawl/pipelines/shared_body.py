@@ -9,15 +9,20 @@ pages with different titles sharing one body are a failed extraction.
 
 :class:`SharedBodies` remembers, per site and for this run, each extracted body's
 fingerprint (the MinHash of :mod:`newscrawl.dedup` at its :data:`~newscrawl.dedup.SIMILARITY`;
-the exact text for bodies too short to fingerprint) with the page's URL and title.
-:func:`~.extraction.extract_fields` asks it about every page; when a body was already
-extracted from a page with another title, the page is extracted again from its raw bytes,
-without the site's template library and with the other body methods
+the exact text for bodies too short to fingerprint) with the page's URL and the titles it
+came with.  :func:`~.extraction.extract_fields` asks it about every page; when a body was
+already extracted from a page with another title, the page is extracted again from its raw
+bytes, without the site's template library and with the other body methods
 (:data:`RETRY_METHODS`), and the first distinct body is kept
-(``newscrawl/extract/shared_body_recovered``).  When every try gives the shared body, the
-page is dropped as ``extraction_failed/shared_body`` with a warning naming the page whose
-body it repeats; the reason counts toward ``NEWSCRAWL_MAX_ERROR_RATE``.  The page the body
-was first extracted from has already gone on: the warning says its text is suspect.
+(``newscrawl/extract/shared_body_recovered``).  When every try gives the shared body:
+
+- under one other title so far, it may be a copy retitled (a story republished under a new
+  headline, a partner's copy): the page goes on, and the content dedup drops it as
+  ``duplicate_content``;
+- under :data:`MANY_TITLES` other titles or more, it is a failed extraction: the page is
+  dropped as ``extraction_failed/shared_body`` with a warning naming the page the body was
+  first extracted from (whose exported text is suspect too), counted
+  (``newscrawl/extract/shared_body_unrecovered``) and toward ``NEWSCRAWL_MAX_ERROR_RATE``.
 
 A site's pages go to one extraction worker (:mod:`.pool`), so the check sees all of them.
 Memory is bounded: the last :data:`WINDOW` bodies of a site are remembered.
@@ -35,6 +40,7 @@ from ..extract import dom
 
 RETRY_METHODS = ("cevc", "decay")  # tried after the crawl's own method without the template
 WINDOW = 2000  # bodies remembered per site
+MANY_TITLES = 2  # other titles of one body from which it is a failed extraction, not a copy
 
 
 def _title_key(title: str | None) -> str:
@@ -45,7 +51,7 @@ def _title_key(title: str | None) -> str:
 class _Site:
     index: ContentIndex = field(default_factory=ContentIndex)
     exact: dict[str, str] = field(default_factory=dict)  # digest of a short body -> key
-    titles: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (url, title key)
+    titles: dict[str, tuple[str, set[str]]] = field(default_factory=dict)  # key -> (first url, title keys)
     order: deque = field(default_factory=deque)  # keys, oldest first
     hashes: dict[str, bytes] = field(default_factory=dict)  # key -> stored fingerprint
 
@@ -77,30 +83,36 @@ class SharedBodies:
         self.window = window
         self._sites: dict[str, _Site] = {}
 
-    def clash(self, site: str, body: Body, title: str | None) -> str | None:
-        """The URL of an earlier page of ``site`` whose body is ``body`` but whose title is not
-        ``title``; None when there is none (a new body, or a copy that repeats its title too)."""
+    def _key(self, site: str, body: Body) -> str | None:
         state = self._sites.get(site)
         if state is None or not body.text.strip():
             return None
-        if body.minhash is not None:
-            key = state.index.match(body.minhash)
-        else:
-            key = state.exact.get(body.digest)
+        return state.index.match(body.minhash) if body.minhash is not None else state.exact.get(body.digest)
+
+    def clash(self, site: str, body: Body, title: str | None) -> tuple[str, int] | None:
+        """``(URL, titles)`` when ``body`` was extracted before in ``site`` (first from URL) under
+        ``titles`` other titles, none of them ``title``; None when it is new, or repeats its title
+        too (a copy)."""
+        key = self._key(site, body)
         if key is None:
             return None
-        url, earlier_title = state.titles[key]
-        return url if earlier_title != _title_key(title) else None
+        url, titles = self._sites[site].titles[key]
+        return None if _title_key(title) in titles else (url, len(titles))
 
     def add(self, site: str, url: str, body: Body, title: str | None) -> None:
-        """Remember ``body`` as extracted from ``url`` with ``title``."""
+        """Remember ``body`` as extracted from ``url`` with ``title`` (one more title of a body
+        already known)."""
         if not body.text.strip():
+            return
+        known = self._key(site, body)
+        if known is not None:
+            self._sites[site].titles[known][1].add(_title_key(title))
             return
         state = self._sites.setdefault(site, _Site())
         key = url
         if key in state.titles:
             return
-        state.titles[key] = (url, _title_key(title))
+        state.titles[key] = (url, {_title_key(title)})
         state.order.append(key)
         if body.minhash is not None:
             state.index.add(key, body.minhash)
