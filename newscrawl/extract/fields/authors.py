@@ -183,7 +183,10 @@ _NOT_HAN_NAME = re.compile(  # function words anywhere, or an institution's last
 )
 _HAN_STOP = frozenset(
     "相关 简介 联系 来源 时间 编辑 记者 作者 评论 分享 阅读 点击 登录 注册 返回 首页 发布 日期 本报 本站 "
-    "原创 转载 新闻 图片 视频 通讯员 实习生 综合 整理".split()
+    "原创 转载 新闻 图片 视频 通讯员 实习生 综合 整理 "
+    # picture and video labels in parentheses after a headline or caption: "（组图）", "(资料图)"
+    "组图 多图 高清组图 资料图 图文 图集 配图 供图 圖片 組圖 資料圖 圖文 視頻 视频截图 "
+    "上一页 下一页 接下一页 上一頁 下一頁 接下一頁".split()  # pager links
 )
 
 
@@ -202,7 +205,7 @@ def find_author(page: Page) -> str | None:
 
 def _find_authors(page: Page) -> list[str]:
     metas, by_rule = _scan(page)  # one walk of the tree; the sources below read its findings
-    site_names = _site_names(page, metas) | _publisher_names(page)
+    site_names = _site_names(page, metas) | _publisher_names(page, metas)
     addresses = _site_addresses(page, metas)
     sections = _sections(page)
     personal_site: list[str] = []
@@ -435,9 +438,14 @@ def _site_addresses(page: Page, metas: list | None = None) -> set[str]:
     return names
 
 
-def _publisher_names(page: Page) -> set[str]:
-    """Names of the organisations the JSON-LD gives as publisher."""
+def _publisher_names(page: Page, metas: list | None = None) -> set[str]:
+    """Names of the organisations the JSON-LD or the ``<meta>`` publisher fields (``citation_publisher``,
+    ``dc.publisher``) give as publisher: a CMS that copies them into its author field credits a company."""
     names: set[str] = set()
+    for meta in metas if metas is not None else page.root.iter("meta"):
+        if (meta.get("name") or meta.get("property") or "").strip().lower() in _PUBLISHER_METAS:
+            names.update(part.casefold() for part in _LIST_PARTS.split(normalize_space(meta.get("content")))
+                         if part)
     by_id = {o.get("@id"): o for o in page.json_ld if isinstance(o.get("@id"), str)}
     for obj in page.json_ld:
         publishers = obj.get("publisher")
@@ -449,6 +457,8 @@ def _publisher_names(page: Page) -> set[str]:
     return names
 
 
+_PUBLISHER_METAS = frozenset({"citation_publisher", "dc.publisher", "dcterms.publisher", "publisher"})
+_LIST_PARTS = re.compile(r"\s*+[,;，、；]\s*+")
 _SECOND_LEVEL = frozenset("com co org net gov ac edu or ne go".split())
 
 
