@@ -56,8 +56,15 @@ def test_picture_labels_pagers_and_publishers_are_not_authors():
     pager = (f"<html lang='zh'><head><title>新桥通车</title></head><body><h1>新桥通车</h1>{story}"
              "<p>市民出行更加方便。（接下一頁）</p></body></html>")
     assert find_authors(Page.from_html(pager)) == []
-    publisher = ("<html><head><title>A study of bridges</title>"
-                 "<meta name='citation_publisher' content='Valley Academic Press, Valley Publishers'>"
-                 "<meta name='Author' content='Valley Academic Press, Valley Publishers'>"
-                 "</head><body><h1>A study of bridges</h1><p>By Dana Ford</p>" + STORY + "</body></html>")
-    assert find_authors(Page.from_html(publisher)) == ["Dana Ford"]
+
+
+def test_a_company_is_no_author_and_a_padded_han_name_is_one_name():
+    from newscrawl.extract import Page
+    from newscrawl.extract.fields.authors import clean_name, find_authors
+
+    assert clean_name("中文学术期刊,汉斯出版社,Hans Publishers") == []
+    assert clean_name("Example Publishing") == [] and clean_name("Valley Verlag") == []
+    assert clean_name("赵 培") == ["赵培"]  # a two-character name padded to the width of three
+    page = ("<html><head><title>A study of bridges</title><meta name='author' content='Hans Publishers'>"
+            "</head><body><h1>A study of bridges</h1>" + STORY + "</body></html>")
+    assert find_authors(Page.from_html(page)) == []

@@ -131,6 +131,15 @@ ORGANISATION_WORDS = frozenset(
     "council ministry department group company media report reports sport sports blog".split()
 )
 _NOT_PERSON_WORDS = ORGANISATION_WORDS | AFFILIATION_WORDS  # a word no person's name holds
+# "赵 培": a two-character name padded to the width of three
+_SPACED_HAN_NAME = re.compile(r"^([\u3400-\u9fff])[\s\u3000]++([\u3400-\u9fff]{1,2})$")
+# A company's name: a legal form or a publisher's word (Latin), a Han name of four or more characters
+# ending in an institution's word (出版社, 期刊, 公司, 集团, 报社, 杂志社).
+_COMPANY = re.compile(
+    r"\b(?:publishers?|publishing|verlag|inc|ltd|gmbh|llc|corp|plc|s\.a|ag)\b\.?$|"
+    r"^[\u3400-\u9fff]{2,}(?:出版社|期刊|公司|集团|集團|杂志社|雜誌社|报社|報社)$",
+    re.IGNORECASE,
+)
 _NON_WORD = re.compile(r"[\W_]+")
 # A credit for the pictures, not the text.
 _PHOTO_CREDIT = re.compile(r"^\s*+(?:photos?|fotos?|bild(?:er)?|images?|pictures?|illustrations?|"
@@ -205,7 +214,7 @@ def find_author(page: Page) -> str | None:
 
 def _find_authors(page: Page) -> list[str]:
     metas, by_rule = _scan(page)  # one walk of the tree; the sources below read its findings
-    site_names = _site_names(page, metas) | _publisher_names(page, metas)
+    site_names = _site_names(page, metas) | _publisher_names(page)
     addresses = _site_addresses(page, metas)
     sections = _sections(page)
     personal_site: list[str] = []
@@ -312,7 +321,7 @@ def clean_name(raw: Any, han_spaces_split: bool = True) -> list[str]:
             continue
         if name.casefold().rstrip(".") in _CREDENTIALS:  # "Grant Tinsley, PhD"
             continue
-        name = _without_affiliation(name)
+        name = _SPACED_HAN_NAME.sub(r"\1\2", _without_affiliation(name))
         if _is_name(name):
             names.append(name)
     return names
@@ -364,6 +373,8 @@ def _is_name(name: str) -> bool:
     if all(word.casefold() in _NOT_NAMES for word in name.split()):  # "Twitter Facebook"
         return False
     if name.casefold() in ORGANISATION_WORDS:  # "Nachrichten", "News": a section, not a credit
+        return False
+    if _COMPANY.search(name):  # "Hans Publishers", "汉斯出版社", "中文学术期刊": a company credited
         return False
     return len(name.split()) <= 6
 
@@ -438,14 +449,9 @@ def _site_addresses(page: Page, metas: list | None = None) -> set[str]:
     return names
 
 
-def _publisher_names(page: Page, metas: list | None = None) -> set[str]:
-    """Names of the organisations the JSON-LD or the ``<meta>`` publisher fields (``citation_publisher``,
-    ``dc.publisher``) give as publisher: a CMS that copies them into its author field credits a company."""
+def _publisher_names(page: Page) -> set[str]:
+    """Names of the organisations the JSON-LD gives as publisher."""
     names: set[str] = set()
-    for meta in metas if metas is not None else page.root.iter("meta"):
-        if (meta.get("name") or meta.get("property") or "").strip().lower() in _PUBLISHER_METAS:
-            names.update(part.casefold() for part in _LIST_PARTS.split(normalize_space(meta.get("content")))
-                         if part)
     by_id = {o.get("@id"): o for o in page.json_ld if isinstance(o.get("@id"), str)}
     for obj in page.json_ld:
         publishers = obj.get("publisher")
@@ -457,8 +463,6 @@ def _publisher_names(page: Page, metas: list | None = None) -> set[str]:
     return names
 
 
-_PUBLISHER_METAS = frozenset({"citation_publisher", "dc.publisher", "dcterms.publisher", "publisher"})
-_LIST_PARTS = re.compile(r"\s*+[,;，、；]\s*+")
 _SECOND_LEVEL = frozenset("com co org net gov ac edu or ne go".split())
 
 
