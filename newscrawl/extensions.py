@@ -48,7 +48,7 @@ from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
 
-from .dedup import ContentIndex, fingerprint, from_bytes, to_bytes
+from .dedup import ContentIndex, figures, fingerprint, from_bytes, to_bytes
 from .extract.methods.template import TEMPLATE_DB
 from .items import ArticleItem
 from .store import (
@@ -199,9 +199,11 @@ class SeenUrls:
         if minhash is None:
             return None
         index = self._content_index(site)
-        earlier = index.match(minhash)
+        body_figures = figures(text)
+        earlier = index.match(minhash, body_figures)
         if earlier is None:
-            index.add(self._key(url), minhash)  # the same run: a second copy waits for no export
+            # the same run: a second copy waits for no export
+            index.add(self._key(url), minhash, body_figures)
             self._fingerprints[url] = minhash
         return earlier
 

@@ -32,6 +32,7 @@ NEWSCRAWL_PAGE_TYPE_FILTER = True  # drop listing/tag/author/gallery/video/error
 NEWSCRAWL_FINGERPRINTS_PER_SITE = 100_000  # body fingerprints kept per site (duplicate_content); 0 = off
 NEWSCRAWL_TEMPLATES = True  # learn each site's template (Yan and Wang 2020) and remove it before extraction
 NEWSCRAWL_TEMPLATE_MAX_SHARE = 0.5  # a page whose text is mostly template is extracted uncleaned
+NEWSCRAWL_SHARED_BODY_CHECK = True  # one body, different titles: a failed extraction, not a duplicate
 NEWSCRAWL_MAX_FEED_ENTRIES = 1000  # entries read per feed document; the rest are ignored
 NEWSCRAWL_MAX_LISTING_LINKS = 10_000  # a catalogue page with more links is skipped
 NEWSCRAWL_MAX_LIST_APIS = 20  # list endpoints (data-list-api) read per catalogue page; the rest are dropped

@@ -9,7 +9,16 @@ import pytest
 import pytest_twisted
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 
-from newscrawl.dedup import ContentIndex, fingerprint, from_bytes, page_canonical, to_bytes, url_key
+from newscrawl.dedup import (
+    SIMILARITY,
+    ContentIndex,
+    figures,
+    fingerprint,
+    from_bytes,
+    page_canonical,
+    to_bytes,
+    url_key,
+)
 from newscrawl.extract import Page
 from newscrawl.store import SqliteSeenStore, legacy_url_key
 
@@ -252,3 +261,52 @@ async def test_a_syndicated_copy_is_dropped_as_duplicate_content_also_in_a_later
     await run_crawl(spider_for(http_server, "/feed3.xml"),
                     crawl_settings(tmp_path, feed4, NEWSCRAWL_FINGERPRINTS_PER_SITE=0))
     assert [i["url"] for i in read_jsonl(feed4)] == [mirror2]
+
+
+REPORT = [
+    "The Valley Water Board publishes this report every morning for the farmers, boaters and families who "
+    "depend on the river, and it is read out on the local radio station at seven o'clock as it has been for "
+    "many years, so that everyone along the valley knows what the water will do during the coming day.",
+    "The level at the northern gauge stood at {a} metres this morning, and the board expects the river to "
+    "stay within its banks through the weekend unless heavy rain falls in the hills above the reservoir.",
+    "Boaters are reminded that the locks open at eight and close at six, that life jackets must be worn "
+    "on the lower stretch at all times, and that the harbour office answers questions by telephone during "
+    "the same hours, including on public holidays and during the summer festival week in the town.",
+    "The temperature of the water was {b} degrees at the southern weir, the board said in its note to "
+    "anglers, who are asked to return every fish they catch in the protected reach below the old mill.",
+    "Readers who farm along the lower valley can ask the board for a visit from its field officers, who "
+    "advise on irrigation, on the drains that carry water back to the river and on the permits that the "
+    "county requires for new pumps, wells and channels, and who keep a record of every request they answer.",
+    "The board meets in public on the first Monday of every month in the hall beside the station, and its "
+    "minutes, accounts and plans for the embankments are kept in the town library, where anyone may read "
+    "them during the opening hours and ask the librarian for copies of the older reports of the board.",
+]
+
+
+def test_a_report_from_a_shared_template_with_other_figures_is_not_a_copy():
+    """Issue 30.11: same boilerplate, other figures: another report, not a duplicate."""
+    monday = "\n".join(REPORT).format(a="3.42", b="11.5")
+    tuesday = "\n".join(REPORT).format(a="2.87", b="12.25")
+    index = ContentIndex()
+    index.add("monday", fingerprint(monday), figures(monday))
+    assert fingerprint(monday).jaccard(fingerprint(tuesday)) >= SIMILARITY  # the words alone merge them
+    assert index.match(fingerprint(tuesday), figures(tuesday)) is None
+    copy = "Valley Courier, 12 May 2024\n" + monday + "\nShare this report"  # a copy with a date line
+    assert index.match(fingerprint(copy), figures(copy)) == "monday"
+    assert index.match(fingerprint(tuesday)) == "monday"  # figures unknown (a stored fingerprint): words only
+
+
+@pytest_twisted.ensureDeferred
+async def test_reports_from_one_template_are_exported_and_their_copy_dropped(http_server, tmp_path):
+    monday = http_server.add("/reports/monday.html", article_page(
+        "River report for Monday", [p.format(a="3.42", b="11.5") for p in REPORT]))
+    tuesday = http_server.add("/reports/tuesday.html", article_page(
+        "River report for Tuesday", [p.format(a="2.87", b="12.25") for p in REPORT]))
+    copy = http_server.add("/partners/monday-copy.html", article_page(
+        "River report for Monday", [p.format(a="3.42", b="11.5") for p in REPORT], chrome="Partner Wire"))
+    http_server.add("/feed.xml", feed_xml([monday, tuesday, copy]), headers={"Content-Type": "application/rss+xml"})
+    feed = tmp_path / "run.jsonl"
+    crawler = await run_crawl(spider_for(http_server, "/feed.xml"), crawl_settings(tmp_path, feed))
+    exported = {i["url"] for i in read_jsonl(feed)}
+    assert tuesday in exported and len(exported & {monday, copy}) == 1
+    assert drops(crawler) == {"duplicate_content": 1}

@@ -144,3 +144,32 @@ def test_clean_drops_labels_left_without_their_template_text():
     assert page.body.xpath("//div[@class='tags']") == []
     assert "Said in the report:" in text and "prices fell across the region." in text  # prose stays
     assert words(99) in text
+
+
+def sentence_page(i: int) -> str:
+    """An article whose paragraphs link one recurring topic word, emphasise a lead label and show
+    a code sample, inside the running text; the layout around it is a menu and a tag line."""
+    return (f"<html><body>{NAV}<div class='story'>"
+            f"<p><strong>Summary:</strong> {words(i)} and the rest of the lead sentence.</p>"
+            f"<p>Yesterday a divided <a href='/topic/us'>US</a> Supreme Court heard {words(i + 100)}.</p>"
+            f"<p>As <a href='/agency'>the agency</a> reports, {words(i + 200)} today.</p>"
+            "<pre><code>items.map { <span class='o'>|</span>x<span class='o'>|</span> x * 2 }</code></pre>"
+            f"</div><div class='tags'>Tags: <a href='/t/1'>Courts</a>, <a href='/t/2'>Politics</a></div>"
+            f"{FOOTER}</body></html>")
+
+
+def test_inline_words_of_running_text_are_never_template_leaves():
+    """Yan and Wang remove blocks of common noise: a link, a bold label or a code token inside a
+    sentence is part of that sentence, however many pages repeat it (issue 29.1)."""
+    site = SiteTemplates(n1=10, n2=3)
+    for i in range(10):
+        site.learn(Page.from_html(sentence_page(i)).root)
+    texts = {text for _, text, _ in site.entries()}
+    assert {"Home", "World news", "Courts", "Politics"} <= texts  # the layout is still learned
+    assert not texts & {"US", "the agency", "Summary:", "|"}
+    page = Page.from_html(sentence_page(42))
+    assert site.clean(page) >= 4
+    text = page.body.text_content()
+    for kept in ("a divided US Supreme Court", "As the agency reports", "Summary:", "{ |x| x * 2 }"):
+        assert kept in text
+    assert "Home" not in text and "Tags:" not in text and "Copyright" not in text

@@ -46,7 +46,8 @@ OK_FINISH_REASONS = frozenset({"finished", "closespider_itemcount", "closespider
                                "closespider_timeout"})
 #: Drop reasons of an article page that was fetched but gave no article.
 EXTRACTION_FAILURES = ("extraction_error", "extraction_timeout", "extraction_crash", "unparseable",
-                       "too_deep", "empty_body", "binary", "no_text", "no_title")
+                       "too_deep", "empty_body", "binary", "no_text", "no_title",
+                       "extraction_failed/shared_body")
 DEFAULT_MAX_ERROR_RATE = 0.5
 
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any
 
+from . import dom
 from .article import Article, Link
 from .collector import collector_paused
 from .errors import ExtractionError
@@ -109,8 +110,8 @@ def extract_page(
     body = extract_body(page, **params)
     return Article(
         url=page.url,
-        title=find_title(page, listing_title, precise=(method in PRECISE_TITLE_METHODS)),
-        text=body.text,
+        title=dom.drop_invisible(find_title(page, listing_title, precise=(method in PRECISE_TITLE_METHODS))),
+        text=dom.drop_invisible(body.text),
         published=find_published(page, feed_entry) if published is FIND else published,
         authors=find_authors(page) if authors is FIND else authors,
         links=[Link(text, href) for text, href in body.links(page.base_url)],

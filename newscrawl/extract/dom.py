@@ -52,7 +52,17 @@ HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _XML_DECL_RE = re.compile(r"\A[\s\ufeff]*+(?:<\?[^>]*+>?[\s\ufeff]*+)*+")
 _END_HTML_BODY_RE = re.compile(r"</(?:html|body)\s*>", re.IGNORECASE)
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# "<style type="text/css" />" then the rules then "</style>": libxml2 ends the element at "/>" and
+# reads the rules as page text; HTML parsers (browsers) ignore the "/" of a non-void element and
+# read its raw text up to "</style>".  Only rules with no "<" before that end tag are taken back.
+_SELF_CLOSED_STYLE_RE = re.compile(
+    r"<(style\b(?:[^<>/]|/(?![\s]*+>))*+)/\s*+>([^<]*+</style\s*+>)", re.IGNORECASE
+)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
+# Zero-width characters: never visible.  ZWNJ and ZWJ also shape Persian, Indic and emoji text, so
+# those two are dropped only where they join nothing (beside white space, at an end).
+_INVISIBLE_RE = re.compile("[\u200b\u2060\ufeff]+")
+_LOOSE_JOINER_RE = re.compile("(?<!\\S)[\u200c\u200d]+|[\u200c\u200d]+(?!\\S)")
 
 
 # Every element an HtmlElement, chosen in C: lxml.html's own lookup calls Python once per
@@ -188,9 +198,11 @@ def cut_noscripts(text: str) -> str:
 
 
 def _markup(text: str) -> bytes:
-    """``text`` as UTF-8 without leading XML declarations and with no ``</html>`` or ``</body>``
-    tag (UnicodeEncodeError on a lone surrogate)."""
+    """``text`` as UTF-8 without leading XML declarations, with a self-closed ``<style/>`` reopened
+    over the rules that follow it, and with no ``</html>`` or ``</body>`` tag (UnicodeEncodeError
+    on a lone surrogate)."""
     text = text[_XML_DECL_RE.match(text).end():]  # a slice, not sub(): no copy when nothing leads
+    text = _SELF_CLOSED_STYLE_RE.sub(r"<\1>\2", text)
     # libxml2 drops everything after a stray </html> and puts what follows </body> outside
     # <body>; HTML5 parsers (browsers) ignore both end tags, and so does newscrawl.
     if strip_end_tags is not None:  # the same tags found in the bytes by C (tests/test_speedups.py)
@@ -268,6 +280,16 @@ def normalize_space(text: str | None) -> str:
     """White space runs collapsed to one space, ends stripped.  ``str.split()`` splits on
     exactly what ``\\s`` matches (checked over every code point) and is 5x faster than a regex."""
     return " ".join(text.split()) if text else ""
+
+
+def drop_invisible(text: str | None) -> str | None:
+    """``text`` without zero-width characters (U+200B, U+2060, U+FEFF; U+200C/U+200D where they join
+    nothing), and without the lines and line-end spaces that held nothing else.  Text without
+    them comes back as it is."""
+    if not text or not (_INVISIBLE_RE.search(text) or _LOOSE_JOINER_RE.search(text)):
+        return text
+    text = _LOOSE_JOINER_RE.sub("", _INVISIBLE_RE.sub("", text))
+    return "\n".join(line.strip() for line in text.split("\n") if line.strip())
 
 
 def non_space_len(text: str | None) -> int:

@@ -285,8 +285,8 @@ _PICTURE_CREDIT = re.compile(
 TOOLBAR_LABELS = frozenset(
     "share teilen partager compartir condividi dela del udostępnij print drucken imprimer imprimir stampa "
     "email e-mail mail facebook twitter x whatsapp linkedin telegram reddit pinterest copy link kopieren "
-    "feedback 分享 打印 转发 收藏".split()
-)
+    "feedback tweet autoplay 分享 打印 转发 收藏".split()
+) | frozenset({"text size", "font size", "schriftgröße", "размер шрифта", "字号"})  # text-size buttons
 _READING_TIME = re.compile(
     r"^\d++\s*+min(?:\.|s|utes?)?(?:\s++(?:read|lesezeit|lectura|leitura|lettura|läsning))?$|"
     r"^(?:reading time|lesezeit|lecture|temps de lecture|tiempo de lectura)\s*+:?\s*+\d++\s*+min",
@@ -301,7 +301,11 @@ _CALL_TO_ACTION = re.compile(
     r"^write to |give us feedback|abonnier|abonnez|abonne-toi|lesen sie auch|mehr zum thema|"
     r"lire aussi|voir aussi|suscríbete|lee también|leia também|veja também|inscreva-se|iscriviti|"
     r"leggi anche|^share (?:this|on)\b|^分享到|扫一扫|推荐阅读|相关阅读|相关新闻|热门评论|最新评论|关注我们|"
-    r"関連記事|관련기사",
+    r"関連記事|관련기사|"
+    # the heading of a list of links, alone on its line (the links themselves were left out)
+    r"^(?:see also|recent posts|related links|tell us what you think|auch interessant|weitere videos|"
+    r"czytaj (?:więcej|także)|ссылки по теме|смотрите также|читайте также|更多相关\w{0,4}|相关链接)"
+    r"[\s:：.!…]*$",
 )
 # "Updated Nov 19, 6:55 AM;Posted Nov 19, 6:51 AM": what is left around the dates is a few
 # labels (words of three letters or more; "at", "on" and "PM" do not count).

@@ -14,9 +14,11 @@ from ..extract.collector import collector_paused
 from ..extract.fields.authors import find_authors
 from ..extract.fields.dates import find_published
 from ..extract.fields.dates import warm_up as warm_up_dates
+from .shared_body import MANY_TITLES, RETRY_METHODS, Body, SharedBodies
 from .templates import CrawlTemplates
 
 logger = logging.getLogger(__name__)
+SHARED_BODY_STATS = "newscrawl/extract/shared_body_"
 
 # ExtractionError.reason -> drop reason
 _EXTRACTION_REASONS = {"empty": "empty_body", "binary": "binary", "too-large": "too_large",
@@ -40,13 +42,17 @@ def warm_up(method: str) -> None:
 
 @collector_paused
 def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: bytes, url: str,
-                   content_type: str | None, listing_title: str | None, feed_entry: dict) -> dict:
+                   content_type: str | None, listing_title: str | None, feed_entry: dict,
+                   bodies: SharedBodies | None = None) -> dict:
     """One page's article fields: parse, apply the site's template library, extract.
 
     Raises :class:`Dropped` with the reason when the page holds no article.  Runs in the
     crawl process or in an extraction worker (:mod:`.pool`), with the same outcome.
+    ``bodies``: the run's :class:`SharedBodies`, which tells a failed extraction (the body of
+    a page with another title) from an article; the fields then carry the text's fingerprint.
     """
     started = time.perf_counter()
+    fingerprint = None
     try:
         page = Page.from_html(body, url=url, content_type=content_type)
         kind = _page_type(page)  # before the template library cleans the tree: as the library sees a page
@@ -56,12 +62,18 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
         templates.apply(site, page)
         article = extract_page(page, listing_title=listing_title, feed_entry=feed_entry, method=method,
                                published=published, authors=authors)
+        if bodies is not None:
+            article, fingerprint = _not_shared(
+                bodies, templates, method, article, site=site, body=body, url=url, content_type=content_type,
+                listing_title=listing_title, feed_entry=feed_entry, published=published, authors=authors)
+    except Dropped:
+        raise
     except ExtractionError as exc:
         raise Dropped(_EXTRACTION_REASONS.get(exc.reason, "extraction_error"), str(exc), url) from None
     except Exception as exc:  # a library bug must cost one article, not the crawl
         logger.debug("Extraction failed on %s", url, exc_info=True)
         raise Dropped("extraction_error", f"{type(exc).__name__}: {exc}", url) from None
-    return {
+    fields = {
         "extraction_seconds": time.perf_counter() - started,
         "title": article.title,
         "text": article.text or "",
@@ -73,6 +85,48 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
         "page_type": kind,
         "canonical": page_canonical(page.root, url),
     }
+    if fingerprint is not None:
+        fields["fingerprint"] = fingerprint
+    return fields
+
+
+def _not_shared(bodies: SharedBodies, templates: CrawlTemplates, method: str, article, *, site: str,
+                body: bytes, url: str, content_type: str | None, listing_title: str | None,
+                feed_entry: dict, published, authors):
+    """``(article, its text's stored fingerprint)``: the article, or when its body is the body of
+    an earlier page of the site with another title (:mod:`.shared_body`), the first distinct body
+    extracted again without the template and with other methods; raises ``Dropped``
+    (``extraction_failed/shared_body``) when every try gives a body already extracted under
+    :data:`MANY_TITLES` other titles."""
+    found = Body.of(article.text or "")
+    clash = bodies.clash(site, found, article.title or listing_title)
+    if clash is not None:
+        earlier, titles = clash
+        for retry_method in dict.fromkeys((method, *RETRY_METHODS)):
+            page = Page.from_html(body, url=url, content_type=content_type)
+            retried = extract_page(page, listing_title=listing_title, feed_entry=feed_entry,
+                                   method=retry_method, published=published, authors=authors)
+            candidate = Body.of(retried.text or "")
+            title = retried.title or listing_title
+            if candidate.digest != found.digest and candidate.text.strip() \
+                    and bodies.clash(site, candidate, title) is None:
+                templates.crawler.stats.inc_value(SHARED_BODY_STATS + "recovered")
+                logger.info("%s: extraction gave the body of %s, a page with another title; "
+                            "extracted again with %s (no template)", url, earlier, retry_method)
+                article, found = retried, candidate
+                break
+        else:
+            if titles < MANY_TITLES:  # a copy under a new headline, perhaps: the content dedup decides
+                bodies.add(site, url, found, article.title or listing_title)
+                return article, found.stored
+            templates.crawler.stats.inc_value(SHARED_BODY_STATS + "unrecovered")
+            logger.warning("%s: extraction gives the same body as %s and %d other page(s) with other "
+                           "titles: a failed extraction (the text exported for %s is suspect too), not "
+                           "a duplicate", url, earlier, titles - 1, earlier)
+            raise Dropped("extraction_failed/shared_body",
+                          f"the body of {earlier} and of {titles - 1} other page(s) with other titles", url)
+    bodies.add(site, url, found, article.title or listing_title)
+    return article, found.stored
 
 
 def _page_type(page: Page) -> str:

@@ -136,6 +136,7 @@ def _start_worker(method: str, settings: dict, parent_pid: int) -> None:
     global _worker
     _die_with(parent_pid)
     from .extraction import extract_fields, warm_up
+    from .shared_body import shared_bodies
     from .templates import CrawlTemplates
 
     buffer = _Buffer()
@@ -147,7 +148,8 @@ def _start_worker(method: str, settings: dict, parent_pid: int) -> None:
     fingerprint = None
     if int(settings.get("NEWSCRAWL_FINGERPRINTS_PER_SITE", 1) or 0) > 0:
         from ..dedup import fingerprint
-    _worker = SimpleNamespace(method=method, templates=templates, stats=stats, log=buffer,
+    bodies = shared_bodies(Settings(settings))
+    _worker = SimpleNamespace(method=method, templates=templates, stats=stats, log=buffer, bodies=bodies,
                               extract_fields=extract_fields, fingerprint=fingerprint,
                               hang_marker=marker.encode("utf-8") if marker else None)
     warm_up(method)
@@ -168,11 +170,12 @@ def _run(job: dict) -> dict:
             time.sleep(60)
     outcome: dict[str, Any] = {}
     try:
-        outcome["fields"] = fields = worker.extract_fields(worker.templates, worker.method, **job)
+        outcome["fields"] = fields = worker.extract_fields(worker.templates, worker.method,
+                                                           bodies=worker.bodies, **job)
     except Dropped as exc:
         outcome["dropped"] = (exc.reason, exc.detail)
     else:
-        if worker.fingerprint is not None:
+        if worker.fingerprint is not None and "fingerprint" not in fields:
             fields["fingerprint"] = _fingerprint(worker.fingerprint, fields.get("text"))
     outcome["stats"], worker.stats.counts = dict(worker.stats.counts), Counter()
     outcome["logs"], worker.log.records = worker.log.records, []

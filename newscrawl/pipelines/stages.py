@@ -13,6 +13,7 @@ from ..items import ArticleItem, ListingItem
 from ..store import canonical_url
 from .extraction import extract_fields, warm_up
 from .pool import ExtractionPool, ExtractionTimeout, WorkerCrashed
+from .shared_body import shared_bodies
 from .templates import SAVE_FAILED, CrawlTemplates
 
 logger = logging.getLogger(__name__)
@@ -93,6 +94,7 @@ class ExtractStage(Stage):
             raise ValueError(f"NEWSCRAWL_METHOD={self.method!r}: choose from {', '.join(METHODS)}")
         self.templates = CrawlTemplates(crawler)
         self.templates.enabled &= self.enabled
+        self.bodies = shared_bodies(crawler.settings)
         self.processes = crawler.settings.getint("NEWSCRAWL_EXTRACT_PROCESSES", 1) if self.enabled else 0
         self.timeout = crawler.settings.getfloat("NEWSCRAWL_EXTRACT_TIMEOUT", 20.0)
         self.pool: ExtractionPool | None = None
@@ -139,7 +141,7 @@ class ExtractStage(Stage):
         if self.pool is not None:
             return self._extract_in_worker(item, job)
         try:
-            return self._fill(item, extract_fields(self.templates, self.method, **job))
+            return self._fill(item, extract_fields(self.templates, self.method, bodies=self.bodies, **job))
         finally:
             self._check_template_saves()
 

@@ -131,6 +131,15 @@ ORGANISATION_WORDS = frozenset(
     "council ministry department group company media report reports sport sports blog".split()
 )
 _NOT_PERSON_WORDS = ORGANISATION_WORDS | AFFILIATION_WORDS  # a word no person's name holds
+# "赵 培": a two-character name padded to the width of three
+_SPACED_HAN_NAME = re.compile(r"^([\u3400-\u9fff])[\s\u3000]++([\u3400-\u9fff]{1,2})$")
+# A company's name: a legal form or a publisher's word (Latin), a Han name of four or more characters
+# ending in an institution's word (出版社, 期刊, 公司, 集团, 报社, 杂志社).
+_COMPANY = re.compile(
+    r"\b(?:publishers?|publishing|verlag|inc|ltd|gmbh|llc|corp|plc|s\.a|ag)\b\.?$|"
+    r"^[\u3400-\u9fff]{2,}(?:出版社|期刊|公司|集团|集團|杂志社|雜誌社|报社|報社)$",
+    re.IGNORECASE,
+)
 _NON_WORD = re.compile(r"[\W_]+")
 # A credit for the pictures, not the text.
 _PHOTO_CREDIT = re.compile(r"^\s*+(?:photos?|fotos?|bild(?:er)?|images?|pictures?|illustrations?|"
@@ -183,7 +192,10 @@ _NOT_HAN_NAME = re.compile(  # function words anywhere, or an institution's last
 )
 _HAN_STOP = frozenset(
     "相关 简介 联系 来源 时间 编辑 记者 作者 评论 分享 阅读 点击 登录 注册 返回 首页 发布 日期 本报 本站 "
-    "原创 转载 新闻 图片 视频 通讯员 实习生 综合 整理".split()
+    "原创 转载 新闻 图片 视频 通讯员 实习生 综合 整理 "
+    # picture and video labels in parentheses after a headline or caption: "（组图）", "(资料图)"
+    "组图 多图 高清组图 资料图 图文 图集 配图 供图 圖片 組圖 資料圖 圖文 視頻 视频截图 "
+    "上一页 下一页 接下一页 上一頁 下一頁 接下一頁".split()  # pager links
 )
 
 
@@ -309,7 +321,7 @@ def clean_name(raw: Any, han_spaces_split: bool = True) -> list[str]:
             continue
         if name.casefold().rstrip(".") in _CREDENTIALS:  # "Grant Tinsley, PhD"
             continue
-        name = _without_affiliation(name)
+        name = _SPACED_HAN_NAME.sub(r"\1\2", _without_affiliation(name))
         if _is_name(name):
             names.append(name)
     return names
@@ -361,6 +373,8 @@ def _is_name(name: str) -> bool:
     if all(word.casefold() in _NOT_NAMES for word in name.split()):  # "Twitter Facebook"
         return False
     if name.casefold() in ORGANISATION_WORDS:  # "Nachrichten", "News": a section, not a credit
+        return False
+    if _COMPANY.search(name):  # "Hans Publishers", "汉斯出版社", "中文学术期刊": a company credited
         return False
     return len(name.split()) <= 6
 

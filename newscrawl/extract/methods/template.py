@@ -57,18 +57,77 @@ def _max_distance(a: int, b: int) -> int:
 
 def iter_leaves(root: html.HtmlElement) -> Iterator[tuple[html.HtmlElement, str]]:
     """``(element, text)`` for leaf elements (no element children) with visible text, in
-    document order (``root`` included)."""
+    document order (``root`` included).
+
+    Template removal takes out *blocks* of common noise, never words from a sentence: an
+    inline leaf (a link, ``<strong>``, ``<span>``) inside running text is part of that text,
+    not a leaf of the layout (:func:`in_running_text`), and nothing inside ``<pre>`` is."""
+    running: dict[html.HtmlElement, bool] = {}  # nearest block -> holds running text
     for el in _LEAVES(root):
         if el.tag in _NOT_LEAVES:
             continue
         # A leaf's text is its own, unless comments inside it split it (then their tails count too).
         text = dom.normalize_space(el.text_content() if len(el) else el.text or "")
-        if text and len(text) <= MAX_LEAF_CHARS:
+        if text and len(text) <= MAX_LEAF_CHARS and not in_running_text(el, running):
             yield el, text
 
 
 _LEAVES = etree.XPath("descendant-or-self::*[not(*)]")  # one C-level pass instead of a child scan per element
 _NOT_LEAVES = frozenset({"html", "head", "title", "meta", "link"})
+# Phrasing elements: they sit inside a line of text rather than make a block of their own.
+INLINE_TAGS = frozenset(
+    "a abbr b bdi bdo big cite code data del dfn em font i ins kbd label mark q s samp small span "
+    "strike strong sub sup time tt u var".split()
+)
+PRE_TAGS = frozenset({"pre", "code", "samp", "kbd"})
+RUNNING_TEXT_READ = 200  # characters of a block's bare text read at most: far more than any label
+
+
+def in_running_text(leaf: html.HtmlElement, cache: dict[html.HtmlElement, bool] | None = None) -> bool:
+    """Is ``leaf`` an inline part of running text, so not a template leaf?
+
+    True inside ``<pre>``/``<code>`` (a ``|`` of a code sample), and for an inline leaf whose
+    nearest block ancestor holds more than :data:`LABEL_MAX_TOKENS` word tokens of its own
+    text outside links and leaves (``a divided <a>US</a> Supreme Court``, ``<strong>摘要：</strong>``
+    before the lead).  A menu item (``<li><a>Home</a></li>``), a row of links and a label with
+    its links (``Tags: <a>..</a>, <a>..</a>``) stay leaves.  ``cache`` keeps the answer per block."""
+    if leaf.tag not in INLINE_TAGS:
+        return False
+    block = leaf.getparent()
+    while block is not None and block.tag in INLINE_TAGS:
+        if block.tag in PRE_TAGS:
+            return True
+        block = block.getparent()
+    if block is None:
+        return False
+    if block.tag == "pre":
+        return True
+    found = cache.get(block) if cache is not None else None
+    if found is None:
+        found = _has_running_text(block)
+        if cache is not None:
+            cache[block] = found
+    return found
+
+
+def _has_running_text(block: html.HtmlElement) -> bool:
+    """Does ``block`` hold more than :data:`LABEL_MAX_TOKENS` tokens of bare text: its own text and
+    tails, and those of its inline descendants that are neither links nor leaves (nested blocks are
+    blocks of their own)?"""
+    from ..tokens import tokenize
+
+    chunks = [block.text or ""]
+    solid = dom.non_space_len(chunks[0])
+    stack = list(block)
+    while stack and solid <= RUNNING_TEXT_READ:
+        el = stack.pop()
+        chunks.append(el.tail or "")
+        solid += dom.non_space_len(el.tail)
+        if isinstance(el.tag, str) and el.tag in INLINE_TAGS and el.tag != "a" and len(el):
+            chunks.append(el.text or "")
+            solid += dom.non_space_len(el.text)
+            stack.extend(el)
+    return len(tokenize(" ".join(chunks))) > LABEL_MAX_TOKENS
 
 
 class LeafIndex:

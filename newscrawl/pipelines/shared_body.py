@@ -1,0 +1,137 @@
+"""A failed extraction is not a duplicate: one body shared by pages with different titles.
+
+When a site's pages defeat extraction the same way (the "body" comes out as the copyright
+footer, a cookie notice, a stylesheet), every page of the site gets the same text.  The
+content dedup (:mod:`newscrawl.dedup`) would take the second and later ones for copies of
+the first and drop them as ``duplicate_content``: distinct articles lost, and the first
+one's garbage exported.  A syndicated copy or a mirror repeats its *title* with its body;
+pages with different titles sharing one body are a failed extraction.
+
+:class:`SharedBodies` remembers, per site and for this run, each extracted body's
+fingerprint (the MinHash of :mod:`newscrawl.dedup` at its :data:`~newscrawl.dedup.SIMILARITY`;
+the exact text for bodies too short to fingerprint) with the page's URL and the titles it
+came with.  :func:`~.extraction.extract_fields` asks it about every page; when a body was
+already extracted from a page with another title, the page is extracted again from its raw
+bytes, without the site's template library and with the other body methods
+(:data:`RETRY_METHODS`), and the first distinct body is kept
+(``newscrawl/extract/shared_body_recovered``).  When every try gives the shared body:
+
+- under one other title so far, it may be a copy retitled (a story republished under a new
+  headline, a partner's copy): the page goes on, and the content dedup drops it as
+  ``duplicate_content``;
+- under :data:`MANY_TITLES` other titles or more, it is a failed extraction: the page is
+  dropped as ``extraction_failed/shared_body`` with a warning naming the page the body was
+  first extracted from (whose exported text is suspect too), counted
+  (``newscrawl/extract/shared_body_unrecovered``) and toward ``NEWSCRAWL_MAX_ERROR_RATE``.
+
+A site's pages go to one extraction worker (:mod:`.pool`), so the check sees all of them.
+Memory is bounded: the last :data:`WINDOW` bodies of a site are remembered.
+``NEWSCRAWL_SHARED_BODY_CHECK = False`` switches the check off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from dataclasses import dataclass, field
+
+from ..dedup import ContentIndex, fingerprint, to_bytes
+from ..extract import dom
+
+RETRY_METHODS = ("cevc", "decay")  # tried after the crawl's own method without the template
+WINDOW = 2000  # bodies remembered per site
+MANY_TITLES = 2  # other titles of one body from which it is a failed extraction, not a copy
+
+
+def _title_key(title: str | None) -> str:
+    return dom.normalize_space(title or "").casefold()
+
+
+@dataclass
+class _Site:
+    index: ContentIndex = field(default_factory=ContentIndex)
+    exact: dict[str, str] = field(default_factory=dict)  # digest of a short body -> key
+    titles: dict[str, tuple[str, set[str]]] = field(default_factory=dict)  # key -> (first url, title keys)
+    order: deque = field(default_factory=deque)  # keys, oldest first
+    hashes: dict[str, bytes] = field(default_factory=dict)  # key -> stored fingerprint
+
+
+@dataclass
+class Body:
+    """One extracted body as the check sees it: its fingerprint (``None``: too short to have one)."""
+
+    text: str
+    minhash: object | None
+    digest: str
+
+    @classmethod
+    def of(cls, text: str) -> Body:
+        minhash = fingerprint(text)
+        normal = dom.normalize_space(text)
+        return cls(text, minhash, hashlib.blake2b(normal.encode("utf-8"), digest_size=16).hexdigest())
+
+    @property
+    def stored(self) -> bytes:
+        """The fingerprint in the form the crawl process's dedup takes (``b""``: none)."""
+        return to_bytes(self.minhash) if self.minhash is not None else b""
+
+
+class SharedBodies:
+    """Per site, the bodies extracted in this run (see the module docstring)."""
+
+    def __init__(self, window: int = WINDOW):
+        self.window = window
+        self._sites: dict[str, _Site] = {}
+
+    def _key(self, site: str, body: Body) -> str | None:
+        state = self._sites.get(site)
+        if state is None or not body.text.strip():
+            return None
+        return state.index.match(body.minhash) if body.minhash is not None else state.exact.get(body.digest)
+
+    def clash(self, site: str, body: Body, title: str | None) -> tuple[str, int] | None:
+        """``(URL, titles)`` when ``body`` was extracted before in ``site`` (first from URL) under
+        ``titles`` other titles, none of them ``title``; None when it is new, or repeats its title
+        too (a copy)."""
+        key = self._key(site, body)
+        if key is None:
+            return None
+        url, titles = self._sites[site].titles[key]
+        return None if _title_key(title) in titles else (url, len(titles))
+
+    def add(self, site: str, url: str, body: Body, title: str | None) -> None:
+        """Remember ``body`` as extracted from ``url`` with ``title`` (one more title of a body
+        already known)."""
+        if not body.text.strip():
+            return
+        known = self._key(site, body)
+        if known is not None:
+            self._sites[site].titles[known][1].add(_title_key(title))
+            return
+        state = self._sites.setdefault(site, _Site())
+        key = url
+        if key in state.titles:
+            return
+        state.titles[key] = (url, {_title_key(title)})
+        state.order.append(key)
+        if body.minhash is not None:
+            state.index.add(key, body.minhash)
+            state.hashes[key] = body.stored
+        else:
+            state.exact.setdefault(body.digest, key)
+        if len(state.order) > self.window:
+            self._forget_oldest(state)
+
+    def _forget_oldest(self, state: _Site) -> None:
+        """Keep the newest half of the window (the LSH index cannot delete: it is rebuilt)."""
+        while len(state.order) > self.window // 2:
+            key = state.order.popleft()
+            state.titles.pop(key, None)
+            state.hashes.pop(key, None)
+        state.exact = {d: k for d, k in state.exact.items() if k in state.titles}
+        state.index = ContentIndex(list(state.hashes.items()))
+
+
+def shared_bodies(settings) -> SharedBodies | None:
+    """The run's check, or None with ``NEWSCRAWL_SHARED_BODY_CHECK = False``."""
+    return SharedBodies() if settings.getbool("NEWSCRAWL_SHARED_BODY_CHECK", True) else None
