@@ -60,6 +60,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 
 from .. import catalogue
+from ..crawlstats import DETAIL_FAILED
 from ..extensions import DROP_PREFIX, record_drop
 from ..items import ArticleItem, ListingItem, now_iso
 from ..middlewares import DETAIL_META, exception_reason
@@ -462,6 +463,7 @@ class SiteSpider(scrapy.Spider):
 
     def article_failed(self, failure) -> None:
         reason, detail = failure_reason(failure)
+        self.crawler.stats.inc_value(DETAIL_FAILED)  # for the progress line's pages done
         record_drop(self.crawler, reason, failure.request.url, detail)
 
     # -- `scrapy parse --spider SITE URL` --------------------------------------------
