@@ -5,6 +5,9 @@
   item pipelines can end it) is not counted in ``item_dropped_count``: it is counted as
   ``newscrawl/scheduled`` by :class:`~newscrawl.extensions.CrawlReport`.  Real drops are still
   ``item_dropped_count`` and ``item_dropped_reasons_count/Dropped``.
+- :class:`LogFormatter` — Scrapy's, without its own line for an item dropped by a newscrawl stage
+  (:class:`~newscrawl.extensions.Dropped`, :class:`~newscrawl.extensions.Scheduled`):
+  :func:`~newscrawl.extensions.record_drop` logs those once, with the URL and the reason.
 - :class:`Progress` — replaces Scrapy's ``LogStats``: every ``LOGSTATS_INTERVAL`` seconds one
   INFO line per site, ``<site>: 37/120 article pages done (30 exported, 7 dropped), 12/min;
   51 responses (20/min)``; *total* is the article pages scheduled so far (it grows while the
@@ -19,9 +22,10 @@ from typing import Any
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.extensions.corestats import CoreStats as ScrapyCoreStats
+from scrapy.logformatter import LogFormatter as ScrapyLogFormatter
 from scrapy.utils.asyncio import create_looping_call
 
-from .extensions import Scheduled
+from .extensions import Dropped, Scheduled
 from .items import ArticleItem
 
 logger = logging.getLogger(__name__)
@@ -34,6 +38,13 @@ class CoreStats(ScrapyCoreStats):
         if isinstance(exception, Scheduled):
             return  # not a drop: the listing item became a detail request
         super().item_dropped(item, spider, exception)
+
+
+class LogFormatter(ScrapyLogFormatter):
+    def dropped(self, item, exception, response, spider=None):
+        if isinstance(exception, (Dropped, Scheduled)):
+            return None  # logged once by record_drop (Scheduled: not a drop at all)
+        return super().dropped(item, exception, response, spider)
 
 
 class Progress:

@@ -442,6 +442,7 @@ class CrawlReport:
             "listed": stats.get("newscrawl/listed", 0),
             "scheduled": stats.get("newscrawl/scheduled", 0),
             "dropped": dict(sorted(drops.items())),
+            "outside_window": stats.get("newscrawl/sitemap/outside_window", 0),
             "methods": dict(self.methods.most_common()),
             "extraction_ms_per_page": round(1000 * self.extraction_seconds / self.extracted, 1)
             if self.extracted
@@ -452,10 +453,12 @@ class CrawlReport:
         s = self.summary()
         drops = ", ".join(f"{k}={v}" for k, v in s["dropped"].items()) or "none"
         methods = ", ".join(f"{k}={v}" for k, v in s["methods"].items()) or "none"
+        window = (f" ({s['outside_window']} sitemap entries outside the date window not listed)"
+                  if s["outside_window"] else "")
         logger.info(
-            "newscrawl summary for %s (%s): %d articles exported from %d listed links (%d fetched); "
+            "newscrawl summary for %s (%s): %d articles exported from %d listed links%s (%d fetched); "
             "dropped: %s; methods: %s; extraction %s ms/page",
-            spider.name, reason, s["exported"], s["listed"], s["scheduled"], drops, methods,
+            spider.name, reason, s["exported"], s["listed"], window, s["scheduled"], drops, methods,
             s["extraction_ms_per_page"] if s["extraction_ms_per_page"] is not None else "n/a",
         )
 

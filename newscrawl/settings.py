@@ -126,5 +126,6 @@ TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = "INFO"
+LOG_FORMATTER = "newscrawl.crawlstats.LogFormatter"  # a newscrawl drop is logged once, by record_drop
 HTTPCACHE_ENABLED = False  # -s HTTPCACHE_ENABLED=1 for repeatable development crawls
 HTTPCACHE_DIR = "httpcache"

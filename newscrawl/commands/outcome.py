@@ -39,7 +39,7 @@ from scrapy.exceptions import UsageError
 from w3lib.url import file_uri_to_path
 
 from ..extensions import DROP_PREFIX, UNEXPORTED_STATS, StartRefused
-from ..spiders.site import LISTING_ERROR_PREFIX, LISTING_REQUESTS, SITEMAP_SKIPPED_OLD
+from ..spiders.site import LISTING_ERROR_PREFIX, LISTING_REQUESTS, SITEMAP_OUTSIDE_WINDOW, SITEMAP_SKIPPED_OLD
 
 logger = logging.getLogger("newscrawl.crawl")
 
@@ -158,8 +158,9 @@ def problems(stats: dict, outcome: Outcome, max_rate: float) -> list[str]:
     own_listings = outcome.listing_requests - stats.get("newscrawl/distributed/listing_claimed_elsewhere", 0)
     if outcome.listing_failed and outcome.listing_failed >= own_listings:
         found.append(f"every listing page failed ({outcome.listing_failed}/{own_listings})")
-    elif own_listings > 0 and outcome.listed == 0 and not stats.get(SITEMAP_SKIPPED_OLD):
-        # (sitemaps skipped as not modified within the date window listed nothing new: not a failure)
+    elif (own_listings > 0 and outcome.listed == 0 and not stats.get(SITEMAP_SKIPPED_OLD)
+          and not stats.get(SITEMAP_OUTSIDE_WINDOW)):
+        # (sitemaps whose entries are all older than the date window listed nothing new: not a failure)
         found.append("no article link on any listing page")
     again = {k[len(AGAIN_PREFIX):]: v for k, v in stats.items() if k.startswith(AGAIN_PREFIX)}
     rate, failed, attempted = error_rate(outcome.exported, outcome.dropped, again)

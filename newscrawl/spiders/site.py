@@ -28,7 +28,8 @@ followed to ``NEWSCRAWL_SITEMAP_MAX_DEPTH`` levels, each sitemap URL once per ru
 between indexes ends there), at most ``NEWSCRAWL_SITEMAP_MAX_FILES`` sitemaps per run.
 Sitemap entries get a recency window: ``since``/``max_age_days`` when given, else
 ``NEWSCRAWL_SITEMAP_MAX_AGE_DAYS`` (default 7; 0: none).  An entry dated before it is
-dropped as ``too_old``, and so is a whole child sitemap of an index whose ``lastmod`` is
+not listed (counted in ``newscrawl/sitemap/outside_window``, not as a drop: a sitemap lists
+its site's whole history on every run), and neither is a whole child sitemap of an index whose ``lastmod`` is
 before it (a sitemap not modified since cannot list anything newer; counted in
 ``newscrawl/sitemap/skipped_old``).  Entries already exported by an earlier run are
 dropped by the seen filter before fetching, like any listing item.  Hostile sitemaps cost
@@ -82,6 +83,7 @@ DETAIL_PRIORITY = 10  # articles before more listing pages: progress survives an
 LISTING_REQUESTS = "newscrawl/listing_requests"  # stats: listing pages requested
 LISTING_ERROR_PREFIX = "newscrawl/listing_error/"  # stats: listing pages that gave nothing, by reason
 SITEMAP_SKIPPED_OLD = "newscrawl/sitemap/skipped_old"  # stats: child sitemaps not read (lastmod too old)
+SITEMAP_OUTSIDE_WINDOW = "newscrawl/sitemap/outside_window"  # stats: entries dated before the window
 
 
 def failure_reason(failure) -> tuple[str, str]:
@@ -388,9 +390,10 @@ class SiteSpider(scrapy.Spider):
             self.crawler.stats.inc_value(SITEMAP_SKIPPED_OLD, old)
             self.logger.info("Sitemap index %s: %d sitemaps not modified since %s skipped",
                              sitemap_url, old, cutoff.isoformat())
-        elif old:
-            self.crawler.stats.inc_value("newscrawl/listed", old)
-            self._drop_many("too_old", old, sitemap_url, f"entries dated before {cutoff.isoformat()}")
+        elif old:  # filtered, not dropped: a sitemap lists its whole history on every run
+            self.crawler.stats.inc_value(SITEMAP_OUTSIDE_WINDOW, old)
+            self.logger.debug("Sitemap %s: %d entries dated before %s not listed (the date window)",
+                              sitemap_url, old, cutoff.isoformat())
         return fresh
 
     def _child_sitemaps(self, entries: list[SitemapEntry], index_url: str, depth: int):
