@@ -523,6 +523,7 @@ class RedisSeenUrls(SeenUrls):
         self.link = RedisLink(crawler, self.client)
         self.claim_ttl = settings.getint("NEWSCRAWL_CLAIM_TTL", CLAIM_TTL)
         self._exported_answers: dict[str, bool] = {}  # canonical URL -> in the store? (resolved ahead)
+        self._rejected_answers: dict[str, tuple[str, str] | None] = {}  # -> unexported record (ahead)
         self._detail_claims: dict[str, bool] = {}  # canonical URL -> detail claim won? (resolved ahead)
         self._to_park: set[str] = set()  # detail claims a busy worker holds: the scheduler parks them
         self._export_claims: dict[tuple[str, ...], bool] = {}  # an article's URLs -> export claim won?
@@ -554,6 +555,8 @@ class RedisSeenUrls(SeenUrls):
             self._exported_answers[key] = exported = self.store.contains(site, self._key(url))
             if exported:
                 return
+            if self.retry_days > 0:
+                self._rejected_answers[key] = self.store.unexported(site, self._key(url))
         if key not in self._claimed and key not in self._detail_claims:
             claim = self.claims.claim(self._scope("detail"), key, self.claim_ttl,
                                       takeover=self.link.may_take_over())
@@ -586,6 +589,22 @@ class RedisSeenUrls(SeenUrls):
             except UNREACHABLE as exc:
                 self.link.failed(exc)
         return False  # unresolved and unknowable: the export gate's resolved answer decides
+
+    def listed_earlier(self, url: str) -> bool:
+        return self._canonical(url) in self._claimed or canonical_url(url) in self._exported
+
+    def rejected(self, site: str, url: str) -> str | None:
+        if self.fresh or self.retry_days <= 0:
+            return None
+        key = self._canonical(url)
+        if key in self._rejected_answers:
+            return self._judge(url, self._rejected_answers.pop(key))
+        if self.link.up:
+            try:
+                return super().rejected(site, url)
+            except UNREACHABLE as exc:
+                self.link.failed(exc)
+        return None  # unknowable now: fetch it
 
     def claim(self, url: str) -> bool:
         """Reserve ``url`` for fetching across all workers; False when any worker already did."""

@@ -5,7 +5,9 @@
   :class:`Dropped` (counted by :class:`CrawlReport` on ``item_dropped``); spider
   errbacks and listing filters call :func:`record_drop` directly.
 - :class:`SeenUrls` — owns the seen-URL store and the in-run set of scheduled detail
-  URLs; marks a URL as seen on ``item_scraped``, i.e. after the feed exporter wrote it.
+  URLs; marks a URL as seen on ``item_scraped``, i.e. after the feed exporter wrote it,
+  and remembers a fetched page dropped for a lasting reason (:data:`UNEXPORTED_REASONS`)
+  on ``item_dropped``, so that later runs skip it for ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS``.
 - :class:`CrawlReport` — on ``spider_closed`` logs items, drops by reason, methods used
   and extraction time per page.
 - :class:`RunGuard` — the start checks: one run at a time per spider and state directory,
@@ -35,6 +37,7 @@ import tempfile
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import quote, urlparse
@@ -67,6 +70,21 @@ from .urls import short_text, short_url
 
 logger = logging.getLogger(__name__)
 DROP_PREFIX = "newscrawl/dropped/"
+#: Drop reasons of a fetched page that a later fetch would most likely drop again: such a page is
+#: remembered (with its reason) and not fetched again for NEWSCRAWL_RETRY_UNEXPORTED_DAYS.  Not
+#: transient failures (HTTP errors, timeouts, worker crashes) nor reasons that depend on other
+#: articles or on the run's options (duplicate_content, too_old).
+UNEXPORTED_REASONS = ("no_text", "no_title", "empty_body", "binary", "unparseable", "too_deep")
+UNEXPORTED_PREFIXES = ("not_article/",)
+RETRY_UNEXPORTED_DAYS = 30.0
+UNEXPORTED_STATS = "newscrawl/unexported/"  # recorded, retried, again/<reason>
+#: Drop reasons of links a run skips by design, one DEBUG line each (the closing summary counts them).
+QUIET_REASONS = frozenset({"already_exported", "already_rejected", "listed_twice"})
+
+
+def remembered(reason: str) -> bool:
+    """Is a page dropped for ``reason`` remembered as unexported (see :data:`UNEXPORTED_REASONS`)?"""
+    return reason in UNEXPORTED_REASONS or reason.startswith(UNEXPORTED_PREFIXES)
 
 
 class Dropped(DropItem):
@@ -87,9 +105,14 @@ class Scheduled(DropItem):
 
 
 def record_drop(crawler, reason: str, url: str | None, detail: str = "") -> None:
-    """Log why ``url`` is dropped and count it under ``newscrawl/dropped/<reason>``."""
+    """Log why ``url`` is dropped and count it under ``newscrawl/dropped/<reason>``.
+
+    A link skipped by design (:data:`QUIET_REASONS`: exported or rejected by an earlier run,
+    listed twice) is logged at DEBUG: an unchanged site lists thousands of them on every run,
+    and the closing summary (:class:`CrawlReport`) gives their count at INFO."""
     crawler.stats.inc_value(DROP_PREFIX + reason)
-    logger.info("Dropped %s: %s%s", short_url(url), reason, f" ({short_text(detail)})" if detail else "")
+    level = logging.DEBUG if reason in QUIET_REASONS else logging.INFO
+    logger.log(level, "Dropped %s: %s%s", short_url(url), reason, f" ({short_text(detail)})" if detail else "")
 
 
 class SeenUrls:
@@ -121,7 +144,11 @@ class SeenUrls:
         self._fingerprints: dict[str, Any] = {}  # URL -> MinHash of a body passed for export, unrecorded
         self.export_failed = False  # set when a feed write failed: record nothing more
         self.state_failed = False  # set when the store could not record: export nothing more
+        self.retry_days = crawler.settings.getfloat("NEWSCRAWL_RETRY_UNEXPORTED_DAYS", RETRY_UNEXPORTED_DAYS)
+        self._retrying: set[str] = set()  # listed URLs fetched again after their unexported record expired
+        self._unexported_warned = False
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(self.item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
 
@@ -182,6 +209,56 @@ class SeenUrls:
         if self.fresh:
             return canonical_url(url) in self._exported
         return self._store().contains(site, self._key(url))
+
+    def listed_earlier(self, url: str) -> bool:
+        """Was ``url`` claimed for fetching, or exported, earlier in this run (listed twice)?"""
+        key = canonical_url(url)
+        return key in self._claimed or key in self._exported
+
+    def rejected(self, site: str, url: str) -> str | None:
+        """The reason an earlier run fetched ``url`` and did not export it, if that was less than
+        ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS`` ago (0: never skip); None otherwise, and always with
+        ``NEWSCRAWL_FRESH``.  A record that expired marks the URL as retried in this run."""
+        if self.fresh or self.retry_days <= 0:
+            return None
+        lookup = getattr(self._store(), "unexported", None)
+        found = lookup(site, self._key(url)) if lookup is not None else None
+        return self._judge(url, found)
+
+    def _judge(self, url: str, found: tuple[str, str] | None) -> str | None:
+        if found is None:
+            return None
+        reason, stamp = found
+        try:
+            when = datetime.fromisoformat(stamp)
+        except ValueError:
+            return None
+        if datetime.now(UTC) - when < timedelta(days=self.retry_days):
+            return reason
+        self._retrying.add(canonical_url(url))
+        self.crawler.stats.inc_value(UNEXPORTED_STATS + "retried")
+        return None
+
+    def item_dropped(self, item: Any, spider, exception: BaseException) -> None:
+        """Remember a fetched page dropped for a lasting reason (see :data:`UNEXPORTED_REASONS`)."""
+        reason = getattr(exception, "reason", None)
+        if not isinstance(item, ArticleItem) or not reason or not remembered(reason) or self.state_failed:
+            return
+        urls = [u for u in (item.url, item.listing_url) if u]
+        if any(canonical_url(u) in self._retrying for u in urls):
+            self.crawler.stats.inc_value(f"{UNEXPORTED_STATS}again/{reason}")
+        add = getattr(self._store(), "add_unexported", None)
+        if add is None:
+            return
+        try:
+            add(item.site, [self._key(u) for u in urls], reason)
+        except Exception as exc:  # noqa: BLE001 - a missed record costs one fetch next run, nothing more
+            if not self._unexported_warned:
+                self._unexported_warned = True
+                logger.warning("Cannot record unexported pages in %s: %s (they are fetched again next run)",
+                               self._store_name(), exc)
+            return
+        self.crawler.stats.inc_value(UNEXPORTED_STATS + "recorded")
 
     def content_duplicate(self, site: str, url: str, text: str | None,
                           computed: bytes | None = None) -> str | None:
@@ -368,6 +445,7 @@ class CrawlReport:
             "listed": stats.get("newscrawl/listed", 0),
             "scheduled": stats.get("newscrawl/scheduled", 0),
             "dropped": dict(sorted(drops.items())),
+            "outside_window": stats.get("newscrawl/sitemap/outside_window", 0),
             "methods": dict(self.methods.most_common()),
             "extraction_ms_per_page": round(1000 * self.extraction_seconds / self.extracted, 1)
             if self.extracted
@@ -378,10 +456,12 @@ class CrawlReport:
         s = self.summary()
         drops = ", ".join(f"{k}={v}" for k, v in s["dropped"].items()) or "none"
         methods = ", ".join(f"{k}={v}" for k, v in s["methods"].items()) or "none"
+        window = (f" ({s['outside_window']} sitemap entries outside the date window not listed)"
+                  if s["outside_window"] else "")
         logger.info(
-            "newscrawl summary for %s (%s): %d articles exported from %d listed links (%d fetched); "
+            "newscrawl summary for %s (%s): %d articles exported from %d listed links%s (%d fetched); "
             "dropped: %s; methods: %s; extraction %s ms/page",
-            spider.name, reason, s["exported"], s["listed"], s["scheduled"], drops, methods,
+            spider.name, reason, s["exported"], s["listed"], window, s["scheduled"], drops, methods,
             s["extraction_ms_per_page"] if s["extraction_ms_per_page"] is not None else "n/a",
         )
 

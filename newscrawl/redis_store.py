@@ -19,6 +19,8 @@ Keys all start with a prefix (``newscrawl`` by default) so several crawls can sh
 
     <prefix>:seen:<site>             hash   canonical URL -> ISO time exported
     <prefix>:seen-sites              set    sites with a seen hash (for count())
+    <prefix>:unexported:<site>       hash   canonical URL -> JSON [reason, ISO time] of a page
+                                            fetched and not exported (absent in older stores)
     <prefix>:claims:<scope>          hash   SHA-1 of a claimed URL -> owner (scope = spider:kind), TTL
     <prefix>:worker:<id>             string ``busy``/``idle`` (expires unless refreshed) or ``done``
     <prefix>:workers:<spider>        set    worker ids of the spider's crawl job
@@ -122,6 +124,22 @@ class RedisSeenStore:
                 pipe.hsetnx(self._key(site), key, stamp)
             pipe.sadd(f"{self.prefix}:seen-sites", site)
             pipe.execute()
+
+    def add_unexported(self, site: str, urls: Iterable[str], reason: str) -> None:
+        """Record ``urls`` as fetched and not exported for ``reason`` (one round trip)."""
+        value = json.dumps([reason, datetime.now(UTC).isoformat()])
+        keys = [canonical_url(u) for u in dict.fromkeys(urls) if u]
+        if keys:
+            self.client.hset(f"{self.prefix}:unexported:{site}", mapping=dict.fromkeys(keys, value))
+
+    def unexported(self, site: str, url: str) -> tuple[str, str] | None:
+        """``(reason, ISO time)`` of the last fetch of ``url`` that exported nothing, or None."""
+        raw = self.client.hget(f"{self.prefix}:unexported:{site}", canonical_url(url))
+        try:
+            reason, stamp = json.loads(raw)
+        except (TypeError, ValueError):
+            return None  # absent (or not written by this version)
+        return str(reason), str(stamp)
 
     def count(self, site: str | None = None) -> int:
         if site is not None:

@@ -20,6 +20,7 @@ NEWSCRAWL_METHOD = "auto"  # body extraction method: auto, cevc, decay
 NEWSCRAWL_EXTRACT = True  # False: export listing fields only, no extraction (crawl-cost baseline)
 NEWSCRAWL_EXTRACT_PROCESSES = 1  # extraction worker processes; 0 = in the crawl process, with no time limit
 NEWSCRAWL_EXTRACT_TIMEOUT = 20  # seconds per page's extraction, then its worker is replaced; 0 = no limit
+NEWSCRAWL_CONCURRENT_SITES = None  # scrapy crawlall: sites crawled at once; None = twice the CPU cores
 NEWSCRAWL_EXTRACT_BACKLOG = 32  # pages waiting per worker before the engine stops taking requests
 NEWSCRAWL_DISTRIBUTED = None  # redis://host:port/db: workers share one frontier (newscrawl/distributed.py)
 NEWSCRAWL_REDIS_OUTAGE_TIMEOUT = 60  # seconds without Redis before a worker stops (redis_unavailable)
@@ -27,6 +28,7 @@ NEWSCRAWL_REDIS_RETRIES = 3  # redis-py's retries of one command, with exponenti
 NEWSCRAWL_REDIS_HEARTBEAT_TTL = 15  # seconds without a heartbeat: a worker is gone, its claims taken over
 NEWSCRAWL_STATE_DIR = None  # seen-URL store directory; None = $NEWSCRAWL_STATE_DIR or ./.newscrawl
 NEWSCRAWL_FRESH = False  # True: ignore what earlier runs exported
+NEWSCRAWL_RETRY_UNEXPORTED_DAYS = 30  # days until a page fetched and not exported (no text, ...) is refetched
 NEWSCRAWL_MIN_TEXT_CHARS = 1
 NEWSCRAWL_PAGE_TYPE_FILTER = True  # drop listing/tag/author/gallery/video/error pages: not_article/<kind>
 NEWSCRAWL_FINGERPRINTS_PER_SITE = 100_000  # body fingerprints kept per site (duplicate_content); 0 = off
@@ -89,6 +91,12 @@ EXTENSIONS = {
     "newscrawl.extensions.SpiderState": 0,  # JOBDIR's spider.state; a damaged or unwritable one is a warning
     "newscrawl.extensions.SeenUrls": 900,  # after FeedExporter (0): marks URLs once written
     "newscrawl.extensions.CrawlReport": 910,
+    # listing items handed to their detail request are not item drops (newscrawl/crawlstats.py)
+    "scrapy.extensions.corestats.CoreStats": None,
+    "newscrawl.crawlstats.CoreStats": 0,
+    # progress lines with the site, article pages done/scheduled and the rate
+    "scrapy.extensions.logstats.LogStats": None,
+    "newscrawl.crawlstats.Progress": 0,
 }
 FEED_STORAGES = {
     "": "newscrawl.extensions.FlushingFileFeedStorage",
@@ -125,5 +133,6 @@ TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = "INFO"
+LOG_FORMATTER = "newscrawl.crawlstats.LogFormatter"  # a newscrawl drop is logged once, by record_drop
 HTTPCACHE_ENABLED = False  # -s HTTPCACHE_ENABLED=1 for repeatable development crawls
 HTTPCACHE_DIR = "httpcache"

@@ -9,6 +9,12 @@ the default implementation (one SQLite file in WAL mode, so a reader such as a r
 script never blocks the crawl).  A Redis or database implementation for distributed
 crawls only needs the same four methods.  No Scrapy imports here.
 
+Pages fetched but never exported for a lasting reason (no text: a video or podcast page;
+a page-type reject; an empty body) are remembered too, with their reason and date
+(:meth:`SqliteSeenStore.add_unexported`, table ``unexported``), so that the next runs do
+not fetch them again until ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS`` have passed.  A store
+written before that table existed gets it when it is opened; its ``seen`` rows are untouched.
+
 Also here, for the start checks of :class:`newscrawl.extensions.RunGuard`:
 :class:`RunLock` (one run per lock file, an ``flock(2)`` the kernel releases when the
 holder dies, even by ``kill -9``), :func:`check_sqlite` (readable, writable and passing
@@ -69,6 +75,9 @@ class SeenStore(Protocol):
     def count(self, site: str | None = None) -> int:
         """How many URLs are recorded (for one site or all)."""
 
+    # Optional (a store without them fetches unexported pages again on every run):
+    # add_unexported(site, urls, reason) and unexported(site, url) -> (reason, ISO time) | None.
+
     def close(self) -> None:
         """Release resources."""
 
@@ -92,6 +101,12 @@ class SqliteSeenStore:
             "site TEXT NOT NULL, url TEXT NOT NULL, minhash BLOB NOT NULL)"
         )
         self._db.execute("CREATE INDEX IF NOT EXISTS fingerprints_site ON fingerprints (site, id)")
+        # Added after the first stores were written: created here in those too (a migration that
+        # only adds a table), and ignored by older versions of newscrawl reading a newer store.
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS unexported (site TEXT NOT NULL, url TEXT NOT NULL, "
+            "reason TEXT NOT NULL, fetched_at TEXT NOT NULL, PRIMARY KEY (site, url)) WITHOUT ROWID"
+        )
         if self._db.execute("PRAGMA user_version").fetchone()[0] < KEYS_VERSION:
             self._rekey()
 
@@ -138,6 +153,26 @@ class SqliteSeenStore:
         with self._db:  # one transaction
             self._db.execute("BEGIN")
             self._db.executemany("INSERT OR IGNORE INTO seen (site, url, exported_at) VALUES (?, ?, ?)", rows)
+
+    def add_unexported(self, site: str, urls: Iterable[str], reason: str) -> None:
+        """Record ``urls`` as fetched and not exported for ``reason`` (now; replaces an older record)."""
+        stamp = datetime.now(UTC).isoformat()
+        rows = [(site, canonical_url(u), reason, stamp) for u in dict.fromkeys(urls) if u]
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.executemany("INSERT OR REPLACE INTO unexported (site, url, reason, fetched_at) "
+                                 "VALUES (?, ?, ?, ?)", rows)
+
+    def unexported(self, site: str, url: str) -> tuple[str, str] | None:
+        """``(reason, ISO time)`` of the last run that fetched ``url`` and did not export it, or None."""
+        row = self._db.execute("SELECT reason, fetched_at FROM unexported WHERE site = ? AND url = ?",
+                               (site, canonical_url(url))).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def count_unexported(self, site: str | None = None) -> int:
+        if site is None:
+            return self._db.execute("SELECT COUNT(*) FROM unexported").fetchone()[0]
+        return self._db.execute("SELECT COUNT(*) FROM unexported WHERE site = ?", (site,)).fetchone()[0]
 
     def count(self, site: str | None = None) -> int:
         if site is None:

@@ -238,7 +238,7 @@ class WarcRecorder:
     def from_crawler(cls, crawler):
         target = crawler.settings.get("NEWSCRAWL_WARC")
         if not target:
-            raise NotConfigured("NEWSCRAWL_WARC is not set")
+            raise NotConfigured  # no message: Scrapy warns "Disabled ..." only for a NotConfigured with one
         max_size = crawler.settings.getint("NEWSCRAWL_WARC_MAX_SIZE", DEFAULT_MAX_SIZE)
         if max_size < 0:
             raise ValueError(f"NEWSCRAWL_WARC_MAX_SIZE must be 0 or more bytes, got {max_size}")

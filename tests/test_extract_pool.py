@@ -109,7 +109,7 @@ async def test_a_dead_worker_is_replaced_and_its_page_extracted_by_the_new_worke
         third = await extracted(stage, _item(ARTICLE, "http://127.0.0.1/a/3.html"))  # the new worker
         assert "two metres" in third.text
     finally:
-        stage.close_spider()
+        await stage.close_spider()
 
 
 @pytest_twisted.ensureDeferred
@@ -122,7 +122,7 @@ async def test_a_page_a_worker_cannot_extract_is_dropped_with_its_reason(tmp_pat
         assert dropped.value.reason == "too_deep"
         assert dropped.value.url == "http://127.0.0.1/a/1.html"
     finally:
-        stage.close_spider()
+        await stage.close_spider()
 
 
 LONG_ARTICLE = (b"<html><head><title>Harbour reopens</title></head><body><article><h1>Harbour reopens</h1>"
@@ -144,7 +144,7 @@ async def test_the_worker_computes_the_fingerprint_the_export_gate_would(tmp_pat
         long = await extracted(stage, _item(LONG_ARTICLE))
         short = await extracted(stage, _item(SHORT_ARTICLE, "http://127.0.0.1/a/2.html"))
     finally:
-        stage.close_spider()
+        await stage.close_spider()
     assert long.fingerprint == to_bytes(fingerprint(long.text))
     assert short.fingerprint == b"" and fingerprint(short.text) is None  # too short: not fingerprinted
 

@@ -150,7 +150,7 @@ async def test_pages_queued_behind_a_hanging_page_go_to_the_new_worker_with_the_
         # (a library learned from scratch cleans nothing before its tenth page).
         assert crawler.stats.get_value("newscrawl/template/pages_cleaned") == cleaned + 3
     finally:
-        stage.close_spider()
+        await stage.close_spider()
 
 
 @pytest.mark.timeout(180)
@@ -171,7 +171,7 @@ async def test_a_page_that_kills_its_worker_twice_is_dropped_and_the_next_page_e
         assert " the " in (await following).text
         assert crawler.stats.get_value("newscrawl/extract/worker_restarts") == 2
     finally:
-        stage.close_spider()
+        await stage.close_spider()
 
 
 async def _running_page_worker(stage: ExtractStage, not_in: list[int]) -> int:

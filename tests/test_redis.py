@@ -319,3 +319,20 @@ def test_seen_store_still_knows_urls_recorded_under_the_old_key_form(redis_url):
     assert store.contains("site", url)
     assert not store.contains("site", "http://www.example.com/b.html")
     client.delete(store._key("site"))
+
+
+def test_seen_store_remembers_unexported_pages_and_reads_an_older_store(client):
+    """A Redis seen store written before unexported pages were remembered (only ``seen`` hashes)
+    still answers; a page fetched without export is kept with its reason and time."""
+    old = RedisSeenStore(client, prefix="t")
+    old.add("a", ["http://x.test/story"])  # what an older version wrote
+    store = RedisSeenStore(client, prefix="t")
+    assert store.contains("a", "http://x.test/story")
+    assert store.unexported("a", "http://x.test/video") is None
+    store.add_unexported("a", ["http://x.test/video?utm_source=feed", ""], "no_text")
+    reason, stamp = store.unexported("a", "http://x.test/video")
+    assert reason == "no_text" and stamp[:4].isdigit()
+    assert not store.contains("a", "http://x.test/video")  # remembered, not exported
+    assert store.unexported("b", "http://x.test/video") is None
+    client.hset("t:unexported:a", "http://x.test/garbled", b"not json")
+    assert store.unexported("a", "http://x.test/garbled") is None

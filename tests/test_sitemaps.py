@@ -201,13 +201,15 @@ async def test_a_news_sitemap_index_with_a_gzip_child_lists_the_site(http_server
         assert items[url]["title"] == f"{TITLES[n]} {n}" and "city council met" in items[url]["text"]
     assert "/story/3.html" not in s.hits  # older than the recency window: never fetched
     assert "/sitemaps/archive-2020.xml" not in s.hits  # an index child not modified since: never read
-    assert drops(crawler) == {"too_old": 1}
+    assert drops(crawler) == {}  # the old entry is filtered out, not dropped
+    assert crawler.stats.get_value("newscrawl/sitemap/outside_window") == 1
     assert crawler.stats.get_value("newscrawl/sitemap/skipped_old") == 1
     assert outcome_of(crawler).ok
 
     # The next run skips what it exported before fetching: no article page is requested again.
     crawler = await run_crawl(spider, crawl_settings(tmp_path, tmp_path / "again.jsonl"))
-    assert drops(crawler) == {"too_old": 1, "already_exported": 3}
+    assert drops(crawler) == {"already_exported": 3}
+    assert crawler.stats.get_value("newscrawl/sitemap/outside_window") == 1
     assert all(s.hits[u.removeprefix(s.base)] == 1 for u in fresh)
 
 
@@ -264,7 +266,8 @@ async def test_hostile_sitemaps_cost_a_counted_drop_and_the_rest_is_exported(htt
 
     assert sorted(i["url"] for i in read_jsonl(feed)) == sorted([*good, mixed, *big_new])
     assert drops(crawler) == {"sitemap_too_large": 1, "sitemap_loop": 1, "sitemap_too_deep": 1,
-                              "sitemap_offsite": 2, "sitemap_too_many_urls": 1, "too_old": MAX_URLS - 2}
+                              "sitemap_offsite": 2, "sitemap_too_many_urls": 1}
+    assert crawler.stats.get_value("newscrawl/sitemap/outside_window") == MAX_URLS - 2
     assert s.hits["/loop-a.xml"] == 1 and s.hits["/loop-b.xml"] == 1
     assert "/deep-4.xml" not in s.hits and "/story/44.html" not in s.hits
     assert not any(path.startswith("/old/") for path in s.hits)

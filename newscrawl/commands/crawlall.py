@@ -8,6 +8,13 @@ Feeds use Scrapy's URI parameters: ``%(name)s`` is the spider (site) name, so on
 ``-o``/``-O`` template gives one file per site.  Locally served sites (the ``demo``)
 run only when named in ``--sites``.  ``-a`` arguments go to every spider.
 
+At most ``NEWSCRAWL_CONCURRENT_SITES`` sites crawl at once (default: twice the CPU cores;
+a site spends most of its time waiting out its politeness delay); the next site starts when
+one finishes.  Every site's pages go to one extraction pool for the whole process
+(``NEWSCRAWL_EXTRACT_PROCESSES`` workers in all, :func:`newscrawl.pipelines.pool.shared_pool`),
+so memory does not grow with the number of sites (``bench/crawlall_memory.py``).  After
+Ctrl-C no further site starts; the sites not started are reported as not run.
+
 The run ends with one summary line per site (listed, exported, failed listing pages, drops
 by reason) and exits with status 1 when any site failed (see :mod:`newscrawl.commands.outcome`).
 """
@@ -15,15 +22,34 @@ by reason) and exits with status 1 when any site failed (see :mod:`newscrawl.com
 from __future__ import annotations
 
 import logging
+import os
+from collections import deque
+from functools import partial
 
 from scrapy.commands import BaseRunSpiderCommand
 from scrapy.exceptions import UsageError
 
 from newscrawl.items import ArticleItem
+from newscrawl.pipelines import pool
 
 from .outcome import max_error_rate, outcome_of, overwritten_feeds, quiet_refusal, report
 
 logger = logging.getLogger("newscrawl.crawl")
+
+
+def concurrent_sites(settings) -> int:
+    """``NEWSCRAWL_CONCURRENT_SITES``, else twice the CPU cores; a usage error unless at least 1."""
+    raw = settings.get("NEWSCRAWL_CONCURRENT_SITES")
+    if raw in (None, ""):
+        return 2 * (os.cpu_count() or 1)
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        value = 0
+    if value < 1:
+        raise UsageError(f"NEWSCRAWL_CONCURRENT_SITES must be a whole number of at least 1, got {raw!r}",
+                         print_help=False)
+    return value
 
 
 class Command(BaseRunSpiderCommand):
@@ -75,19 +101,43 @@ class Command(BaseRunSpiderCommand):
         if args:
             raise UsageError("crawlall takes no positional arguments; use --sites")
         max_error_rate(self.settings)  # a bad value is a usage error now, not after the crawl
-        crawlers, held = [], {}
-        for name in self.selected_sites(opts):
-            crawler = self._create_crawler(name)
-            held[name] = overwritten_feeds(self.settings, name)
-            self.crawler_process.crawl(crawler, **opts.spargs).add_done_callback(quiet_refusal)
-            crawlers.append(crawler)
-        self.crawler_process.start()
-        outcomes = [outcome_of(crawler) for crawler in crawlers]
+        bound = concurrent_sites(self.settings)
+        names = self.selected_sites(opts)
+        self.pending, self.running, self.crawlers, self.held = deque(names), set(), {}, {}
+        self.most_at_once, self.interrupted = 0, False
+        logger.info("crawlall: %d site(s), at most %d at once (NEWSCRAWL_CONCURRENT_SITES)",
+                    len(names), bound)
+        with pool.held():  # one extraction pool for every site, closed after the last one
+            self._launch(bound, opts.spargs)
+            self.crawler_process.start()
+        outcomes = [outcome_of(self.crawlers[name]) for name in names if name in self.crawlers]
         for outcome in outcomes:
-            report(outcome, held.get(outcome.site))
+            report(outcome, self.held.get(outcome.site))
         failed = [o.site for o in outcomes if not o.ok]
+        skipped = [name for name in names if name not in self.crawlers]
+        if skipped:
+            logger.error("crawlall: interrupted: %d site(s) not run: %s", len(skipped), ", ".join(skipped))
         if failed:
             logger.error("crawlall: %d of %d site(s) failed: %s", len(failed), len(outcomes),
                          ", ".join(failed))
-        if failed or self.crawler_process.bootstrap_failed:
+        if failed or skipped or self.crawler_process.bootstrap_failed:
             self.exitcode = 1
+
+    def _launch(self, bound: int, spargs: dict) -> None:
+        """Start pending sites while fewer than ``bound`` run (each one's end starts the next)."""
+        while self.pending and len(self.running) < bound and not self.interrupted:
+            name = self.pending.popleft()
+            crawler = self._create_crawler(name)
+            self.crawlers[name] = crawler
+            self.held[name] = overwritten_feeds(self.settings, name)
+            self.running.add(name)
+            self.most_at_once = max(self.most_at_once, len(self.running))
+            task = self.crawler_process.crawl(crawler, **spargs)
+            task.add_done_callback(quiet_refusal)
+            task.add_done_callback(partial(self._finished, name, bound, spargs))
+
+    def _finished(self, name: str, bound: int, spargs: dict, task) -> None:
+        self.running.discard(name)
+        if self.crawlers[name].stats.get_value("finish_reason") == "shutdown":
+            self.interrupted = True  # Ctrl-C: let the running sites finish, start no more
+        self._launch(bound, spargs)

@@ -1,8 +1,9 @@
 """``scrapy list``: every spider, and for each configured site its language and listing sources.
 
     $ scrapy list
-    bbc           en  catalogues 2, feeds 1, list APIs 0, sitemaps 0 + robots.txt
-    lenta         ru  catalogues 1, feeds 1, list APIs 0, sitemaps 1 + robots.txt, max age 3 days
+    bbc           en  catalogues 2, feeds 2, list APIs 0, sitemaps 0 + robots.txt
+    demo          -   catalogues 4, feeds 3, list APIs 0, sitemaps 0 + robots.txt, served from site/
+    discover
     $ scrapy list --names        # one name per line, as Scrapy's own command prints them
     $ scrapy list --details | grep sitemaps    # the details also into a pipe
 

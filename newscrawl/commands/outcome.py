@@ -15,8 +15,12 @@ stats after the run:
   pages it read listed no article on the site (``newscrawl/listed`` is 0);
 - the site's ``article_pattern`` rejected every link of every catalogue page it read
   (``newscrawl/catalogue/pattern_matched_none``): the pattern matches none of its articles;
-- more than ``NEWSCRAWL_MAX_ERROR_RATE`` (default 0.5) of the article pages it fetched failed
-  extraction (drop reasons in :data:`EXTRACTION_FAILURES`), e.g. after a site redesign.
+- more than ``NEWSCRAWL_MAX_ERROR_RATE`` (default 0.5) of the article pages it could have
+  exported failed extraction (drop reasons in :data:`EXTRACTION_FAILURES`), e.g. after a site
+  redesign.  Pages an earlier run already fetched without exporting (a video page, no text) are
+  not fetched again for ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS`` (``already_rejected``), and when
+  they are, failing again for the same kind of reason does not count
+  (``newscrawl/unexported/again/<reason>``): a quiet site with one video page stays ok.
 
 Spidermon (the Scrapy monitoring framework) was considered: its monitors run as unit tests at
 ``spider_closed`` and report through actions (mail, Slack, Sentry), but nothing of it sets the
@@ -36,8 +40,9 @@ from pathlib import Path
 from scrapy.exceptions import UsageError
 from w3lib.url import file_uri_to_path
 
-from ..extensions import DROP_PREFIX, StartRefused
-from ..spiders.site import LISTING_ERROR_PREFIX, LISTING_REQUESTS, PATTERN_MATCHED_NONE, SITEMAP_SKIPPED_OLD
+from ..extensions import DROP_PREFIX, UNEXPORTED_STATS, StartRefused
+from ..spiders.site import (LISTING_ERROR_PREFIX, LISTING_REQUESTS, PATTERN_MATCHED_NONE, SITEMAP_OUTSIDE_WINDOW,
+                            SITEMAP_SKIPPED_OLD)
 
 logger = logging.getLogger("newscrawl.crawl")
 
@@ -49,6 +54,7 @@ EXTRACTION_FAILURES = ("extraction_error", "extraction_timeout", "extraction_cra
                        "too_deep", "empty_body", "binary", "no_text", "no_title",
                        "extraction_failed/shared_body")
 DEFAULT_MAX_ERROR_RATE = 0.5
+AGAIN_PREFIX = UNEXPORTED_STATS + "again/"  # refetched pages rejected again, by reason
 
 
 @dataclass
@@ -70,9 +76,14 @@ class Outcome:
         return not self.problems
 
     @property
+    def known(self) -> int:
+        """Listed links that earlier runs exported or fetched and rejected (not fetched this run)."""
+        return self.dropped.get("already_exported", 0) + self.dropped.get("already_rejected", 0)
+
+    @property
     def nothing_new(self) -> bool:
-        """It worked, exported nothing, and what it listed had been exported by earlier runs."""
-        return self.ok and self.exported == 0 and self.dropped.get("already_exported", 0) > 0
+        """It worked, exported nothing, and what it listed earlier runs had exported or rejected."""
+        return self.ok and self.exported == 0 and self.known > 0
 
     def line(self) -> str:
         """The one-line summary: site, verdict, listed, exported, failed listings, drops by reason."""
@@ -94,9 +105,12 @@ def quiet_refusal(task) -> None:
         logger.error("The crawl could not start", exc_info=exc)
 
 
-def error_rate(exported: int, dropped: dict[str, int]) -> tuple[float, int, int]:
-    """(share of fetched article pages that failed extraction, failed, attempted)."""
-    failed = sum(dropped.get(reason, 0) for reason in EXTRACTION_FAILURES)
+def error_rate(exported: int, dropped: dict[str, int],
+               again: dict[str, int] | None = None) -> tuple[float, int, int]:
+    """(share of fetched article pages that failed extraction, failed, attempted).  ``again``:
+    pages refetched after an earlier run rejected them, rejected again, by reason: not counted."""
+    again = again or {}
+    failed = sum(max(0, dropped.get(reason, 0) - again.get(reason, 0)) for reason in EXTRACTION_FAILURES)
     attempted = exported + failed
     return (failed / attempted if attempted else 0.0), failed, attempted
 
@@ -148,12 +162,14 @@ def problems(stats: dict, outcome: Outcome, max_rate: float) -> list[str]:
     own_listings = outcome.listing_requests - stats.get("newscrawl/distributed/listing_claimed_elsewhere", 0)
     if outcome.listing_failed and outcome.listing_failed >= own_listings:
         found.append(f"every listing page failed ({outcome.listing_failed}/{own_listings})")
-    elif own_listings > 0 and outcome.listed == 0 and not stats.get(SITEMAP_SKIPPED_OLD):
-        # (sitemaps skipped as not modified within the date window listed nothing new: not a failure)
+    elif (own_listings > 0 and outcome.listed == 0 and not stats.get(SITEMAP_SKIPPED_OLD)
+          and not stats.get(SITEMAP_OUTSIDE_WINDOW)):
+        # (sitemaps whose entries are all older than the date window listed nothing new: not a failure)
         found.append("no article link on any listing page")
     if stats.get(PATTERN_MATCHED_NONE):
         found.append(f"article_pattern matched none of {stats[PATTERN_MATCHED_NONE]} catalogue links")
-    rate, failed, attempted = error_rate(outcome.exported, outcome.dropped)
+    again = {k[len(AGAIN_PREFIX):]: v for k, v in stats.items() if k.startswith(AGAIN_PREFIX)}
+    rate, failed, attempted = error_rate(outcome.exported, outcome.dropped, again)
     if rate > max_rate:
         found.append(f"extraction failed on {failed} of {attempted} article pages "
                      f"({rate:.0%} > NEWSCRAWL_MAX_ERROR_RATE {max_rate:.0%})")
@@ -186,9 +202,11 @@ def report(outcome: Outcome, replaced: dict[str, int] | None = None) -> None:
     if outcome.nothing_new:
         feed = ("the feed file holds no article (FEED_STORE_EMPTY)" if outcome.store_empty
                 else "the feed file was left as it was")
-        logger.info("%s: nothing new: %d listed link(s) were exported by earlier runs; %s "
+        rejected = outcome.dropped.get("already_rejected", 0)
+        logger.info("%s: nothing new: %d listed link(s) were exported by earlier runs%s; %s "
                     "(NEWSCRAWL_FRESH=1 exports them again)",
-                    outcome.site, outcome.dropped["already_exported"], feed)
+                    outcome.site, outcome.dropped.get("already_exported", 0),
+                    f", {rejected} fetched by earlier runs gave no article" if rejected else "", feed)
     elif outcome.exported:
         for path, size in (replaced or {}).items():
             logger.warning("-O replaced the %d bytes an earlier run had written to %s with this run's %d "

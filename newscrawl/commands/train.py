@@ -6,8 +6,8 @@ fixed seed, same models every run; prints the cross-validation scores and writes
 ``classifier.skops``, ``classifier-linear.npz`` (its linear weights as plain arrays, what
 ``auto`` scores with), ``block-svm.skops`` and ``manifest.json``.
 
-It writes to a new directory (``--out``, default ``./models-<UTC time>/``) and never over
-an existing model: ``--replace-shipped`` replaces the models the package ships, and
+It writes to a new directory (``--out``, default ``./models-<UTC time>/``), never into one that
+holds models; only ``--replace-shipped`` (instead of ``--out``) writes over the shipped models, and
 ``NEWSCRAWL_MODEL_DIR=DIR`` makes extraction use another directory.  Only permissively
 licensed sets are accepted unless ``--allow-copyleft`` (a private model, never shipped).
 """

@@ -46,6 +46,17 @@ downloading.
   worker (~1 s, not counted in any page's time) and each worker's memory is its own
   (``bench/crawl_throughput.py`` reports both).
 
+- **One pool per process.**  Every crawler of a process asks for the pool with :func:`shared_pool`
+  and gets the same one (for the same worker count, method, time limit and ``NEWSCRAWL_*``
+  settings): ``scrapy crawlall`` runs its sites with N workers in all, not N per site.  When a
+  site's crawl closes, :meth:`ExtractionPool.finish_sites` has its worker save the site's template
+  library and drop it from memory; the pool itself closes when its last crawler has closed (or,
+  under :func:`held`, when ``crawlall`` is done with every site).
+- **Closing does not wait for idle workers.**  A worker that never got a page has no template
+  library to save: it is stopped at once, also while it is still starting (it used to be sent a
+  close task and awaited, which waited for its start and warm-up: seconds per crawl that fetched
+  no article, ~30 s when many crawls warmed up workers at once).
+
 Test-only hook: a worker whose settings hold ``NEWSCRAWL_TEST_HANG_MARKER`` hangs on every
 page whose body contains that string (tests/test_extract_timeout.py); never set it in a crawl.
 """
@@ -204,9 +215,16 @@ def _close_worker() -> None:
         _worker.templates.close()
 
 
+def _finish_sites(sites: list[str]) -> None:
+    """Save the sites' template libraries and forget them (their crawls closed)."""
+    if _worker is not None:
+        for site in sites:
+            _worker.templates.finish(site)
+
+
 # --- in the crawl process ---------------------------------------------------------------------------
 
-_TASKS = {"start": _ready, "page": _run, "close": _close_worker}
+_TASKS = {"start": _ready, "page": _run, "close": _close_worker, "finish": _finish_sites}
 
 
 @dataclass(eq=False)
@@ -216,6 +234,7 @@ class _Job:
 
     kind: str
     page: dict | None = None
+    sites: list[str] | None = None  # of a "finish" job
     outer: Future = field(default_factory=Future)
     attempt: Future | None = None
     deaths: int = 0
@@ -234,6 +253,7 @@ class _Slot:
     broken: bool = False
     failed_starts: int = 0
     down: bool = False  # no worker started START_TRIES times in a row: try again on the next page
+    used: bool = False  # was sent a page: has template libraries to save at close
 
 
 class ExtractionPool:
@@ -252,6 +272,8 @@ class ExtractionPool:
         self._stopping = False
         self.slots = [_Slot(number) for number in range(processes)]
         self.sites: dict[str, int] = {}  # site -> the number of its worker, for the whole run
+        self.users = 0  # crawlers using this pool (see shared_pool)
+        self.closed = False
         with self._lock:
             for slot in self.slots:
                 # Start (and warm up) every worker now, while the crawl reads its catalogue pages.
@@ -274,6 +296,7 @@ class ExtractionPool:
         task = _Job("page", dict(job, site=site))
         with self._lock:
             slot = self.slots[self.slot(site)]
+            slot.used = True
             if slot.down:
                 slot.down = False
                 self._start(slot)
@@ -291,7 +314,7 @@ class ExtractionPool:
         slot.jobs.append(job)
         if len(slot.jobs) == 1:
             slot.head_since = time.monotonic()
-        args = (job.page,) if job.kind == "page" else ()
+        args = (job.page,) if job.kind == "page" else (job.sites,) if job.kind == "finish" else ()
         if job.kind == "page":
             job.sent_bytes = job.sent_bytes or len(job.page.get("body") or b"") + 1
             slot.waiting_bytes += job.sent_bytes
@@ -391,13 +414,52 @@ class ExtractionPool:
 
     # --- the end ---
 
-    def close(self) -> None:
-        """Let every worker save its template libraries, then stop it (and the supervisor)."""
+    def finish_sites(self, sites) -> Future:
+        """Have the workers save the template libraries of ``sites`` (their crawls closed) and drop
+        them from memory; the future is done when they have.  Sites never sent here are skipped."""
+        by_slot: dict[int, list[str]] = {}
         with self._lock:
-            closers = [_Job("close") for _ in self.slots]
-            for slot, closer in zip(self.slots, closers, strict=True):
-                self._send(slot, closer)
-        for slot, closer in zip(self.slots, closers, strict=True):
+            for site in sites:
+                number = self.sites.pop(site, None)
+                if number is not None:
+                    by_slot.setdefault(number, []).append(site)
+            jobs = [_Job("finish", sites=names) for names in by_slot.values()]
+            for number, job in zip(by_slot, jobs, strict=True):
+                self._send(self.slots[number], job)
+        done: Future = Future()
+        if not jobs:
+            done.set_result(None)
+            return done
+        waiting = [len(jobs)]
+
+        def settled(_future: Future) -> None:
+            with self._lock:
+                waiting[0] -= 1
+                last = waiting[0] == 0
+            if last:
+                failed = [j.outer.exception() for j in jobs if j.outer.exception() is not None]
+                if failed:
+                    done.set_exception(failed[0])
+                else:
+                    done.set_result(None)
+
+        for job in jobs:
+            job.outer.add_done_callback(settled)
+        return done
+
+    def close(self) -> None:
+        """Let every worker that had pages save its template libraries, then stop it (and the
+        supervisor).  A worker that never had a page is stopped at once (nothing to save)."""
+        self.closed = True
+        with self._lock:
+            closers = {slot.number: _Job("close") for slot in self.slots if slot.used}
+            for number, closer in closers.items():
+                self._send(self.slots[number], closer)
+        for slot in self.slots:
+            closer = closers.get(slot.number)
+            if closer is None:
+                _kill(slot.executor)  # idle, perhaps still starting: nothing to save, nothing to wait for
+                continue
             try:
                 closer.outer.result(timeout=CLOSE_SECONDS + self.timeout)
             except (BrokenProcessPool, WorkerCrashed, TimeoutError, CancelledError, OSError) as exc:
@@ -416,6 +478,64 @@ class ExtractionPool:
     def worker_pids(self) -> list[int]:
         """The worker processes' ids (for tests and diagnostics)."""
         return [pid for slot in self.slots for pid in list(getattr(slot.executor, "_processes", None) or {})]
+
+
+# --- one pool per process -------------------------------------------------------------------------------
+
+_SHARED: dict[tuple, ExtractionPool] = {}
+_HOLDS = [0]  # open held() blocks: pools stay open between crawls
+
+
+def _pool_key(processes: int, method: str, settings: Settings, timeout: float) -> tuple:
+    own = sorted((k, repr(v)) for k, v in settings.items() if k.startswith("NEWSCRAWL_"))
+    return processes, method, float(timeout), tuple(own)
+
+
+def shared_pool(processes: int, method: str, settings: Settings, timeout: float = 0.0) -> ExtractionPool:
+    """The process's pool for these parameters, started on first use; release it with
+    :func:`release_pool` when the crawler closes."""
+    key = _pool_key(processes, method, settings, timeout)
+    pool = _SHARED.get(key)
+    if pool is None or pool.closed:
+        pool = _SHARED[key] = ExtractionPool(processes, method, settings, timeout)
+    pool.users += 1
+    return pool
+
+
+def release_pool(pool: ExtractionPool) -> None:
+    """One crawler less; the last one closes the pool, unless :func:`held` keeps it for more."""
+    pool.users -= 1
+    if pool.users <= 0 and not _HOLDS[0]:
+        _close_shared(pool)
+
+
+def _close_shared(pool: ExtractionPool) -> None:
+    for key, known in list(_SHARED.items()):
+        if known is pool:
+            del _SHARED[key]
+    if not pool.closed:
+        pool.close()
+
+
+class held:
+    """``with held():`` pools shared by crawlers started in the block stay open until it ends,
+    also when no crawler uses them for a moment (``crawlall`` between two sites)."""
+
+    def __enter__(self) -> held:
+        _HOLDS[0] += 1
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        _HOLDS[0] -= 1
+        if not _HOLDS[0]:
+            for pool in list(_SHARED.values()):
+                if pool.users <= 0:
+                    _close_shared(pool)
+
+
+def shared_pools() -> list[ExtractionPool]:
+    """The open shared pools (for tests and diagnostics)."""
+    return [pool for pool in _SHARED.values() if not pool.closed]
 
 
 def _load(slot: _Slot) -> tuple[int, int, int]:
@@ -442,4 +562,5 @@ def _settle(outer: Future, attempt: Future) -> None:
         outer.set_result(attempt.result())
 
 
-__all__ = ["CountingStats", "ExtractionPool", "ExtractionTimeout", "WorkerCrashed"]
+__all__ = ["CountingStats", "ExtractionPool", "ExtractionTimeout", "WorkerCrashed", "held", "release_pool",
+           "shared_pool", "shared_pools"]

@@ -12,7 +12,7 @@ from ..extract import METHODS
 from ..items import ArticleItem, ListingItem
 from ..store import canonical_url
 from .extraction import extract_fields, warm_up
-from .pool import ExtractionPool, ExtractionTimeout, WorkerCrashed
+from .pool import ExtractionPool, ExtractionTimeout, WorkerCrashed, release_pool, shared_pool
 from .shared_body import shared_bodies
 from .templates import SAVE_FAILED, CrawlTemplates
 
@@ -38,12 +38,26 @@ class Stage:
 
 
 class SeenFilterStage(Stage):
-    """Drop listing items whose article was already exported (``already_exported``): by an
-    earlier run (the seen-URL store; ``NEWSCRAWL_FRESH=1`` ignores it) or earlier in this run."""
+    """Drop listing items that need no fetch, each with its own reason (logged at DEBUG, counted):
+
+    - ``listed_twice`` — listed earlier in this run (a feed and a catalogue page, two
+      catalogue pages): the first listing is being fetched, or was exported;
+    - ``already_exported`` — exported by an earlier run (the seen-URL store;
+      ``NEWSCRAWL_FRESH=1`` ignores it);
+    - ``already_rejected`` — fetched by an earlier run less than
+      ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS`` ago and not exported for a lasting reason (no text,
+      not an article, an empty body: :data:`~newscrawl.extensions.UNEXPORTED_REASONS`)."""
 
     def process_item(self, item: Any) -> Any:
-        if isinstance(item, ListingItem) and self.seen.exported(item.site, item.url):
+        if not isinstance(item, ListingItem):
+            return item
+        if self.seen.listed_earlier(item.url):
+            raise Dropped("listed_twice", "listed earlier in this run", item.url)
+        if self.seen.exported(item.site, item.url):
             raise Dropped("already_exported", "exported by an earlier run", item.url)
+        reason = self.seen.rejected(item.site, item.url)
+        if reason:
+            raise Dropped("already_rejected", f"{reason} when an earlier run fetched it", item.url)
         return item
 
 
@@ -51,14 +65,14 @@ class FetchStage(Stage):
     """Schedule the detail page of a listing item; the item itself ends here.
 
     A URL claimed earlier in this run (listed twice, e.g. in a feed and on a catalogue
-    page) is dropped as ``duplicate``, so no page is fetched twice in a run.
+    page) is dropped as ``listed_twice``, so no page is fetched twice in a run.
     """
 
     def process_item(self, item: Any) -> Any:
         if not isinstance(item, ListingItem):
             return item
         if not self.seen.claim(item.url):
-            raise Dropped("duplicate", "already scheduled in this run", item.url)
+            raise Dropped("listed_twice", "already scheduled in this run", item.url)
         self.crawler.engine.crawl(self.crawler.spider.detail_request(item, self.seen.run_id))
         raise Scheduled(item.url)
 
@@ -107,17 +121,24 @@ class ExtractStage(Stage):
         self._paused = False
 
     def open_spider(self) -> None:
-        if self.processes > 0:
-            self.pool = ExtractionPool(self.processes, self.method, self.crawler.settings, self.timeout)
+        if self.processes > 0:  # one pool for every crawler of the process (crawlall's sites)
+            self.pool = shared_pool(self.processes, self.method, self.crawler.settings, self.timeout)
+            self._sites: set[str] = set()
         elif self.enabled:
             if self.timeout > 0:
                 logger.info("NEWSCRAWL_EXTRACT_PROCESSES=0: extraction runs in the crawl process, "
                             "without the NEWSCRAWL_EXTRACT_TIMEOUT limit")
             warm_up(self.method)
 
-    def close_spider(self) -> None:
+    async def close_spider(self) -> None:
         if self.pool is not None:
-            self.pool.close()
+            pool, self.pool = self.pool, None
+            try:  # the workers save this crawl's template libraries; the other crawls go on meanwhile
+                await asyncio.wrap_future(pool.finish_sites(sorted(self._sites)))
+            except Exception as exc:  # noqa: BLE001 - the libraries as saved at their last batch end
+                logger.warning("The extraction workers could not save the template libraries of %s: %r",
+                               ", ".join(sorted(self._sites)), exc)
+            release_pool(pool)
         self.templates.close()
 
     def process_item(self, item: Any) -> Any:
@@ -179,8 +200,10 @@ class ExtractStage(Stage):
         """Extraction in a worker process, which the pool replaces if it dies or runs past the
         time limit (then the page is dropped: ``extraction_timeout``, ``extraction_crash``)."""
         self._sent()
+        self._sites.add(job["site"])
+        pool = self.pool
         try:
-            outcome = await asyncio.wrap_future(self.pool.submit(job["site"], job))
+            outcome = await asyncio.wrap_future(pool.submit(job["site"], job))
         except ExtractionTimeout as exc:
             logger.warning("Extraction of %s ran past %g s: worker stopped, page dropped",
                            job["url"], self.timeout)
@@ -189,8 +212,8 @@ class ExtractStage(Stage):
             raise Dropped("extraction_crash", str(exc), job["url"]) from None
         finally:
             self._returned()
-            if self.pool.restarts:
-                self.crawler.stats.set_value("newscrawl/extract/worker_restarts", self.pool.restarts)
+            if pool.restarts:  # the process's pool: restarts for every crawler it serves
+                self.crawler.stats.set_value("newscrawl/extract/worker_restarts", pool.restarts)
         for key, count in outcome["stats"].items():
             self.crawler.stats.inc_value(key, count)
         for name, level, message in outcome["logs"]:

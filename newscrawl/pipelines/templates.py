@@ -108,6 +108,16 @@ class CrawlTemplates:
                 self.crawler.stats.inc_value(SAVE_FAILED)
             logger.warning("Could not save the template library of %s: %s", site, exc)
 
+    def finish(self, site: str) -> None:
+        """The site's crawl closed: save its library if it changed, and drop it from memory
+        (a process serving many sites one after the other keeps only the open ones)."""
+        if self.store is None:
+            return
+        if site in self._unsaved:
+            self.save(site)
+        if site not in self._unsaved and isinstance(self.store, TemplateStore):
+            self.store._sites.pop(site, None)  # reloaded from the file if the site comes back
+
     def close(self) -> None:
         """Save every site touched since its last save, then close the store."""
         if self.store is None:

@@ -28,7 +28,8 @@ followed to ``NEWSCRAWL_SITEMAP_MAX_DEPTH`` levels, each sitemap URL once per ru
 between indexes ends there), at most ``NEWSCRAWL_SITEMAP_MAX_FILES`` sitemaps per run.
 Sitemap entries get a recency window: ``since``/``max_age_days`` when given, else
 ``NEWSCRAWL_SITEMAP_MAX_AGE_DAYS`` (default 7; 0: none).  An entry dated before it is
-dropped as ``too_old``, and so is a whole child sitemap of an index whose ``lastmod`` is
+not listed (counted in ``newscrawl/sitemap/outside_window``, not as a drop: a sitemap lists
+its site's whole history on every run), and neither is a whole child sitemap of an index whose ``lastmod`` is
 before it (a sitemap not modified since cannot list anything newer; counted in
 ``newscrawl/sitemap/skipped_old``).  Entries already exported by an earlier run are
 dropped by the seen filter before fetching, like any listing item.  Hostile sitemaps cost
@@ -65,6 +66,7 @@ from twisted.internet.task import deferLater
 from twisted.internet.threads import deferToThread
 
 from .. import catalogue
+from ..crawlstats import DETAIL_FAILED
 from ..extensions import DROP_PREFIX, record_drop
 from ..items import ArticleItem, ListingItem, now_iso
 from ..middlewares import DETAIL_META, exception_reason
@@ -93,6 +95,7 @@ SITEMAP_SKIPPED_OLD = "newscrawl/sitemap/skipped_old"  # stats: child sitemaps n
 CATALOGUE_ACCEPTED = "newscrawl/catalogue/accepted"  # stats: article links taken from catalogue pages
 # stats: the site's article_pattern rejected every link of every catalogue page (its value: how many)
 PATTERN_MATCHED_NONE = "newscrawl/catalogue/pattern_matched_none"
+SITEMAP_OUTSIDE_WINDOW = "newscrawl/sitemap/outside_window"  # stats: entries dated before the window
 
 
 def failure_reason(failure) -> tuple[str, str]:
@@ -450,9 +453,10 @@ class SiteSpider(scrapy.Spider):
             self.crawler.stats.inc_value(SITEMAP_SKIPPED_OLD, old)
             self.logger.info("Sitemap index %s: %d sitemaps not modified since %s skipped",
                              sitemap_url, old, cutoff.isoformat())
-        elif old:
-            self.crawler.stats.inc_value("newscrawl/listed", old)
-            self._drop_many("too_old", old, sitemap_url, f"entries dated before {cutoff.isoformat()}")
+        elif old:  # filtered, not dropped: a sitemap lists its whole history on every run
+            self.crawler.stats.inc_value(SITEMAP_OUTSIDE_WINDOW, old)
+            self.logger.debug("Sitemap %s: %d entries dated before %s not listed (the date window)",
+                              sitemap_url, old, cutoff.isoformat())
         return fresh
 
     def _child_sitemaps(self, entries: list[SitemapEntry], index_url: str, depth: int):
@@ -551,6 +555,7 @@ class SiteSpider(scrapy.Spider):
 
     def article_failed(self, failure) -> None:
         reason, detail = failure_reason(failure)
+        self.crawler.stats.inc_value(DETAIL_FAILED)  # for the progress line's pages done
         record_drop(self.crawler, reason, failure.request.url, detail)
 
     # -- `scrapy parse --spider SITE URL` --------------------------------------------
