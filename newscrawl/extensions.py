@@ -112,7 +112,8 @@ def record_drop(crawler, reason: str, url: str | None, detail: str = "") -> None
     and the closing summary (:class:`CrawlReport`) gives their count at INFO."""
     crawler.stats.inc_value(DROP_PREFIX + reason)
     level = logging.DEBUG if reason in QUIET_REASONS else logging.INFO
-    logger.log(level, "Dropped %s: %s%s", short_url(url), reason, f" ({short_text(detail)})" if detail else "")
+    logger.log(level, "Dropped %s: %s%s", short_url(url), reason,
+               f" ({short_text(detail)})" if detail else "")
 
 
 class SeenUrls:

@@ -41,8 +41,13 @@ from scrapy.exceptions import UsageError
 from w3lib.url import file_uri_to_path
 
 from ..extensions import DROP_PREFIX, UNEXPORTED_STATS, StartRefused
-from ..spiders.site import (LISTING_ERROR_PREFIX, LISTING_REQUESTS, PATTERN_MATCHED_NONE, SITEMAP_OUTSIDE_WINDOW,
-                            SITEMAP_SKIPPED_OLD)
+from ..spiders.site import (
+    LISTING_ERROR_PREFIX,
+    LISTING_REQUESTS,
+    PATTERN_MATCHED_NONE,
+    SITEMAP_OUTSIDE_WINDOW,
+    SITEMAP_SKIPPED_OLD,
+)
 
 logger = logging.getLogger("newscrawl.crawl")
 
