@@ -40,7 +40,7 @@ def history(bad: str = "delta", days: int = 40) -> dict[str, list[RunRecord]]:
 
 def write_report(tmp_path: Path, hist: dict) -> Path:
     page = tmp_path / "report.html"
-    built = report.build(hist, since=NOW - timedelta(days=90), now=NOW, days=90)
+    built = report.from_history(hist, since=NOW - timedelta(days=90), now=NOW, days=90)
     page.write_text(report.to_html(built), encoding="utf-8")
     return page
 

@@ -64,39 +64,40 @@ class Command(ScrapyCommand):
         except (TypeError, ValueError) as exc:
             raise UsageError(f"a NEWSCRAWL_HEALTH_* setting is not a number: {exc}",
                              print_help=False) from None
-        history = self._history(opts)
         now = now_utc()
-        report = health_report.build(history, since=now - timedelta(days=days), now=now,
-                                     thresholds=thresholds, days=days)
+        report = self._report(opts, since=now - timedelta(days=days), now=now, thresholds=thresholds,
+                              days=days, points=None if fmt == "json" else health_report.MAX_POINTS)
+        ignored = thresholds.ignored_drops
         if opts.output:
-            text = health_report.to_json(report) if fmt == "json" else health_report.to_html(report)
+            text = health_report.to_json(report) if fmt == "json" else health_report.to_html(report, ignored)
             Path(opts.output).write_text(text, encoding="utf-8")
         elif opts.check:
             for alarm in report["alarms"]:
                 print(f"{alarm['site']}: {alarm['message']} [{alarm['signal']}] "
                       f"(baseline {alarm['baseline']:g}, now {alarm['value']:g})")
         else:
-            render = health_report.to_json if fmt == "json" else health_report.to_html
-            sys.stdout.write(render(report))
+            sys.stdout.write(health_report.to_json(report) if fmt == "json"
+                             else health_report.to_html(report, ignored))
         if opts.check and report["alarms"]:
             self.exitcode = 1
 
-    def _history(self, opts) -> dict:
+    def _report(self, opts, **kwargs) -> dict:
         settings = self.settings
         names = [n.strip() for n in (opts.sites or "").split(",") if n.strip()] or None
         if not settings.get("NEWSCRAWL_DISTRIBUTED") and \
                 not (state_dir(settings.get("NEWSCRAWL_STATE_DIR")) / DB_NAME).exists():
-            recorded: list[str] = []
-            store = None
-        else:
-            store = open_history(settings)
-            recorded = store.sites()
+            if names:
+                raise UsageError(f"no recorded run for site(s): {', '.join(names)} (no history yet)",
+                                 print_help=False)
+            return health_report.build({}, {}, now=kwargs["now"], thresholds=kwargs["thresholds"],
+                                       days=kwargs["days"])
+        store = open_history(settings)
         try:
+            recorded = store.sites()
             unknown = [n for n in names or () if n not in recorded]
             if unknown:
                 raise UsageError(f"no recorded run for site(s): {', '.join(unknown)} "
                                  f"(recorded: {', '.join(recorded) or 'none'})", print_help=False)
-            return store.runs(names) if store is not None else {}
+            return health_report.from_store(store, sites=names, **kwargs)
         finally:
-            if store is not None:
-                store.close()
+            store.close()

@@ -13,8 +13,9 @@ Rules (signal names in brackets; thresholds are the ``NEWSCRAWL_HEALTH_*`` setti
 - exports fell to zero, or far below the baseline [``exported``]; a run whose every listed
   link had been exported before (nothing new) is not a fall;
 - median body length fell below half the baseline [``body_median``];
-- the share of articles with a title, a date or authors fell by more than 20 points
-  [``share_title``, ``share_date``, ``share_authors``];
+- the share of articles with a title, a date or authors fell by more than 20 points (and by
+  more than ``z`` spreads, for a site whose shares swing) [``share_title``, ``share_date``,
+  ``share_authors``];
 - most listing pages failed, where they usually did not [``listing_failed``];
 - a drop reason that was rare now dominates the run's articles [``drop/<reason>``];
 - a spike of 403/429 answers [``blocked``].
@@ -163,8 +164,8 @@ def evaluate(runs: Sequence[RunRecord], thresholds: Thresholds | None = None) ->
             past = [getattr(r, name) for r in productive if getattr(r, name) is not None]
             if now is None or len(past) < t.min_runs:
                 continue
-            median = statistics.median(past)
-            if median - now > t.share_drop:
+            median, spread = robust(past)
+            if median - now > max(t.share_drop, t.z * spread):
                 fall = f"share of articles with {what} fell by {100 * (median - now):.0f} points"
                 alarm(name, median, now, fall)
 

@@ -20,8 +20,8 @@ import logging
 import os
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field, fields
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -30,6 +30,7 @@ from ..store import CorruptStore, check_sqlite, move_aside, state_dir
 logger = logging.getLogger(__name__)
 
 DB_NAME = "health.sqlite3"
+PLOTTED = ("exported", "body_median", "share_title", "share_date", "share_authors")  # the report's plots
 DEFAULT_RETENTION_DAYS = 400
 
 
@@ -68,13 +69,14 @@ class RunRecord:
     workers: int = 1  # rows merged into this one (distributed workers of one job)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        return json.dumps(vars(self), sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunRecord:
         """A record from stored JSON; unknown keys (a newer version's) are ignored."""
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        if data.keys() <= _FIELDS:
+            return cls(**data)
+        return cls(**{k: v for k, v in data.items() if k in _FIELDS})
 
     @property
     def start_time(self) -> datetime:
@@ -86,6 +88,9 @@ class RunRecord:
 
     def server_errors(self) -> int:
         return sum(int(n) for code, n in self.http_status.items() if code.startswith("5"))
+
+
+_FIELDS = frozenset(f.name for f in fields(RunRecord))
 
 
 def parse_time(text: str) -> datetime:
@@ -139,6 +144,13 @@ class HistoryStore(Protocol):
     def sites(self) -> list[str]:
         """Every site with a recorded run."""
 
+    def latest(self, n: int, sites: Iterable[str] | None = None) -> dict[str, list[RunRecord]]:
+        """site -> its last ``n`` runs, oldest first."""
+
+    def series(self, since: datetime, until: datetime, sites: Iterable[str] | None = None,
+               points: int | None = None) -> dict[str, dict[str, Any]]:
+        """site -> its plotted signals from ``since`` to ``until`` (:func:`series_of`)."""
+
     def close(self) -> None:
         """Release resources."""
 
@@ -182,9 +194,15 @@ class SqliteHistory:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA busy_timeout=10000")
+            # The plotted signals are columns too: the report averages them in SQL (series()).
             db.execute("CREATE TABLE IF NOT EXISTS runs (site TEXT NOT NULL, started TEXT NOT NULL, "
-                       "run_id TEXT NOT NULL, row TEXT NOT NULL, PRIMARY KEY (site, started, run_id))")
-            db.execute("CREATE INDEX IF NOT EXISTS runs_started ON runs (started)")
+                       "run_id TEXT NOT NULL, epoch REAL NOT NULL, exported INTEGER, body_median REAL, "
+                       "share_title REAL, share_date REAL, share_authors REAL, dropped TEXT, "
+                       "row TEXT NOT NULL, PRIMARY KEY (site, started, run_id))")
+            db.execute("CREATE INDEX IF NOT EXISTS runs_epoch ON runs (epoch)")
+            # covers series(): its scan never reads the wide row column
+            db.execute("CREATE INDEX IF NOT EXISTS runs_plot ON runs "
+                       f"(site, epoch, started, {', '.join(PLOTTED)}, dropped)")
         except sqlite3.DatabaseError:
             db.close()
             raise
@@ -209,32 +227,125 @@ class SqliteHistory:
     def _add(self, record: RunRecord) -> None:
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("INSERT OR REPLACE INTO runs (site, started, run_id, row) VALUES (?, ?, ?, ?)",
-                             (record.site, record.started, record.run_id, record.to_json()))
+            self._db.execute(f"INSERT OR REPLACE INTO runs ({', '.join(COLUMNS)}) "
+                             f"VALUES ({', '.join('?' * len(COLUMNS))})", columns(record))
             if self.retention_days > 0:
-                horizon = record.start_time - timedelta(days=self.retention_days)
-                self._db.execute("DELETE FROM runs WHERE started < ?", (horizon.isoformat(),))
+                horizon = record.start_time.timestamp() - self.retention_days * 86400
+                self._db.execute("DELETE FROM runs WHERE epoch < ?", (horizon,))
 
     def runs(self, sites: Iterable[str] | None = None,
              since: datetime | None = None) -> dict[str, list[RunRecord]]:
-        query, args = "SELECT row FROM runs", []
-        where = []
-        if since is not None:
-            where.append("started >= ?")
-            args.append(since.astimezone(UTC).isoformat())
-        wanted = list(sites) if sites is not None else None
-        if wanted is not None:
-            where.append(f"site IN ({', '.join('?' * len(wanted))})")
-            args.extend(wanted)
-        if where:
-            query += " WHERE " + " AND ".join(where)
-        return _group(_decode(row for (row,) in self._db.execute(query + " ORDER BY started", args)))
+        where, args = _where(since, sites)
+        rows = self._db.execute(f"SELECT row FROM runs{where} ORDER BY started", args)
+        return _group(_decode(row for (row,) in rows))
+
+    def latest(self, n: int, sites: Iterable[str] | None = None) -> dict[str, list[RunRecord]]:
+        """site -> its last ``n`` runs, oldest first."""
+        rows: list[str] = []
+        for site in (list(sites) if sites is not None else self.sites()):
+            found = self._db.execute("SELECT row FROM runs WHERE site = ? ORDER BY started DESC LIMIT ?",
+                                     (site, n)).fetchall()
+            rows.extend(row for (row,) in reversed(found))
+        return _group(_decode(rows))
+
+    def series(self, since: datetime, until: datetime, sites: Iterable[str] | None = None,
+               points: int | None = None) -> dict[str, dict[str, Any]]:
+        """:func:`series_of` for every site, computed by SQLite from the covering index."""
+        where, args = _where(since, sites)
+        width = (until.timestamp() - since.timestamp()) / points if points else 0.0
+        slot = "CAST((epoch - ?) / ? AS INTEGER)" if points else "epoch"
+        slot_args = [since.timestamp(), width or 1.0] if points else []
+        out: dict[str, dict[str, Any]] = {}
+        index: dict[tuple[str, float], tuple[int, int]] = {}  # (site, slot) -> (position, runs)
+        for site, b, started, n, *values in self._db.execute(
+                f"SELECT site, {slot} AS b, min(started), count(*), "
+                f"{', '.join(f'avg({p})' for p in PLOTTED)} FROM runs{where} "
+                "GROUP BY site, b ORDER BY site, b",
+                [*slot_args, *args]):
+            entry = out.setdefault(site, _empty_series(points))
+            index[site, b] = (len(entry["started"]), n)
+            entry["slot"].append(int(b) if points else len(entry["slot"]))
+            entry["started"].append(started)
+            entry["runs"].append(n)
+            for name, value in zip(PLOTTED, values, strict=True):
+                entry[name].append(value if value is None else round(value, 4))
+        for site, b, reason, total in self._db.execute(
+                f"SELECT site, {slot} AS b, j.key, sum(j.value) FROM runs, json_each(runs.dropped) AS j"
+                f"{where} GROUP BY site, b, j.key", [*slot_args, *args]):
+            position, n = index[site, b]
+            drops = out[site]["drops"].setdefault(reason, [0.0] * len(out[site]["started"]))
+            drops[position] = round(total / n, 4)
+        return out
 
     def sites(self) -> list[str]:
         return [s for (s,) in self._db.execute("SELECT DISTINCT site FROM runs ORDER BY site")]
 
     def close(self) -> None:
         self._db.close()
+
+
+COLUMNS = ("site", "started", "run_id", "epoch", "exported", "body_median", "share_title", "share_date",
+           "share_authors", "dropped", "row")
+
+
+def columns(record: RunRecord) -> tuple[Any, ...]:
+    """A record as the SQLite table's columns."""
+    return (record.site, record.started, record.run_id, record.start_time.timestamp(), record.exported,
+            record.body_median,
+            record.share_title, record.share_date, record.share_authors,
+            json.dumps(record.dropped, separators=(",", ":")), record.to_json())
+
+
+def _where(since: datetime | None, sites: Iterable[str] | None) -> tuple[str, list[Any]]:
+    where, args = [], []
+    if since is not None:
+        where.append("epoch >= ?")
+        args.append(since.timestamp())
+    if sites is not None:
+        wanted = list(sites)
+        where.append(f"site IN ({', '.join('?' * len(wanted))})")
+        args.extend(wanted)
+    return (" WHERE " + " AND ".join(where) if where else ""), args
+
+
+def _empty_series(points: int | None) -> dict[str, Any]:
+    return {"slots": points, "slot": [], "started": [], "runs": [], **{name: [] for name in PLOTTED},
+            "drops": {}}
+
+
+def series_of(runs: list[RunRecord], since: datetime | None = None, until: datetime | None = None,
+              points: int | None = None) -> dict[str, Any]:
+    """The plotted signals of ``runs`` (one site's, oldest first) from ``since`` to ``until``.
+
+    With ``points`` the span is cut into that many equal slots of time and each slot with runs
+    gives one value: the mean exports, median body length and field shares of its runs (missing
+    values left out; None when all are) and the mean count of each drop reason per run; ``slot``
+    lists the slots that have runs, so a gap in the crawls is a gap in the plot.  Without
+    ``points`` every run is a slot of its own."""
+    out = _empty_series(points)
+    if since is not None:
+        runs = [r for r in runs if r.start_time >= since]
+    if points and since is not None and until is not None:
+        width = max(1e-9, (until.timestamp() - since.timestamp()) / points)
+        key = [int((r.start_time.timestamp() - since.timestamp()) // width) for r in runs]
+    else:
+        key = list(range(len(runs)))
+    slots: dict[int, list[RunRecord]] = {}
+    for k, run in zip(key, runs, strict=True):
+        slots.setdefault(k, []).append(run)
+    for position, (k, group) in enumerate(slots.items()):
+        out["slot"].append(k)
+        out["started"].append(group[0].started)
+        out["runs"].append(len(group))
+        for name in PLOTTED:
+            present = [getattr(r, name) for r in group if getattr(r, name) is not None]
+            out[name].append(round(sum(present) / len(present), 4) if present else None)
+        for run in group:
+            for reason, n in run.dropped.items():
+                drops = out["drops"].setdefault(reason, [0.0] * len(slots))
+                drops[position] += n / len(group)
+    out["drops"] = {k: [round(v, 4) for v in values] for k, values in out["drops"].items()}
+    return out
 
 
 def _is_damage(exc: BaseException) -> bool:
@@ -290,6 +401,13 @@ class RedisHistory:
             members = self.client.zrangebyscore(self._key(site), low, "+inf")
             rows.extend(_decode(m.decode() if isinstance(m, bytes) else m for m in members))
         return _group(rows)
+
+    def latest(self, n: int, sites: Iterable[str] | None = None) -> dict[str, list[RunRecord]]:
+        return {site: runs[-n:] for site, runs in self.runs(sites).items()}
+
+    def series(self, since: datetime, until: datetime, sites: Iterable[str] | None = None,
+               points: int | None = None) -> dict[str, dict[str, Any]]:
+        return {site: series_of(runs, since, until, points) for site, runs in self.runs(sites, since).items()}
 
     def close(self) -> None:
         """The client belongs to the caller."""

@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from .alarms import Alarm, Thresholds, evaluate
-from .history import RunRecord
+from .history import RunRecord, series_of
 
 MAX_POINTS = 60
 WIDTH, HEIGHT = 120, 24
@@ -28,36 +28,27 @@ DROP_COLOURS = ("#9467bd", "#ff7f0e", "#8c564b")
 TOP_DROPS = 3  # drop reasons plotted per site (the largest over the window)
 
 
-def site_summary(site: str, runs: Sequence[RunRecord], since: datetime | None,
+def site_summary(site: str, runs: Sequence[RunRecord], series: dict[str, Any],
                  thresholds: Thresholds) -> dict[str, Any]:
-    """One site's entry of the report: its alarms (latest run against all earlier ones) and its
-    series over the runs since ``since``."""
+    """One site's entry of the report: its alarms (``runs``: its latest runs, the last against
+    the ones before) and its plotted ``series`` (:func:`~newscrawl.health.history.series_of`)."""
     alarms = evaluate(runs, thresholds)
-    shown = [r for r in runs if since is None or r.start_time >= since]
-    last = runs[-1] if runs else None
-    drops: dict[str, float] = {}
-    for run in shown:
-        for reason, n in run.dropped.items():
-            if reason not in thresholds.ignored_drops:
-                drops[reason] = drops.get(reason, 0) + n
-    top = [reason for reason, _ in sorted(drops.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_DROPS]]
     earlier = len(runs) - 1
     return {
         "site": site,
         "status": "alarm" if alarms else ("learning" if earlier < thresholds.min_runs else "ok"),
         "alarms": [a.to_dict() for a in alarms],
-        "runs": len(shown),
-        "last_run": _last(last),
-        "series": {
-            "started": [r.started for r in shown],
-            "exported": [r.exported for r in shown],
-            "body_median": [r.body_median for r in shown],
-            "share_title": [r.share_title for r in shown],
-            "share_date": [r.share_date for r in shown],
-            "share_authors": [r.share_authors for r in shown],
-            "drops": {reason: [r.dropped.get(reason, 0) for r in shown] for reason in top},
-        },
+        "runs": sum(series.get("runs", ())),
+        "last_run": _last(runs[-1] if runs else None),
+        "series": series,
     }
+
+
+def top_drops(series: dict[str, Any], ignored: Sequence[str], n: int = TOP_DROPS) -> list[str]:
+    """The ``n`` drop reasons with the most drops over the series (not the ignored ones)."""
+    totals = {reason: sum(v * k for v, k in zip(values, series["runs"], strict=False))
+              for reason, values in series.get("drops", {}).items() if reason not in ignored}
+    return [r for r, total in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))[:n] if total > 0]
 
 
 def _last(run: RunRecord | None) -> dict[str, Any] | None:
@@ -76,16 +67,39 @@ def _last(run: RunRecord | None) -> dict[str, Any] | None:
 _ORDER = {"alarm": 0, "learning": 2, "ok": 1}
 
 
-def build(history: dict[str, list[RunRecord]], *, since: datetime | None, now: datetime,
+def build(latest: dict[str, list[RunRecord]], series: dict[str, dict[str, Any]], *, now: datetime,
           thresholds: Thresholds | None = None, days: float | None = None) -> dict[str, Any]:
-    """The report as a JSON-able dict: sites with an active alarm first, then by name."""
+    """The report as a JSON-able dict: sites with an active alarm first, then by name.
+
+    ``latest``: each site's last runs (enough for its baseline); ``series``: its plotted signals."""
     t = thresholds or Thresholds()
-    sites = [site_summary(site, runs, since, t) for site, runs in history.items() if runs]
+    sites = [site_summary(site, runs, series.get(site) or series_of([]), t)
+             for site, runs in latest.items() if runs]
     sites.sort(key=lambda s: (_ORDER[s["status"]], -len(s["alarms"]), s["site"]))
     alarms = [a for s in sites for a in s["alarms"]]
     return {"generated": now.isoformat(), "days": days, "sites": sites, "alarms": alarms,
             "counts": {"sites": len(sites), "alarm": sum(s["status"] == "alarm" for s in sites),
                        "learning": sum(s["status"] == "learning" for s in sites)}}
+
+
+def from_store(store: Any, *, since: datetime, now: datetime, sites: Sequence[str] | None = None,
+               thresholds: Thresholds | None = None, days: float | None = None,
+               points: int | None = MAX_POINTS) -> dict[str, Any]:
+    """The report of a :class:`~newscrawl.health.history.HistoryStore`: alarms from each site's
+    last runs, plots over the runs since ``since`` (averaged to at most ``points`` per site)."""
+    t = thresholds or Thresholds()
+    latest = store.latest(t.baseline_runs + 1, sites)
+    return build(latest, store.series(since, now, sites, points), now=now, thresholds=t, days=days)
+
+
+def from_history(history: dict[str, list[RunRecord]], *, since: datetime | None, now: datetime,
+                 thresholds: Thresholds | None = None, days: float | None = None,
+                 points: int | None = MAX_POINTS) -> dict[str, Any]:
+    """The report of runs in memory (site -> runs, oldest first)."""
+    t = thresholds or Thresholds()
+    latest = {site: runs[-(t.baseline_runs + 1):] for site, runs in history.items()}
+    series = {site: series_of(runs, since, now, points) for site, runs in history.items()}
+    return build(latest, series, now=now, thresholds=t, days=days)
 
 
 def to_json(report: dict[str, Any]) -> str:
@@ -108,31 +122,24 @@ td.why{color:#b00020;max-width:28em}svg{display:block;background:#fafafa}.k{font
 """
 
 
-def _sample(values: Sequence[float | None], limit: int = MAX_POINTS) -> list[float | None]:
-    """At most ``limit`` values: consecutive runs averaged in buckets (None where a bucket has none)."""
-    if len(values) <= limit:
-        return list(values)
-    out: list[float | None] = []
-    for i in range(limit):
-        bucket = [v for v in values[i * len(values) // limit:(i + 1) * len(values) // limit] if v is not None]
-        out.append(sum(bucket) / len(bucket) if bucket else None)
-    return out
-
-
-def _polyline(values: Sequence[float | None], top: float, colour: str) -> str:
-    """One series as SVG polylines (broken where a value is missing), y scaled to 0..``top``."""
-    points = _sample(values)
-    if not points or top <= 0:
+def _polyline(values: Sequence[float | None], slots: Sequence[int], span: int, top: float,
+              colour: str) -> str:
+    """One series as SVG polylines, x from its time ``slots`` (of ``span``), y scaled to 0..``top``;
+    broken where a value is missing or no run fell in a slot."""
+    if not values or top <= 0:
         return ""
-    step = (WIDTH - 2) / max(1, len(points) - 1)
-    parts, run = [], []
-    for i, v in enumerate(points):
-        if v is None:
+    step = (WIDTH - 2) / max(1, span - 1)
+    parts: list[list[str]] = []
+    run: list[str] = []
+    previous = None
+    for v, k in zip(values, slots, strict=False):
+        if v is None or (previous is not None and k - previous > 1):
             if run:
                 parts.append(run)
             run = []
-            continue
-        run.append(f"{1 + i * step:.0f},{HEIGHT - 1 - (HEIGHT - 2) * min(v, top) / top:.0f}")
+        previous = k
+        if v is not None:
+            run.append(f"{1 + k * step:.0f},{HEIGHT - 1 - (HEIGHT - 2) * min(v, top) / top:.0f}")
     if run:
         parts.append(run)
     out = []
@@ -145,8 +152,10 @@ def _polyline(values: Sequence[float | None], top: float, colour: str) -> str:
     return "".join(out)
 
 
-def _svg(lines: list[tuple[Sequence[float | None], float, str]], label: str) -> str:
-    body = "".join(_polyline(values, top, colour) for values, top, colour in lines)
+def _svg(series: dict[str, Any], lines: list[tuple[Sequence[float | None], float, str]], label: str) -> str:
+    slots = series["slot"]
+    span = series.get("slots") or (slots[-1] + 1 if slots else 1)
+    body = "".join(_polyline(values, slots, span, top, colour) for values, top, colour in lines)
     return (f'<svg width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
             f'aria-label="{html.escape(label)}"><g fill="none" stroke-width="1.2">{body}</g></svg>')
 
@@ -164,16 +173,19 @@ def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:,.0f}"
 
 
-def _row(s: dict[str, Any]) -> str:
+def _row(s: dict[str, Any], ignored: Sequence[str]) -> str:
     series, last = s["series"], s["last_run"] or {}
     esc = html.escape
     why = "<br>".join(esc(Alarm(**a).line().split(": ", 1)[1]) for a in s["alarms"])
-    exports = _svg([(series["exported"], _top(series["exported"]), "#333")], "exports per run")
-    body = _svg([(series["body_median"], _top(series["body_median"]), "#1f77b4")], "median body length")
-    shares = _svg([(series[k], 1.0, c) for k, c in SHARE_COLOURS.items()], "shares with title, date, authors")
-    drops = series["drops"]
+    exports = _svg(series, [(series["exported"], _top(series["exported"]), "#333")], "exports per run")
+    body = _svg(series, [(series["body_median"], _top(series["body_median"]), "#1f77b4")],
+                "median body length")
+    shares = _svg(series, [(series[k], 1.0, c) for k, c in SHARE_COLOURS.items()],
+                  "shares with title, date, authors")
+    drops = {reason: series["drops"][reason] for reason in top_drops(series, ignored)}
     drop_top = max((_top(v) for v in drops.values()), default=0.0)
-    drop_svg = _svg([(v, drop_top, DROP_COLOURS[i]) for i, v in enumerate(drops.values())], "drops by reason")
+    drop_svg = _svg(series, [(v, drop_top, DROP_COLOURS[i]) for i, v in enumerate(drops.values())],
+                    "drops by reason")
     drop_key = "".join(f'<i style="background:{DROP_COLOURS[i]}"></i>{esc(r)}' for i, r in enumerate(drops))
     status = {"alarm": "ALARM", "ok": "ok", "learning": "learning"}[s["status"]]
     return (f'<tr class="{s["status"]}" data-site="{esc(s["site"])}"><td class="st">{status}</td>'
@@ -185,7 +197,7 @@ def _row(s: dict[str, Any]) -> str:
             f'<td>{drop_svg}<div class="k">{drop_key}</div></td><td class="why">{why}</td></tr>')
 
 
-def to_html(report: dict[str, Any]) -> str:
+def to_html(report: dict[str, Any], ignored: Sequence[str] = Thresholds.ignored_drops) -> str:
     """The report as one HTML page (no script, no external resource)."""
     esc = html.escape
     counts = report["counts"]
@@ -193,7 +205,7 @@ def to_html(report: dict[str, Any]) -> str:
     alarms = f'<ul class="alarms">{alarm_list}</ul>' if alarm_list else ""
     days = f"the last {report['days']:g} days" if report.get("days") else "all recorded runs"
     key = "".join(f'<i style="background:{c}"></i>{k.split("_", 1)[1]}' for k, c in SHARE_COLOURS.items())
-    rows = "".join(_row(s) for s in report["sites"])
+    rows = "".join(_row(s, ignored) for s in report["sites"])
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'

@@ -65,20 +65,20 @@ class ExportSignals:
 
     def fill(self, record: RunRecord) -> RunRecord:
         """Set ``record``'s quality fields from what was seen."""
-        record.share_title = self.share(self.with_title)
-        record.share_date = self.share(self.with_date)
-        record.share_authors = self.share(self.with_authors)
-        record.share_images = self.share(self.with_images) if self.image_field_seen else None
-        record.body_median = percentile(self.body_lengths, 50)
-        record.body_p10 = percentile(self.body_lengths, 10)
-        record.extract_ms_p50 = _round(percentile(self.extract_ms, 50))
-        record.extract_ms_p99 = _round(percentile(self.extract_ms, 99))
+        record.share_title = _round(self.share(self.with_title), 4)
+        record.share_date = _round(self.share(self.with_date), 4)
+        record.share_authors = _round(self.share(self.with_authors), 4)
+        record.share_images = _round(self.share(self.with_images), 4) if self.image_field_seen else None
+        record.body_median = _round(percentile(self.body_lengths, 50), 1)
+        record.body_p10 = _round(percentile(self.body_lengths, 10), 1)
+        record.extract_ms_p50 = _round(percentile(self.extract_ms, 50), 2)
+        record.extract_ms_p99 = _round(percentile(self.extract_ms, 99), 2)
         record.methods = dict(self.methods.most_common())
         return record
 
 
-def _round(value: float | None) -> float | None:
-    return None if value is None else round(value, 2)
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 def record_from_stats(site: str, started: str, stats: dict[str, Any], signals: ExportSignals,
