@@ -125,21 +125,23 @@ td.why{color:#b00020;max-width:28em}svg{display:block;background:#fafafa}.k{font
 def _polyline(values: Sequence[float | None], slots: Sequence[int], span: int, top: float,
               colour: str) -> str:
     """One series as SVG polylines, x from its time ``slots`` (of ``span``), y scaled to 0..``top``;
-    broken where a value is missing or no run fell in a slot."""
+    broken where a value is missing or where the runs skipped more than twice their usual spacing."""
     if not values or top <= 0:
         return ""
-    step = (WIDTH - 2) / max(1, span - 1)
+    step = (WIDTH - 4) / max(1, span - 1)
+    gaps = sorted(b - a for a, b in zip(slots, slots[1:], strict=False))
+    usual = gaps[len(gaps) // 2] if gaps else 1  # the usual spacing of the runs, in slots
     parts: list[list[str]] = []
     run: list[str] = []
     previous = None
     for v, k in zip(values, slots, strict=False):
-        if v is None or (previous is not None and k - previous > 1):
+        if v is None or (previous is not None and k - previous > max(1, 2 * usual)):
             if run:
                 parts.append(run)
             run = []
         previous = k
         if v is not None:
-            run.append(f"{1 + k * step:.0f},{HEIGHT - 1 - (HEIGHT - 2) * min(v, top) / top:.0f}")
+            run.append(f"{2 + k * step:.0f},{HEIGHT - 2 - (HEIGHT - 4) * min(v, top) / top:.0f}")
     if run:
         parts.append(run)
     out = []
