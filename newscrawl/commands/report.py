@@ -62,7 +62,7 @@ class Command(ScrapyCommand):
         try:
             thresholds = Thresholds.from_settings(self.settings)
         except (TypeError, ValueError) as exc:
-            raise UsageError(f"a NEWSCRAWL_HEALTH_* setting is not a number: {exc}",
+            raise UsageError(f"a site-health threshold setting is not a number: {exc}",
                              print_help=False) from None
         now = now_utc()
         report = self._report(opts, since=now - timedelta(days=days), now=now, thresholds=thresholds,

@@ -8,7 +8,7 @@ median less ``z`` spreads: a site whose exports swing daily needs a larger fall 
 one, and a perfectly steady site (MAD 0) still needs the ratio.  No rule speaks until the site
 has ``min_runs`` earlier runs (runs that exported something, for the rules about exports' content).
 
-Rules (signal names in brackets; thresholds are the ``NEWSCRAWL_HEALTH_*`` settings):
+Rules (signal names in brackets; thresholds are settings, see docs/monitoring.md):
 
 - exports fell to zero, or far below the baseline [``exported``]; a run whose every listed
   link had been exported before (nothing new) is not a fall;
@@ -37,7 +37,7 @@ MAD_SCALE = 1.4826  # MAD × this estimates the standard deviation of normal dat
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The alarm rules' knobs (``NEWSCRAWL_HEALTH_*`` settings)."""
+    """The alarm rules' knobs (site-health settings, docs/configuration.md)."""
 
     baseline_runs: int = 14
     min_runs: int = 3
