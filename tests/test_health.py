@@ -268,3 +268,22 @@ def test_report_command_usage_errors_exit_2_and_an_empty_history_checks_clean(tm
     out = tmp_path / "r.html"
     done = scrapy_report(tmp_path, "--check", "-o", str(out), "--days", "400")
     assert done.returncode == 1 and "median body length halved" in out.read_text(encoding="utf-8")
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_distributed_worker_records_its_run_in_redis(http_server, tmp_path, redis_url):
+    from test_health_crawl import good_article, serve
+
+    serve(http_server, good_article)
+    spider = site_spider("harbour", catalogues=[http_server.url("/list/1.html")])
+    settings = crawl_settings(tmp_path, tmp_path / "w.jsonl", NEWSCRAWL_DISTRIBUTED=redis_url,
+                              NEWSCRAWL_REDIS_PREFIX="healthjob", NEWSCRAWL_IDLE_CLOSE=1,
+                              NEWSCRAWL_EXTRACT_PROCESSES=0, NEWSCRAWL_HEALTH_RUN_ID="job-1")
+    crawler = await run_crawl(spider, settings)
+    assert crawler.stats.get_value("newscrawl/exported") == 6
+    store = open_history(crawler.settings)
+    assert isinstance(store, RedisHistory)
+    runs = store.runs()["harbour"]
+    store.client.close()
+    assert [(r.run_id, r.exported, r.share_date) for r in runs] == [("job-1", 6, 1.0)]
+    assert not (tmp_path / "state" / DB_NAME).exists()
