@@ -70,7 +70,7 @@ class HealthRecorder:
             store = open_history(self.crawler.settings, client=client)
             try:
                 store.add(record)
-                runs = store.runs([spider.name]).get(spider.name, [])
+                runs = store.latest(self.thresholds.baseline_runs + 1, [spider.name]).get(spider.name, [])
             finally:
                 store.close()
         except Exception as exc:  # noqa: BLE001 - the history is a report's input, never the run's failure
