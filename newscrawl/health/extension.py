@@ -37,7 +37,12 @@ class HealthRecorder:
         self.run_id = settings.get("NEWSCRAWL_HEALTH_RUN_ID") or uuid.uuid4().hex
         self.fixed_start = settings.get("NEWSCRAWL_HEALTH_RUN_START")
         if self.fixed_start:
-            parse_time(str(self.fixed_start))  # a bad value fails at start, not at the end of the run
+            try:
+                parse_time(str(self.fixed_start))
+            except ValueError:
+                logger.error("NEWSCRAWL_HEALTH_RUN_START=%r is not an ISO 8601 time: recording the run "
+                             "with its real start", self.fixed_start)
+                self.fixed_start = None
         self.signals = ExportSignals()
         self.started = ""
         self.clock = 0.0
