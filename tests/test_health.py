@@ -287,3 +287,12 @@ async def test_a_distributed_worker_records_its_run_in_redis(http_server, tmp_pa
     store.client.close()
     assert [(r.run_id, r.exported, r.share_date) for r in runs] == [("job-1", 6, 1.0)]
     assert not (tmp_path / "state" / DB_NAME).exists()
+
+
+def test_a_bad_run_start_setting_is_one_error_and_the_real_start(caplog):
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.health.extension import HealthRecorder
+
+    recorder = HealthRecorder.from_crawler(get_crawler(settings_dict={"NEWSCRAWL_HEALTH_RUN_START": "last week"}))
+    assert recorder.fixed_start is None and "is not an ISO 8601 time" in caplog.text
