@@ -50,6 +50,25 @@ NEWSCRAWL_MAX_ERROR_RATE = 0.5  # exit status 1 when a larger share of fetched a
 NEWSCRAWL_WARC = None  # directory or .warc.gz file: record every response as WARC (newscrawl/warc.py)
 NEWSCRAWL_WARC_MAX_SIZE = 1_000_000_000  # bytes per WARC file before the next one starts; 0 = one file
 
+# --- site health (newscrawl/health, docs/monitoring.md) -------------------------------
+NEWSCRAWL_HEALTH = True  # record each site's run in the history and raise drift alarms
+NEWSCRAWL_HEALTH_RETENTION_DAYS = 400  # history rows older than this are deleted; 0 = keep all
+NEWSCRAWL_HEALTH_BASELINE_RUNS = 14  # earlier runs a site's baseline (median, MAD) is taken from
+NEWSCRAWL_HEALTH_MIN_RUNS = 3  # earlier runs needed before any alarm speaks
+NEWSCRAWL_HEALTH_MAD_Z = 3.0  # a fall must also exceed this many scaled MADs below the median
+NEWSCRAWL_HEALTH_EXPORT_RATIO = 0.5  # exports below this share of the baseline alarm
+NEWSCRAWL_HEALTH_BODY_RATIO = 0.5  # median body length below this share of the baseline alarms
+NEWSCRAWL_HEALTH_SHARE_DROP = 0.2  # title/date/author share falling by more than this alarms
+NEWSCRAWL_HEALTH_LISTING_FAILED = 0.5  # share of listing pages failing above this alarms
+NEWSCRAWL_HEALTH_DROP_DOMINANT = 0.5  # a drop reason above this share of the run's articles ...
+NEWSCRAWL_HEALTH_DROP_RARE = 0.1  # ... that was at most this share in the baseline alarms
+NEWSCRAWL_HEALTH_IGNORED_DROPS = ["already_exported", "too_old"]  # drop reasons no rule watches
+NEWSCRAWL_HEALTH_BLOCKED_RISE = 0.1  # share of 403/429 answers rising by more than this alarms
+NEWSCRAWL_HEALTH_RUN_START = None  # ISO time recorded as the run's start; None = now (simulated histories)
+NEWSCRAWL_HEALTH_RUN_ID = None  # distributed workers given the same id count as one run; None = per worker
+NEWSCRAWL_PROGRESS_INTERVAL = 60  # seconds between progress log lines; 0 = none
+NEWSCRAWL_PROGRESS_BAR = "auto"  # progress bar on stderr: auto (only on a terminal), always, never
+
 # --- politeness --------------------------------------------------------------------
 # A placeholder: before crawling live sites, set USER_AGENT to a URL of your own that says who
 # crawls and how to reach you (docs/configuration.md).
@@ -94,9 +113,10 @@ EXTENSIONS = {
     # listing items handed to their detail request are not item drops (newscrawl/crawlstats.py)
     "scrapy.extensions.corestats.CoreStats": None,
     "newscrawl.crawlstats.CoreStats": 0,
-    # progress lines with the site, article pages done/scheduled and the rate
+    # progress lines with the site, article pages done/scheduled, the rate and the queue; a bar on a terminal
     "scrapy.extensions.logstats.LogStats": None,
     "newscrawl.crawlstats.Progress": 0,
+    "newscrawl.health.extension.HealthRecorder": 920,  # the run's history row and drift alarms
 }
 FEED_STORAGES = {
     "": "newscrawl.extensions.FlushingFileFeedStorage",

@@ -75,6 +75,7 @@ class Outcome:
     dropped: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     store_empty: bool = False  # FEED_STORE_EMPTY: a run that exported nothing still writes its feeds
+    alarms: list[str] = field(default_factory=list)  # site-health drift alarms (newscrawl.health)
 
     @property
     def ok(self) -> bool:
@@ -94,8 +95,10 @@ class Outcome:
         """The one-line summary: site, verdict, listed, exported, failed listings, drops by reason."""
         drops = ", ".join(f"{reason}={n}" for reason, n in sorted(self.dropped.items())) or "none"
         verdict = "ok" if self.ok else "FAILED (" + "; ".join(self.problems) + ")"
+        alarms = "; HEALTH ALARM: " + "; ".join(self.alarms) if self.alarms else ""
         return (f"{self.site}: {verdict}; listed {self.listed}, exported {self.exported}, "
-                f"failed listing pages {self.listing_failed}/{self.listing_requests}; dropped: {drops}")
+                f"failed listing pages {self.listing_failed}/{self.listing_requests}; dropped: {drops}"
+                f"{alarms}")
 
 
 def quiet_refusal(task) -> None:
@@ -146,6 +149,7 @@ def outcome_of(crawler) -> Outcome:
         listing_failed=listing_failed,
         dropped=dropped,
         store_empty=crawler.settings.getbool("FEED_STORE_EMPTY"),
+        alarms=list(stats.get("newscrawl/health/alarms") or []),
     )
     outcome.problems = problems(stats, outcome, max_error_rate(crawler.settings))
     return outcome

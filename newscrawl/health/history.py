@@ -1,0 +1,431 @@
+"""The run history: one :class:`RunRecord` per site and run, kept for a number of days.
+
+Two stores with the same four methods (:class:`HistoryStore`):
+
+- :class:`SqliteHistory` — ``health.sqlite3`` in the state directory (WAL mode, so a report
+  reads while a crawl writes).  A file that is not a database or fails ``PRAGMA
+  quick_check`` is moved aside (:func:`newscrawl.store.move_aside`) and a new one started:
+  the history is a report's input, never a reason for a run to fail.
+- :class:`RedisHistory` — one sorted set per site (score: the run's start time), for the
+  distributed mode, where workers share no state directory.  Each worker records its own
+  row; the report adds up the rows of one job (:func:`merge_job`).
+
+No Scrapy imports here.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..store import CorruptStore, check_sqlite, move_aside, state_dir
+
+logger = logging.getLogger(__name__)
+
+DB_NAME = "health.sqlite3"
+PLOTTED = ("exported", "body_median", "share_title", "share_date", "share_authors")  # the report's plots
+DEFAULT_RETENTION_DAYS = 400
+
+
+@dataclass
+class RunRecord:
+    """One site's run in figures: what was crawled, what was lost, and what the exports looked like.
+
+    Shares are fractions (0..1) of the exported articles; None when nothing was exported
+    (``share_images`` is None when the items carry no image field at all).  Body lengths are
+    characters of ``text``; extraction times milliseconds per page.
+    """
+
+    site: str
+    started: str  # ISO 8601, UTC
+    run_id: str = ""
+    duration_s: float = 0.0
+    finish_reason: str | None = None
+    listed: int = 0
+    fetched: int = 0
+    exported: int = 0
+    dropped: dict[str, int] = field(default_factory=dict)
+    listing_requests: int = 0
+    listing_failed: int = 0
+    responses: int = 0
+    http_status: dict[str, int] = field(default_factory=dict)  # "403" -> count
+    share_title: float | None = None
+    share_date: float | None = None
+    share_authors: float | None = None
+    share_images: float | None = None
+    body_median: float | None = None
+    body_p10: float | None = None
+    methods: dict[str, int] = field(default_factory=dict)
+    template_leaves_removed: int = 0
+    extract_ms_p50: float | None = None
+    extract_ms_p99: float | None = None
+    workers: int = 1  # rows merged into this one (distributed workers of one job)
+
+    def to_json(self) -> str:
+        return json.dumps(vars(self), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunRecord:
+        """A record from stored JSON; unknown keys (a newer version's) are ignored."""
+        if data.keys() <= _FIELDS:
+            return cls(**data)
+        return cls(**{k: v for k, v in data.items() if k in _FIELDS})
+
+    @property
+    def start_time(self) -> datetime:
+        return parse_time(self.started)
+
+    def blocked(self) -> int:
+        """Responses answered 403 or 429."""
+        return int(self.http_status.get("403", 0)) + int(self.http_status.get("429", 0))
+
+    def server_errors(self) -> int:
+        return sum(int(n) for code, n in self.http_status.items() if code.startswith("5"))
+
+
+_FIELDS = frozenset(f.name for f in fields(RunRecord))
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 time; a naive one is taken as UTC."""
+    value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def merge_job(records: list[RunRecord]) -> RunRecord:
+    """The rows of one distributed job's workers (same ``run_id``) as one row: counts added,
+    shares and lengths weighted by each worker's exports, the earliest start, the longest run."""
+    if len(records) == 1:
+        return records[0]
+    first = min(records, key=lambda r: r.started)
+    out = RunRecord(site=first.site, started=first.started, run_id=first.run_id,
+                    finish_reason=first.finish_reason, workers=sum(r.workers for r in records))
+    out.duration_s = max(r.duration_s for r in records)
+    for name in ("listed", "fetched", "exported", "listing_requests", "listing_failed", "responses",
+                 "template_leaves_removed"):
+        setattr(out, name, sum(getattr(r, name) for r in records))
+    for name in ("dropped", "http_status", "methods"):
+        total: dict[str, int] = {}
+        for r in records:
+            for key, n in getattr(r, name).items():
+                total[key] = total.get(key, 0) + n
+        setattr(out, name, total)
+    weight = sum(r.exported for r in records)
+    for name in ("share_title", "share_date", "share_authors", "share_images", "body_median", "body_p10",
+                 "extract_ms_p50"):
+        parts = [(getattr(r, name), r.exported) for r in records
+                 if getattr(r, name) is not None and r.exported]
+        if parts and weight:
+            setattr(out, name, sum(v * w for v, w in parts) / sum(w for _, w in parts))
+    p99 = [r.extract_ms_p99 for r in records if r.extract_ms_p99 is not None]
+    out.extract_ms_p99 = max(p99) if p99 else None
+    reasons = [r.finish_reason for r in records if r.finish_reason != "finished"]
+    out.finish_reason = reasons[0] if reasons else first.finish_reason
+    return out
+
+
+class HistoryStore(Protocol):
+    """What the health extension and the report need from a history store."""
+
+    def add(self, record: RunRecord) -> None:
+        """Record one run (and drop rows older than the retention)."""
+
+    def runs(self, sites: Iterable[str] | None = None,
+             since: datetime | None = None) -> dict[str, list[RunRecord]]:
+        """site -> its runs, oldest first (one row per run: a distributed job's workers merged)."""
+
+    def sites(self) -> list[str]:
+        """Every site with a recorded run."""
+
+    def latest(self, n: int, sites: Iterable[str] | None = None) -> dict[str, list[RunRecord]]:
+        """site -> its last ``n`` runs, oldest first."""
+
+    def series(self, since: datetime, until: datetime, sites: Iterable[str] | None = None,
+               points: int | None = None) -> dict[str, dict[str, Any]]:
+        """site -> its plotted signals from ``since`` to ``until`` (:func:`series_of`)."""
+
+    def close(self) -> None:
+        """Release resources."""
+
+
+def _group(rows: Iterable[RunRecord]) -> dict[str, list[RunRecord]]:
+    """Rows by site, one per run (rows sharing a non-empty ``run_id`` merged), oldest first."""
+    by_run: dict[tuple[str, str], list[RunRecord]] = {}
+    for n, row in enumerate(rows):
+        by_run.setdefault((row.site, row.run_id or f"#{n}"), []).append(row)
+    out: dict[str, list[RunRecord]] = {}
+    for (site, _), group in by_run.items():
+        out.setdefault(site, []).append(merge_job(group))
+    for runs in out.values():
+        runs.sort(key=lambda r: r.started)
+    return out
+
+
+class SqliteHistory:
+    """:class:`HistoryStore` in one SQLite file; a corrupt file is moved aside and a new one started."""
+
+    def __init__(self, path: str | os.PathLike, retention_days: float = DEFAULT_RETENTION_DAYS):
+        self.path = Path(path)
+        self.retention_days = retention_days
+        self.moved_aside: Path | None = None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            check_sqlite(self.path)
+            self._db = self._open()
+        except (CorruptStore, sqlite3.DatabaseError) as exc:
+            if isinstance(exc, sqlite3.OperationalError) and not _is_damage(exc):
+                raise
+            self._rebuild(exc)
+
+    @classmethod
+    def in_dir(cls, directory: str | os.PathLike | None = None,
+               retention_days: float = DEFAULT_RETENTION_DAYS) -> SqliteHistory:
+        return cls(state_dir(directory) / DB_NAME, retention_days)
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA busy_timeout=10000")
+            # The plotted signals are columns too: the report averages them in SQL (series()).
+            db.execute("CREATE TABLE IF NOT EXISTS runs (site TEXT NOT NULL, started TEXT NOT NULL, "
+                       "run_id TEXT NOT NULL, epoch REAL NOT NULL, exported INTEGER, body_median REAL, "
+                       "share_title REAL, share_date REAL, share_authors REAL, dropped TEXT, "
+                       "row TEXT NOT NULL, PRIMARY KEY (site, started, run_id))")
+            db.execute("CREATE INDEX IF NOT EXISTS runs_epoch ON runs (epoch)")
+            # covers series(): its scan never reads the wide row column
+            db.execute("CREATE INDEX IF NOT EXISTS runs_plot ON runs "
+                       f"(site, epoch, started, {', '.join(PLOTTED)}, dropped)")
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _rebuild(self, exc: BaseException) -> None:
+        self.moved_aside = move_aside(self.path)
+        logger.warning("The run history %s is damaged (%s): moved it to %s and starting a new one",
+                       self.path, exc, self.moved_aside.name)
+        self._db = self._open()
+
+    def add(self, record: RunRecord) -> None:
+        try:
+            self._add(record)
+        except sqlite3.DatabaseError as exc:
+            if not _is_damage(exc):
+                raise
+            self._db.close()
+            self._rebuild(exc)
+            self._add(record)
+
+    def _add(self, record: RunRecord) -> None:
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(f"INSERT OR REPLACE INTO runs ({', '.join(COLUMNS)}) "
+                             f"VALUES ({', '.join('?' * len(COLUMNS))})", columns(record))
+            if self.retention_days > 0:
+                horizon = record.start_time.timestamp() - self.retention_days * 86400
+                self._db.execute("DELETE FROM runs WHERE epoch < ?", (horizon,))
+
+    def runs(self, sites: Iterable[str] | None = None,
+             since: datetime | None = None) -> dict[str, list[RunRecord]]:
+        where, args = _where(since, sites)
+        rows = self._db.execute(f"SELECT row FROM runs{where} ORDER BY started", args)
+        return _group(_decode(row for (row,) in rows))
+
+    def latest(self, n: int, sites: Iterable[str] | None = None) -> dict[str, list[RunRecord]]:
+        """site -> its last ``n`` runs, oldest first."""
+        rows: list[str] = []
+        for site in (list(sites) if sites is not None else self.sites()):
+            found = self._db.execute("SELECT row FROM runs WHERE site = ? ORDER BY started DESC LIMIT ?",
+                                     (site, n)).fetchall()
+            rows.extend(row for (row,) in reversed(found))
+        return _group(_decode(rows))
+
+    def series(self, since: datetime, until: datetime, sites: Iterable[str] | None = None,
+               points: int | None = None) -> dict[str, dict[str, Any]]:
+        """:func:`series_of` for every site, computed by SQLite from the covering index."""
+        where, args = _where(since, sites)
+        width = (until.timestamp() - since.timestamp()) / points if points else 0.0
+        slot = "CAST((epoch - ?) / ? AS INTEGER)" if points else "epoch"
+        slot_args = [since.timestamp(), width or 1.0] if points else []
+        out: dict[str, dict[str, Any]] = {}
+        index: dict[tuple[str, float], tuple[int, int]] = {}  # (site, slot) -> (position, runs)
+        for site, b, started, n, *values in self._db.execute(
+                f"SELECT site, {slot} AS b, min(started), count(*), "
+                f"{', '.join(f'avg({p})' for p in PLOTTED)} FROM runs{where} "
+                "GROUP BY site, b ORDER BY site, b",
+                [*slot_args, *args]):
+            entry = out.setdefault(site, _empty_series(points))
+            index[site, b] = (len(entry["started"]), n)
+            entry["slot"].append(int(b) if points else len(entry["slot"]))
+            entry["started"].append(started)
+            entry["runs"].append(n)
+            for name, value in zip(PLOTTED, values, strict=True):
+                entry[name].append(value if value is None else round(value, 4))
+        for site, b, reason, total in self._db.execute(
+                f"SELECT site, {slot} AS b, j.key, sum(j.value) FROM runs, json_each(runs.dropped) AS j"
+                f"{where} GROUP BY site, b, j.key", [*slot_args, *args]):
+            position, n = index[site, b]
+            drops = out[site]["drops"].setdefault(reason, [0.0] * len(out[site]["started"]))
+            drops[position] = round(total / n, 4)
+        return out
+
+    def sites(self) -> list[str]:
+        return [s for (s,) in self._db.execute("SELECT DISTINCT site FROM runs ORDER BY site")]
+
+    def close(self) -> None:
+        self._db.close()
+
+
+COLUMNS = ("site", "started", "run_id", "epoch", "exported", "body_median", "share_title", "share_date",
+           "share_authors", "dropped", "row")
+
+
+def columns(record: RunRecord) -> tuple[Any, ...]:
+    """A record as the SQLite table's columns."""
+    return (record.site, record.started, record.run_id, record.start_time.timestamp(), record.exported,
+            record.body_median,
+            record.share_title, record.share_date, record.share_authors,
+            json.dumps(record.dropped, separators=(",", ":")), record.to_json())
+
+
+def _where(since: datetime | None, sites: Iterable[str] | None) -> tuple[str, list[Any]]:
+    where, args = [], []
+    if since is not None:
+        where.append("epoch >= ?")
+        args.append(since.timestamp())
+    if sites is not None:
+        wanted = list(sites)
+        where.append(f"site IN ({', '.join('?' * len(wanted))})")
+        args.extend(wanted)
+    return (" WHERE " + " AND ".join(where) if where else ""), args
+
+
+def _empty_series(points: int | None) -> dict[str, Any]:
+    return {"slots": points, "slot": [], "started": [], "runs": [], **{name: [] for name in PLOTTED},
+            "drops": {}}
+
+
+def series_of(runs: list[RunRecord], since: datetime | None = None, until: datetime | None = None,
+              points: int | None = None) -> dict[str, Any]:
+    """The plotted signals of ``runs`` (one site's, oldest first) from ``since`` to ``until``.
+
+    With ``points`` the span is cut into that many equal slots of time and each slot with runs
+    gives one value: the mean exports, median body length and field shares of its runs (missing
+    values left out; None when all are) and the mean count of each drop reason per run; ``slot``
+    lists the slots that have runs, so a gap in the crawls is a gap in the plot.  Without
+    ``points`` every run is a slot of its own."""
+    out = _empty_series(points)
+    if since is not None:
+        runs = [r for r in runs if r.start_time >= since]
+    if points and since is not None and until is not None:
+        width = max(1e-9, (until.timestamp() - since.timestamp()) / points)
+        key = [int((r.start_time.timestamp() - since.timestamp()) // width) for r in runs]
+    else:
+        key = list(range(len(runs)))
+    slots: dict[int, list[RunRecord]] = {}
+    for k, run in zip(key, runs, strict=True):
+        slots.setdefault(k, []).append(run)
+    for position, (k, group) in enumerate(slots.items()):
+        out["slot"].append(k)
+        out["started"].append(group[0].started)
+        out["runs"].append(len(group))
+        for name in PLOTTED:
+            present = [getattr(r, name) for r in group if getattr(r, name) is not None]
+            out[name].append(round(sum(present) / len(present), 4) if present else None)
+        for run in group:
+            for reason, n in run.dropped.items():
+                drops = out["drops"].setdefault(reason, [0.0] * len(slots))
+                drops[position] += n / len(group)
+    out["drops"] = {k: [round(v, 4) for v in values] for k, values in out["drops"].items()}
+    return out
+
+
+def _is_damage(exc: BaseException) -> bool:
+    """A SQLite error that means the file is not a usable database (not a lock, a full disk or a
+    read-only file system: those are the machine's problem, and moving the file would not help)."""
+    if isinstance(exc, sqlite3.OperationalError):
+        text = str(exc).lower()
+        return "malformed" in text or "not a database" in text or "no such table" in text
+    return isinstance(exc, sqlite3.DatabaseError)
+
+
+def _decode(rows: Iterable[str]) -> Iterable[RunRecord]:
+    """Stored rows as records; a row that does not decode is skipped with a warning."""
+    for text in rows:
+        try:
+            yield RunRecord.from_dict(json.loads(text))
+        except (TypeError, ValueError) as exc:
+            logger.warning("Skipped a damaged run-history row: %s", exc)
+
+
+class RedisHistory:
+    """:class:`HistoryStore` in Redis: ``<prefix>:health:<site>`` sorted sets (score: start time,
+    member: the row as JSON) and the set ``<prefix>:health-sites``."""
+
+    def __init__(self, client: Any, prefix: str = "newscrawl",
+                 retention_days: float = DEFAULT_RETENTION_DAYS):
+        self.client = client
+        self.prefix = prefix
+        self.retention_days = retention_days
+
+    def _key(self, site: str) -> str:
+        return f"{self.prefix}:health:{site}"
+
+    def add(self, record: RunRecord) -> None:
+        score = record.start_time.timestamp()
+        with self.client.pipeline(transaction=True) as pipe:
+            pipe.zadd(self._key(record.site), {record.to_json(): score})
+            pipe.sadd(f"{self.prefix}:health-sites", record.site)
+            if self.retention_days > 0:
+                horizon = score - self.retention_days * 86400
+                pipe.zremrangebyscore(self._key(record.site), "-inf", f"({horizon}")
+            pipe.execute()
+
+    def sites(self) -> list[str]:
+        names = self.client.smembers(f"{self.prefix}:health-sites")
+        return sorted(n.decode() if isinstance(n, bytes) else n for n in names)
+
+    def runs(self, sites: Iterable[str] | None = None,
+             since: datetime | None = None) -> dict[str, list[RunRecord]]:
+        low = since.timestamp() if since is not None else "-inf"
+        rows: list[RunRecord] = []
+        for site in (list(sites) if sites is not None else self.sites()):
+            members = self.client.zrangebyscore(self._key(site), low, "+inf")
+            rows.extend(_decode(m.decode() if isinstance(m, bytes) else m for m in members))
+        return _group(rows)
+
+    def latest(self, n: int, sites: Iterable[str] | None = None) -> dict[str, list[RunRecord]]:
+        return {site: runs[-n:] for site, runs in self.runs(sites).items()}
+
+    def series(self, since: datetime, until: datetime, sites: Iterable[str] | None = None,
+               points: int | None = None) -> dict[str, dict[str, Any]]:
+        return {site: series_of(runs, since, until, points) for site, runs in self.runs(sites, since).items()}
+
+    def close(self) -> None:
+        """The client belongs to the caller."""
+
+
+def open_history(settings: Any, *, client: Any = None) -> HistoryStore:
+    """The history store ``settings`` name: Redis with ``NEWSCRAWL_DISTRIBUTED`` (as the seen store
+    does), else SQLite in the state directory.  ``client``: an open Redis client to share."""
+    retention = float(settings.get("NEWSCRAWL_HEALTH_RETENTION_DAYS") or 0) \
+        if settings.get("NEWSCRAWL_HEALTH_RETENTION_DAYS") is not None else DEFAULT_RETENTION_DAYS
+    url = settings.get("NEWSCRAWL_DISTRIBUTED")
+    if url:
+        from ..redis_store import DEFAULT_PREFIX, connect
+
+        prefix = settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX
+        return RedisHistory(client if client is not None else connect(url), prefix, retention)
+    return SqliteHistory.in_dir(settings.get("NEWSCRAWL_STATE_DIR"), retention)
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
