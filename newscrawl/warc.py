@@ -602,9 +602,12 @@ def _check_framing(fh, records, record) -> None:
     record_start = records.offset
     block_start = fh.tell() - records.reader.rem_length()
     url = record.rec_headers.get_header("WARC-Target-URI")
-    inner = os.pread(fh.fileno(), block_start - record_start, record_start).find(b"WARC/1.", 1)
-    if inner > 0:  # cut inside its header: the next record's header lines were read as its own
-        raise _CutRecord("is cut inside its header", record_start + inner, None)
+    head = os.pread(fh.fileno(), block_start - record_start, record_start)
+    inner = head.find(b"WARC/1.", 1)
+    while inner > 0:  # cut inside its header: the next record's header lines were read as its own
+        if _WARC_HEADER.match(os.pread(fh.fileno(), 4096, record_start + inner)):
+            raise _CutRecord("is cut inside its header", record_start + inner, None)
+        inner = head.find(b"WARC/1.", inner + 1)
     length = record.length
     if length is None:
         return

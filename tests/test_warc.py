@@ -480,3 +480,12 @@ def test_a_cut_record_in_a_plain_file_costs_that_record_only(tmp_path):
     assert f"byte {len(good[0])} " in found[1].detail and str(path) in found[1].detail  # where, which file
     write_warc(path, [good[0], good[1], liar], gzipped=False)  # the last record, cut by the file's end
     assert reasons(outcomes(path)) == ["page", "page", "truncated"]
+
+
+def test_warc_version_text_inside_a_plain_record_is_no_record_start(tmp_path):
+    """Only a version line followed by header fields is taken for a record start."""
+    url = "http://news.example/2024/01/02/WARC/1.1/council-debates-the-budget.html"
+    page = article_html("Council debates the budget", extra="<pre>WARC/1.1\r\nnot a header</pre>").encode()
+    records = [warc_record(url, http_block(page)), warc_record(ARTICLE_URL, http_block(article()))]
+    path = write_warc(tmp_path / "text.warc", records, gzipped=False)
+    assert reasons(outcomes(path)) == ["page", "page"]
