@@ -39,7 +39,7 @@ from ..dedup import ContentIndex, fingerprint, to_bytes
 from ..extract import dom
 
 RETRY_METHODS = ("cevc", "decay")  # tried after the crawl's own method without the template
-WINDOW = 2000  # bodies remembered per site
+WINDOW = 500  # bodies remembered per site (~1 MB of fingerprints)
 MANY_TITLES = 2  # other titles of one body from which it is a failed extraction, not a copy
 
 
