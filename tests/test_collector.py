@@ -97,7 +97,8 @@ def test_overlapping_threads_leave_the_collector_on():
 
 def test_an_extraction_leaves_no_cycle_for_the_collector():
     extract(PAGE)  # lazy loads (models, word lists) happen once
-    gc.collect()
+    while gc.collect():  # what earlier tests left (a crawler's signal receivers) goes first
+        pass
     for _ in range(3):
         extract(PAGE, url="http://example.com/a")
         extract(PAGE.replace("<article>", "<div class='sidebar'><a href='/x'>More</a></div><article>"))
