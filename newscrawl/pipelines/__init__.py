@@ -3,7 +3,8 @@ fetch detail pages and apply extraction before export).
 
 Stages, in ``ITEM_PIPELINES`` order (see :data:`STAGES`):
 
-1. :class:`SeenFilterStage` (100) — skip links exported by an earlier run (the seen-URL store).
+1. :class:`SeenFilterStage` (100) — skip links listed earlier in the run, exported by an earlier
+   run, or fetched by an earlier run without an article (the seen-URL store).
 2. :class:`FetchStage` (200) — turn the listing item into a detail-page request and
    schedule it; the listing item ends here.
 3. :class:`ExtractStage` (300) — first the site's template library (Yan and Wang (2020),
@@ -23,8 +24,9 @@ no later scrapy-redis distribution.  So :class:`FetchStage` asks the spider for 
 request (:meth:`~newscrawl.spiders.site.SiteSpider.detail_request`) and hands it to
 ``crawler.engine.crawl()``; downloader middlewares (robots.txt, offsite, retries,
 redirects, HTTP cache, per-domain slots and AutoThrottle) all apply.  The listing item
-is consumed by raising :class:`~newscrawl.extensions.Scheduled`, a ``DropItem`` logged
-at DEBUG and counted as ``newscrawl/scheduled``, not as a loss.  The detail response
+is consumed by raising :class:`~newscrawl.extensions.Scheduled`, a ``DropItem`` that is not
+logged and is counted as ``newscrawl/scheduled``, not as a loss (nor in Scrapy's
+``item_dropped_count``: :mod:`newscrawl.crawlstats`).  The detail response
 comes back to the spider's ``parse_article``, which emits an
 :class:`~newscrawl.items.ArticleItem` with the listing fields and the raw page; that
 item passes stages 1–2 untouched and is extracted by 3–6.
