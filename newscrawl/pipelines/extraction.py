@@ -49,6 +49,10 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
     started = time.perf_counter()
     try:
         page = Page.from_html(body, url=url, content_type=content_type)
+        if page.encoding_repaired:
+            templates.crawler.stats.inc_value(f"newscrawl/extract/encoding_repaired/{page.encoding_repaired}")
+            logger.info("Repaired double-encoded text (%s read as windows-1252) on %s",
+                        page.encoding_repaired, url)
         kind = _page_type(page)  # before the template library cleans the tree: as the library sees a page
         # A site's date line and byline repeat from page to page, so its template library learns them
         # as noise: read them before it cleans the tree, or a page's date would depend on crawl order.
