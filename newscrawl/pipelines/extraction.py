@@ -58,6 +58,7 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
         # as noise: read them before it cleans the tree, or a page's date would depend on crawl order.
         published, authors = find_published(page, feed_entry), find_authors(page)
         templates.apply(site, page)
+        templates.titles.apply(site, page)  # the site's title decoration, learned as pages arrive
         article = extract_page(page, listing_title=listing_title, feed_entry=feed_entry, method=method,
                                published=published, authors=authors)
     except ExtractionError as exc:
