@@ -68,6 +68,7 @@ class Command(ScrapyCommand):
             for tag, text, count in entries[: opts.limit]:
                 print(f"{count:5d}  <{tag}>  {text[:100]}")
             print_title_decoration(store, args[0], opts.limit)
+            print_url_shapes(store, args[0], opts.limit)
         finally:
             store.close()
 
@@ -91,3 +92,15 @@ def print_title_decoration(store, site: str, limit: int) -> None:
             print(f"{count:5d}  {part[:100]}")
     finally:
         titles.close()
+
+
+def print_url_shapes(store, site: str, limit: int) -> None:
+    """The URL shapes the site's fetched links taught (:mod:`newscrawl.url_shapes`)."""
+    from newscrawl.spiders.url_shapes import load_redis, load_sqlite
+
+    client = getattr(store, "client", None)
+    shapes = load_redis(client, store.prefix, site) if client is not None else load_sqlite(store.path, site)
+    learned = shapes.learned()
+    print(f"URL shapes: {len(learned)} learned from {sum(map(sum, shapes.counts.values()))} fetched links")
+    for shape, articles, others, verdict in learned[:limit]:
+        print(f"{articles:5d} articles {others:5d} others  {verdict:12s}  {shape[:100]}")

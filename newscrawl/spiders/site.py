@@ -75,6 +75,7 @@ from ..sites import (
 )
 from .feeds import DEFAULT_MAX_ENTRIES, parse_feed
 from .sitemaps import MAX_URLS, SitemapEntry, SitemapError, parse_sitemap, parse_w3c_datetime, sitemap_body
+from .url_shapes import CrawlUrlShapes
 
 LISTING_PRIORITY = 0
 DETAIL_PRIORITY = 10  # articles before more listing pages: progress survives an interruption
@@ -177,6 +178,7 @@ class SiteSpider(scrapy.Spider):
         spider.allowed_domains = spider.allow_list.hosts
         spider._set_date_windows(crawler.settings)
         crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
+        spider.url_shapes = CrawlUrlShapes.from_crawler(crawler, spider.name)  # what fetched links taught
         return spider
 
     def _set_date_windows(self, settings, now: datetime | None = None) -> None:
@@ -278,7 +280,9 @@ class SiteSpider(scrapy.Spider):
             self.logger.warning("Catalogue %s has more than %d links (NEWSCRAWL_MAX_LISTING_LINKS); skipped",
                                 response.url, max_links)
             return
-        scores = catalogue.score_links(root, response.url, self.allowed_domains, self.article_pattern)
+        learned = self.url_shapes.adjustment if getattr(self, "url_shapes", None) else None
+        scores = catalogue.score_links(root, response.url, self.allowed_domains, self.article_pattern,
+                                       learned=learned)
         self._count_rejected(scores.rejected, response.url)
         self.logger.debug("%d article links on %s", len(scores.accepted), response.url)
         for link in scores.accepted:
