@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest_twisted
+import test_redis
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 from test_evaluate_command import scrapy
 
@@ -11,6 +12,8 @@ from newscrawl.extract import page_type
 from newscrawl.url_shapes import LEARNED_LIFT, REJECT, SiteUrlShapes, shape_of
 
 BASE = "http://127.0.0.1:1"
+redis_url = test_redis.redis_url
+client = test_redis.client
 
 
 def test_three_non_articles_of_one_shape_skip_the_rest_and_articles_lift_theirs():
@@ -87,3 +90,28 @@ async def test_the_crawl_fetches_a_channel_shape_a_few_times_then_skips_it(http_
     proc = scrapy(tmp_path, "templates", "testsite", "--state-dir", str(tmp_path / "state"))
     assert proc.returncode == 0, proc.stderr
     assert "skip" in proc.stdout and "127.0.0.1/w/D1.html" in proc.stdout
+
+
+def test_workers_add_their_outcomes_in_redis(client, redis_url):
+    from types import SimpleNamespace
+
+    from scrapy.settings import Settings
+    from scrapy.statscollectors import MemoryStatsCollector
+
+    from newscrawl.spiders.url_shapes import CrawlUrlShapes, load_redis
+
+    def worker():
+        crawler = SimpleNamespace(settings=Settings({"NEWSCRAWL_DISTRIBUTED": redis_url,
+                                                     "NEWSCRAWL_REDIS_PREFIX": "t"}))
+        crawler.stats = MemoryStatsCollector(crawler)
+        return CrawlUrlShapes(crawler, "s")
+
+    one, two = worker(), worker()
+    one._record(f"{BASE}/channel/1.html", False)
+    one._record(f"{BASE}/channel/2.html", False)
+    two._record(f"{BASE}/channel/3.html", False)
+    one.save()
+    two.save()
+    one.save()  # nothing new: nothing added twice
+    assert load_redis(client, "t", "s").adjustment(f"{BASE}/channel/9.html") == REJECT
+    assert worker().adjustment(f"{BASE}/channel/9.html") == REJECT  # the next worker starts with it

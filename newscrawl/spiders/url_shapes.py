@@ -36,9 +36,13 @@ def sqlite_path(settings) -> Path:
 def load_sqlite(path: Path, site: str) -> SiteUrlShapes:
     if not path.is_file():
         return SiteUrlShapes()
-    with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE IF NOT EXISTS url_shapes (site TEXT PRIMARY KEY, data TEXT)")
+    db = sqlite3.connect(path)
+    try:
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'url_shapes'").fetchone():
+            return SiteUrlShapes()
         row = db.execute("SELECT data FROM url_shapes WHERE site = ?", (site,)).fetchone()
+    finally:
+        db.close()
     return SiteUrlShapes.loads(row[0] if row else None)
 
 
