@@ -122,8 +122,6 @@ def _find_title(page: Page, listing_title: str | None, precise: bool) -> str | N
     listing = dom.normalize_space(listing_title)[:MAX_CANDIDATE_CHARS]
     reference = page.title_tag[:MAX_CANDIDATE_CHARS]
     if reference and _learned_decoration(page):  # the site's own parts say nothing of this page
-        from .title_decoration import strip_decoration
-
         reference = strip_decoration(reference, _learned_decoration(page))
     reference = reference or listing
     candidates = ([listing] if listing else []) + heading_texts(page)
@@ -255,6 +253,20 @@ def _title_parts(title: str) -> list[tuple[int, int, str]]:
             parts[-1] = (parts[-1][0], parts[-1][1], title[begin:end].strip() or parts[-1][2])
         start = end
     return parts
+
+
+def strip_decoration(title: str, learned: set[str]) -> str:
+    """``title`` less its leading and trailing parts that are learned decoration (at least one
+    part always stays)."""
+    parts = _title_parts(title)
+    lo, hi = 0, len(parts)
+    while hi - lo > 1 and _fold(title[parts[hi - 1][0]:parts[hi - 1][1]]) in learned:
+        hi -= 1
+    while hi - lo > 1 and _fold(title[parts[lo][0]:parts[lo][1]]) in learned:
+        lo += 1
+    if (lo, hi) == (0, len(parts)):
+        return title
+    return title[parts[lo][0]:parts[hi - 1][1]].strip()
 
 
 def title_headline(title: str | None, site_names: set[str] = frozenset()) -> tuple[str, set[str]]:

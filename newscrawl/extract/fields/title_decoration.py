@@ -117,20 +117,6 @@ class SiteDecoration:
             return cls(min_pages=min_pages)
 
 
-def strip_decoration(title: str, learned: set[str]) -> str:
-    """``title`` less its leading and trailing parts that are learned decoration (at least one
-    part always stays)."""
-    parts = _title_parts(title)
-    lo, hi = 0, len(parts)
-    while hi - lo > 1 and _fold(title[parts[hi - 1][0]:parts[hi - 1][1]]) in learned:
-        hi -= 1
-    while hi - lo > 1 and _fold(title[parts[lo][0]:parts[lo][1]]) in learned:
-        lo += 1
-    if (lo, hi) == (0, len(parts)):
-        return title
-    return title[parts[lo][0]:parts[hi - 1][1]].strip()
-
-
 # --- persistence ------------------------------------------------------------------------------
 
 class DecorationStore:
