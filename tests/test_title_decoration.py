@@ -133,3 +133,13 @@ async def test_the_crawl_learns_persists_and_prints_the_decoration(http_server, 
     assert proc.returncode == 0, proc.stderr
     assert "title decoration: 1 parts learned from 8 pages" in proc.stdout
     assert f"    8  {SUFFIX.casefold()}" in proc.stdout
+
+
+def test_with_a_listing_title_he_rule_compares_against_the_title_less_its_decoration():
+    html = (f"<html><head><title>{HEADLINES[0]} | {SUFFIX}</title></head><body><h1>{SUFFIX}</h1>"
+            f"<div><p>{'Residents spoke for an hour about the rain before the vote. ' * 5}</p></div></body></html>")
+    plain = Page.from_html(html, url="http://127.0.0.1/0")
+    assert extract_page(plain, listing_title=HEADLINES[0]).title == SUFFIX  # the site's name is nearer <title>
+    taught = Page.from_html(html, url="http://127.0.0.1/0")
+    SiteDecoration(counts={SUFFIX.casefold(): 3}, pages=3).apply(taught)
+    assert extract_page(taught, listing_title=HEADLINES[0]).title == HEADLINES[0]
