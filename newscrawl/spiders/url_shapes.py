@@ -5,7 +5,7 @@ the site spider's catalogue stage uses on later listing pages.
 Kept per site with the template library: a table of ``templates.sqlite3`` in the state
 directory, or with ``NEWSCRAWL_DISTRIBUTED`` a Redis hash ``<prefix>:template-urls:<site>``
 (``shape\\ta`` / ``shape\\to`` -> count; workers add their counts, ``HINCRBY``).  Loaded when
-the spider opens, saved when it closes; ``scrapy templates SITE`` prints it.
+the first listing page or outcome needs it, saved when the spider closes; ``scrapy templates SITE`` prints it.
 ``NEWSCRAWL_URL_SHAPES=0`` turns the learning off.
 """
 
@@ -81,7 +81,14 @@ class CrawlUrlShapes:
         self.redis_url = settings.get("NEWSCRAWL_DISTRIBUTED")
         self.prefix = settings.get("NEWSCRAWL_REDIS_PREFIX") or "newscrawl"
         self.added: dict[str, list[int]] = {}  # this run's outcomes, for an additive Redis save
-        self.shapes = self._load()
+        self._shapes: SiteUrlShapes | None = None
+
+    @property
+    def shapes(self) -> SiteUrlShapes:
+        """Loaded on first use: after the run's state checks (a corrupt store moved aside)."""
+        if self._shapes is None:
+            self._shapes = self._load()
+        return self._shapes
 
     @classmethod
     def from_crawler(cls, crawler, site: str) -> CrawlUrlShapes | None:
@@ -130,7 +137,7 @@ class CrawlUrlShapes:
             self._record(item.url, False)
 
     def save(self, spider=None, reason=None) -> None:
-        if not self.shapes.changed:
+        if self._shapes is None or not self._shapes.changed:
             return
         try:
             if self.redis_url:
