@@ -24,8 +24,8 @@ kinds of evidence:
 Only http(s) links on the site's own domains are considered.  Every link not taken gets a
 reason (:func:`score_links`): ``not_web``, ``same_page``, ``offsite``, ``not_html``,
 ``site_root``, ``pattern``, ``menu_text``, ``advert``, ``navigation``, ``not_article_path``,
-``anchor_text`` or ``url_shape``; the site spider counts them as
-``newscrawl/catalogue/rejected/<reason>`` and logs each at DEBUG.  No Scrapy imports.
+``anchor_text``, ``url_shape`` or ``learned_not_article`` (:mod:`newscrawl.url_shapes`); the site
+spider counts them as ``newscrawl/catalogue/rejected/<reason>`` and logs each at DEBUG.  No Scrapy imports.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import chain, islice
@@ -338,12 +338,15 @@ def score_links(
     domains: Iterable[str],
     pattern: str | re.Pattern | None = None,
     min_score: float = MIN_SCORE,
+    learned: Callable[[str], float] | None = None,
 ) -> LinkScores:
     """Score every link of a listing page (see the module docstring); the article links in page
     order, one per URL with its longest title, and each other link with its reason.
 
     With a site ``pattern`` the pattern decides: a same-site link matching it is an article
-    whatever its text or place, any other is rejected as ``pattern``.
+    whatever its text or place, any other is rejected as ``pattern``.  ``learned`` gives the
+    points the site's fetched links taught for a URL (:meth:`newscrawl.url_shapes.SiteUrlShapes.adjustment`;
+    minus infinity: rejected as ``learned_not_article``).
     """
     if not isinstance(root, html.HtmlElement):
         root = parse(root or "")
@@ -366,6 +369,12 @@ def score_links(
     failed: dict[str, tuple[float, _Scored]] = {}
     for link in scored:
         score = link.total + lift.get(link.template, 0.0)
+        if learned is not None:
+            adjustment = learned(link.url)
+            if adjustment == float("-inf"):
+                rejected.setdefault(link.url, "learned_not_article")
+                continue
+            score += adjustment
         if score < min_score:
             if link.url not in failed or score > failed[link.url][0]:
                 failed[link.url] = (score, link)

@@ -539,3 +539,65 @@ class RedisTemplateStore:
             self._sites.clear()
             if self.owns_client:
                 self.client.close()
+
+
+class RedisDecorationStore:
+    """The sites' title decorations (:mod:`newscrawl.extract.fields.title_decoration`) shared in Redis.
+
+    ``<prefix>:template-titles:<site>`` is a hash: folded title part -> pages seen with it, and
+    ``"\\x00pages"`` -> the site's pages counted.  Workers add what they counted since their last
+    save (``HINCRBY``: additive, so concurrent saves lose nothing), then reload the shared counts.
+    Only parts a worker saw on two pages or more are sent: a part seen once is a headline.
+    """
+
+    PAGES = "\x00pages"
+
+    def __init__(self, client: redis.Redis, prefix: str = DEFAULT_PREFIX, *, readonly: bool = False):
+        self.client = client
+        self.prefix = prefix
+        self.readonly = readonly
+        self._sites: dict[str, Any] = {}
+        self._synced: dict[str, dict[str, int]] = {}
+
+    def _key(self, site: str) -> str:
+        return f"{self.prefix}:template-titles:{site}"
+
+    def site(self, name: str):
+        found = self._sites.get(name)
+        if found is None:
+            from .extract.fields.title_decoration import SiteDecoration
+
+            found = self._sites[name] = SiteDecoration()
+            self._reload(name, found)
+        return found
+
+    def _reload(self, name: str, site) -> None:
+        shared: dict[str, int] = {}
+        for part, count in self.client.hgetall(self._key(name)).items():
+            try:
+                shared[_text(part)] = int(count)
+            except ValueError:
+                continue
+        site.pages = shared.pop(self.PAGES, 0)
+        local = {p: c for p, c in site.counts.items() if p not in shared and c == 1}
+        site.counts = {**local, **shared}
+        self._synced[name] = {**shared, self.PAGES: site.pages}
+
+    def save(self, name: str) -> None:
+        site = self._sites.get(name)
+        if site is None or self.readonly or not site.changed:
+            return
+        synced = self._synced.get(name, {})
+        with self.client.pipeline(transaction=True) as pipe:
+            for part, count in site.counts.items():
+                delta = count - synced.get(part, 0)
+                if delta > 0 and count >= 2:
+                    pipe.hincrby(self._key(name), part, delta)
+            if site.pages > synced.get(self.PAGES, 0):
+                pipe.hincrby(self._key(name), self.PAGES, site.pages - synced.get(self.PAGES, 0))
+            pipe.execute()
+        site.changed = False
+        self._reload(name, site)
+
+    def close(self) -> None:
+        self._sites.clear()

@@ -33,6 +33,8 @@ NEWSCRAWL_MIN_TEXT_CHARS = 1
 NEWSCRAWL_PAGE_TYPE_FILTER = True  # drop listing/tag/author/gallery/video/error pages: not_article/<kind>
 NEWSCRAWL_FINGERPRINTS_PER_SITE = 100_000  # body fingerprints kept per site (duplicate_content); 0 = off
 NEWSCRAWL_TEMPLATES = True  # learn each site's template (Yan and Wang 2020) and remove it before extraction
+NEWSCRAWL_URL_SHAPES = True  # learn which URL shapes of a site are articles; skip shapes that never were
+NEWSCRAWL_TITLE_DECORATION = True  # learn the <title> parts each site repeats and keep them out of headlines
 NEWSCRAWL_TEMPLATE_MAX_SHARE = 0.5  # a page whose text is mostly template is extracted uncleaned
 NEWSCRAWL_SHARED_BODY_CHECK = True  # one body, different titles: a failed extraction, not a duplicate
 NEWSCRAWL_MAX_FEED_ENTRIES = 1000  # entries read per feed document; the rest are ignored

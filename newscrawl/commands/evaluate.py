@@ -13,6 +13,10 @@ and recall of the template + block-SVM method, per dataset and per site, beside 
 alone, from :func:`newscrawl.evaluation.template_eval.evaluate_leaf_tags` (``--n1``/``--n2``
 set the template batch; ``--n1 0`` makes each site's pages one batch; ``--leaf-model``
 picks the site-grouped out-of-fold SVM or the shipped one).
+
+``--per-site`` runs each site's pages of a set in order through the crawl's per-site learning
+(template library, title decoration) and prints those figures beside the single-page ones, for
+all sites and for two halves of them (:mod:`newscrawl.evaluation.per_site`).
 """
 
 from __future__ import annotations
@@ -68,6 +72,8 @@ class Command(ScrapyCommand):
         group.add_argument("--datasets-root", default="../shared/datasets", help="where --train/--test live")
         group.add_argument("--train", help="training dataset name(s), comma-separated (with --test)")
         group.add_argument("--test", help="test dataset name(s), comma-separated (with --train)")
+        parser.add_argument("--per-site", action="store_true",
+                            help="also score each site's pages in order through the crawl's learning")
         group = parser.add_argument_group("Yan and Wang (2020) leaf-tag evaluation (§8.1)")
         group.add_argument("--leaf-tags", action="store_true",
                            help="leaf-tag P/R of the template + block-SVM method (with --method template)")
@@ -90,11 +96,27 @@ class Command(ScrapyCommand):
             return
         if not args:
             raise UsageError("give at least one dataset directory")
+        if opts.per_site:
+            self.run_per_site(args, opts)
+            return
         opts.datasets = args
         try:
             self.exitcode = runner.run_cli(opts)
         except ValueError as exc:  # bad dataset path, floors file, parameter
             raise UsageError(str(exc), print_help=False) from exc
+
+    def run_per_site(self, args: list[str], opts: argparse.Namespace) -> None:
+        from newscrawl.evaluation import per_site
+
+        datasets, skipped = runner.discover_datasets(args)
+        for path, reason in skipped:
+            print(f"skipped {path}: {reason}")
+        if not datasets:
+            raise UsageError(f"no dataset among {', '.join(args)}", print_help=False)
+        methods = runner.split_list(opts.method) or ["auto"]
+        for dataset in datasets:
+            for method in methods:
+                print(per_site.format_per_site([per_site.evaluate_per_site(dataset, method, opts.limit)]))
 
     def run_ablation(self, args: list[str], opts: argparse.Namespace) -> None:
         if args:

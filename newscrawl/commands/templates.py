@@ -67,5 +67,40 @@ class Command(ScrapyCommand):
                   f"in the current batch (N1={site.n1}, N2={site.n2})")
             for tag, text, count in entries[: opts.limit]:
                 print(f"{count:5d}  <{tag}>  {text[:100]}")
+            print_title_decoration(store, args[0], opts.limit)
+            print_url_shapes(store, args[0], opts.limit)
         finally:
             store.close()
+
+
+def print_title_decoration(store, site: str, limit: int) -> None:
+    """The site's learned title decoration: the parts of its titles that are not headlines."""
+    from newscrawl.extract.fields.title_decoration import LEAD, DecorationStore
+    from newscrawl.redis_store import RedisDecorationStore
+
+    client = getattr(store, "client", None)
+    titles = (RedisDecorationStore(client, store.prefix, readonly=True) if client is not None
+              else DecorationStore(store.path))
+    try:
+        decoration = titles.site(site)
+        learned = decoration.decoration()
+        print(f"title decoration: {len(learned)} parts learned from {decoration.pages} pages "
+              f"(a part counts once seen on {decoration.min_pages} pages)")
+        shown = sorted(((c, p.removeprefix(LEAD)) for p, c in decoration.counts.items()
+                        if p.removeprefix(LEAD) in learned), reverse=True)
+        for count, part in shown[:limit]:
+            print(f"{count:5d}  {part[:100]}")
+    finally:
+        titles.close()
+
+
+def print_url_shapes(store, site: str, limit: int) -> None:
+    """The URL shapes the site's fetched links taught (:mod:`newscrawl.url_shapes`)."""
+    from newscrawl.spiders.url_shapes import load_redis, load_sqlite
+
+    client = getattr(store, "client", None)
+    shapes = load_redis(client, store.prefix, site) if client is not None else load_sqlite(store.path, site)
+    learned = shapes.learned()
+    print(f"URL shapes: {len(learned)} learned from {sum(map(sum, shapes.counts.values()))} fetched links")
+    for shape, articles, others, verdict in learned[:limit]:
+        print(f"{articles:5d} articles {others:5d} others  {verdict:12s}  {shape[:100]}")

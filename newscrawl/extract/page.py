@@ -11,6 +11,7 @@ from lxml import html
 from . import dom
 from .collector import collector_paused
 from .language import declared_language, detect_language
+from .mojibake import repair_double_encoding
 
 # Limits that bound the time and memory of one extraction (README, "Reliability").  Pages
 # over them are refused with ExtractionError("too-large"), not cut to a prefix: a prefix
@@ -34,6 +35,7 @@ class Page:
     json_ld: list[dict] = field(default_factory=list)
     declared_language: str | None = None
     derived: dict = field(default_factory=dict, repr=False)  # values several steps ask for (the title)
+    encoding_repaired: str | None = None  # "utf-8"/"gbk": the text was double-encoded (.mojibake)
 
     @classmethod
     @collector_paused
@@ -47,7 +49,7 @@ class Page:
 
         if isinstance(data, bytes) and len(data) > 4 * MAX_HTML_CHARS:  # refuse before decoding
             raise ExtractionError("too-large", f"{len(data)} bytes > {4 * MAX_HTML_CHARS}")
-        text = dom.decode_html(data, content_type)
+        text, repaired = repair_double_encoding(dom.decode_html(data, content_type))
         if len(text) > MAX_HTML_CHARS:
             raise ExtractionError("too-large", f"{len(text)} characters > {MAX_HTML_CHARS}")
         root = dom.parse_html(text)
@@ -57,7 +59,8 @@ class Page:
         json_ld = _read_json_ld(root)
         declared = declared_language(root)
         root = dom.clean_tree(root, text, elements)
-        page = cls(url=url, text=text, root=root, json_ld=json_ld, declared_language=declared)
+        page = cls(url=url, text=text, root=root, json_ld=json_ld, declared_language=declared,
+                   encoding_repaired=repaired)
         page.elements  # noqa: B018 - held from the start, so every traversal below reuses the proxies
         return page
 

@@ -55,11 +55,16 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
     fingerprint = None
     try:
         page = Page.from_html(body, url=url, content_type=content_type)
+        if page.encoding_repaired:
+            templates.crawler.stats.inc_value(f"newscrawl/extract/encoding_repaired/{page.encoding_repaired}")
+            logger.info("Repaired double-encoded text (%s read as windows-1252) on %s",
+                        page.encoding_repaired, url)
         kind = _page_type(page)  # before the template library cleans the tree: as the library sees a page
         # A site's date line and byline repeat from page to page, so its template library learns them
         # as noise: read them before it cleans the tree, or a page's date would depend on crawl order.
         published, authors = find_published(page, feed_entry), find_authors(page)
         templates.apply(site, page)
+        templates.titles.apply(site, page)  # the site's title decoration, learned as pages arrive
         article = extract_page(page, listing_title=listing_title, feed_entry=feed_entry, method=method,
                                published=published, authors=authors)
         if bodies is not None:

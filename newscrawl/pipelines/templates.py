@@ -50,6 +50,7 @@ class CrawlTemplates:
         self._state_dir = crawler.settings.get("NEWSCRAWL_STATE_DIR")
         self.store: TemplateStore | None = None
         self._unsaved: set[str] = set()
+        self.titles = TitleDecorations(crawler, self)
 
     def _store(self) -> TemplateStore:
         """The SQLite store, or with ``NEWSCRAWL_DISTRIBUTED`` the one all workers share in Redis."""
@@ -98,6 +99,7 @@ class CrawlTemplates:
     def save(self, site: str) -> None:
         try:
             self._store().save(site)
+            self.titles.save(site)
             self._unsaved.discard(site)
         except Exception as exc:  # noqa: BLE001 - reported through the stats, see below
             self.crawler.stats.inc_value(STATS + "errors")
@@ -124,5 +126,56 @@ class CrawlTemplates:
             return
         for site in sorted(self._unsaved):
             self.save(site)
+        self.titles.close()
         self.store.close()
         self.store = None
+
+
+class TitleDecorations:
+    """The crawl's per-site title decorations (:mod:`newscrawl.extract.fields.title_decoration`),
+    kept beside the template library: in its SQLite file, or in Redis with ``NEWSCRAWL_DISTRIBUTED``.
+
+    Stats: ``newscrawl/title_decoration/pages_learned``, ``.../pages_decorated`` (pages extracted
+    with a learned decoration), ``.../errors``.  ``NEWSCRAWL_TITLE_DECORATION=0`` switches it off.
+    """
+
+    def __init__(self, crawler, templates: CrawlTemplates):
+        self.crawler = crawler
+        self.templates = templates
+        self.enabled = templates.enabled and crawler.settings.getbool("NEWSCRAWL_TITLE_DECORATION", True)
+        self.store = None
+
+    def _store(self):
+        if self.store is None:
+            from ..extract.fields.title_decoration import DecorationStore
+            from ..redis_store import RedisDecorationStore
+
+            templates = self.templates._store()
+            client = getattr(templates, "client", None)
+            self.store = (RedisDecorationStore(client, templates.prefix) if client is not None
+                          else DecorationStore(templates.path))
+        return self.store
+
+    def apply(self, site: str, page: Page) -> None:
+        """Count ``page``'s title parts for ``site`` and give the page what the site taught."""
+        if not self.enabled:
+            return
+        stats = self.crawler.stats
+        try:
+            decoration = self._store().site(site)
+            decoration.learn(page)
+            stats.inc_value("newscrawl/title_decoration/pages_learned")
+            if decoration.apply(page):
+                stats.inc_value("newscrawl/title_decoration/pages_decorated")
+        except Exception as exc:  # noqa: BLE001 - the title falls back to the single-page rules
+            stats.inc_value("newscrawl/title_decoration/errors")
+            logger.warning("Title decoration failed on %s: %s: %s", page.url, type(exc).__name__, exc)
+
+    def save(self, site: str) -> None:
+        if self.store is not None:
+            self.store.save(site)
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+            self.store = None

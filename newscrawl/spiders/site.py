@@ -83,6 +83,7 @@ from ..sites import (
 from ..urls import short_url
 from .feeds import DEFAULT_MAX_ENTRIES, parse_feed
 from .sitemaps import MAX_URLS, SitemapEntry, SitemapError, parse_w3c_datetime, read_sitemap
+from .url_shapes import CrawlUrlShapes
 
 LISTING_PRIORITY = 0
 OFF_REACTOR_BYTES = 256 * 1024  # larger sitemaps are parsed in a thread, not in the reactor
@@ -202,6 +203,7 @@ class SiteSpider(scrapy.Spider):
         spider.allowed_domains = spider.allow_list.hosts
         spider._set_date_windows(crawler.settings)
         crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
+        spider.url_shapes = CrawlUrlShapes.from_crawler(crawler, spider.name)  # what fetched links taught
         return spider
 
     def _set_date_windows(self, settings, now: datetime | None = None) -> None:
@@ -315,7 +317,9 @@ class SiteSpider(scrapy.Spider):
             self.logger.warning("Catalogue %s has more than %d links (NEWSCRAWL_MAX_LISTING_LINKS); skipped",
                                 response.url, max_links)
             return
-        scores = catalogue.score_links(root, response.url, self.allowed_domains, self.article_pattern)
+        learned = self.url_shapes.adjustment if getattr(self, "url_shapes", None) else None
+        scores = catalogue.score_links(root, response.url, self.allowed_domains, self.article_pattern,
+                                       learned=learned)
         self._count_rejected(scores.rejected, response.url)
         self.crawler.stats.inc_value(CATALOGUE_ACCEPTED, len(scores.accepted))
         self.logger.debug("%d article links on %s", len(scores.accepted), response.url)

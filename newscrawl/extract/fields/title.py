@@ -120,7 +120,10 @@ def find_title(page: Page, listing_title: str | None = None, *, precise: bool = 
 
 def _find_title(page: Page, listing_title: str | None, precise: bool) -> str | None:
     listing = dom.normalize_space(listing_title)[:MAX_CANDIDATE_CHARS]
-    reference = page.title_tag[:MAX_CANDIDATE_CHARS] or listing
+    reference = page.title_tag[:MAX_CANDIDATE_CHARS]
+    if reference and _learned_decoration(page):  # the site's own parts say nothing of this page
+        reference = strip_decoration(reference, _learned_decoration(page))
+    reference = reference or listing
     candidates = ([listing] if listing else []) + heading_texts(page)
     if precise:
         return _precise_title(page, reference, listing, candidates)
@@ -181,12 +184,23 @@ def _main_h1(page: Page) -> str | None:
 
 
 def _site_names(page: Page) -> set[str]:
-    """The site's names (og:site_name and the like, the host's first label); kept on the page,
-    callers do not change the set."""
+    """The site's names (og:site_name and the like, the host's first label, the title parts the
+    crawl learned for the site: :mod:`.title_decoration`); kept on the page, callers do not
+    change the set."""
     names = page.derived.get("site_names")
     if names is None:
-        names = page.derived["site_names"] = _read_site_names(page)
+        names = page.derived["site_names"] = _read_site_names(page) | _learned_decoration(page)
     return names
+
+
+class LearnedPart(str):
+    """A title part learned as the site's decoration: it names the site only where a part is
+    exactly it (a learned "news | site" must not cut "news | site: headline")."""
+
+
+def _learned_decoration(page: Page) -> set[str]:
+    """The folded title parts the site's earlier pages share (set by the crawl, else empty)."""
+    return {LearnedPart(p) for p in page.derived.get("title_decoration") or ()}
 
 
 def _read_site_names(page: Page) -> set[str]:
@@ -218,7 +232,10 @@ def _names_site(part: str, site_names: set[str]) -> bool:
     folded = _fold(part).replace(" ", "")
     for name in site_names:
         squeezed = name.replace(" ", "")
-        if squeezed and (folded == squeezed or (squeezed in folded and len(folded) <= 2 * len(squeezed))):
+        if isinstance(name, LearnedPart):
+            if folded == squeezed:
+                return True
+        elif squeezed and (folded == squeezed or (squeezed in folded and len(folded) <= 2 * len(squeezed))):
             return True
     return False
 
@@ -236,6 +253,20 @@ def _title_parts(title: str) -> list[tuple[int, int, str]]:
             parts[-1] = (parts[-1][0], parts[-1][1], title[begin:end].strip() or parts[-1][2])
         start = end
     return parts
+
+
+def strip_decoration(title: str, learned: set[str]) -> str:
+    """``title`` less its leading and trailing parts that are learned decoration (at least one
+    part always stays)."""
+    parts = _title_parts(title)
+    lo, hi = 0, len(parts)
+    while hi - lo > 1 and _fold(title[parts[hi - 1][0]:parts[hi - 1][1]]) in learned:
+        hi -= 1
+    while hi - lo > 1 and _fold(title[parts[lo][0]:parts[lo][1]]) in learned:
+        lo += 1
+    if (lo, hi) == (0, len(parts)):
+        return title
+    return title[parts[lo][0]:parts[hi - 1][1]].strip()
 
 
 def title_headline(title: str | None, site_names: set[str] = frozenset()) -> tuple[str, set[str]]:
@@ -285,7 +316,9 @@ def _he_title(page: Page, site_names: set[str]) -> str | None:
     """
     title = page.title_tag[:MAX_CANDIDATE_CHARS]
     # A page that gives its headline as its site name (og:site_name) names no site.
-    site_names = {n for n in site_names if n.replace(" ", "") != _fold(title).replace(" ", "")}
+    learned = _learned_decoration(page)
+    whole = _fold(title).replace(" ", "")
+    site_names = {n for n in site_names if n in learned or n.replace(" ", "") != whole}
     headline, chrome = title_headline(title, site_names)
     references = [_fold(t) for t in dict.fromkeys((title, headline)) if t]
     first_part = [_fold(headline[a:b]) for a, b, _ in _title_parts(headline)][:1]

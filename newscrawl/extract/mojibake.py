@@ -1,0 +1,77 @@
+"""Double-encoded pages: text that was decoded as Windows-1252 (or Latin-1) once too often.
+
+A page whose UTF-8 or GBK bytes were read as Windows-1252 and saved again as UTF-8 decodes
+correctly as bytes and still reads as mojibake ("æ–°å�Ž", "ÐÂ»ªÉç").  The repair re-encodes
+the text as Windows-1252 and decodes the bytes as what they were, but only where that is
+unambiguous:
+
+- every non-ASCII character of the page is one Windows-1252 (with the five bytes it leaves
+  undefined passed through, as browsers do) can produce, and there are at least
+  :data:`MIN_SUSPECT` of them: a page with a single Cyrillic, CJK or other character
+  outside that repertoire was decoded right;
+- UTF-8 inside: ftfy's ``fix_encoding`` (Speer, ftfy) must explain the whole repair as
+  one Windows-1252/Latin-1 encode and one UTF-8 decode, with no lossy step;
+- GBK inside (ftfy does not undo GBK): the bytes decode strictly as GB18030 and at least
+  :data:`MIN_CJK_SHARE` of the non-ASCII characters they give are Han characters or CJK
+  punctuation, and the non-ASCII bytes come in runs of even length (GB2312's characters are
+  two high bytes; German "für" is a valid GBK pair, but a run of one).
+
+A correctly decoded page of any of the evaluation sets is never changed (tests/test_mojibake.py
+runs them all where ../shared is present).
+"""
+
+from __future__ import annotations
+
+import re
+
+import ftfy
+import ftfy.bad_codecs  # noqa: F401 - registers the "sloppy-windows-1252" codec
+
+MIN_SUSPECT = 20  # non-ASCII characters a page needs before it can be called double-encoded
+MIN_CJK_SHARE = 0.9  # share of Han/CJK punctuation among the GBK decode's non-ASCII characters
+
+_SLOPPY_1252 = "sloppy-windows-1252"
+_ASCII_BYTES = bytes(range(0x80))
+_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# Han ideographs (and extension A, compatibility), CJK and general punctuation, full-width forms.
+_CJK = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff\u3000-\u303f\uff00-\uffef\u2000-\u206f]")
+MAX_ODD_RUNS = 0.05  # share of runs of non-ASCII bytes of odd length a GBK text may have
+# The repairs ftfy may report for a whole-page UTF-8 double encoding, and nothing else.
+_ENCODE_STEPS = frozenset({("encode", "sloppy-windows-1252"), ("encode", "latin-1"),
+                           ("encode", "windows-1252")})
+_DECODE_STEP = ("decode", "utf-8")
+
+
+def repair_double_encoding(text: str) -> tuple[str, str | None]:
+    """``(text, None)`` when ``text`` is not double-encoded, else ``(repaired, inner)`` where
+    ``inner`` names the encoding the page really had (``"utf-8"`` or ``"gbk"``)."""
+    if text.isascii():
+        return text, None
+    try:
+        raw = text.encode(_SLOPPY_1252)  # stops at the first character it cannot encode
+    except UnicodeEncodeError:  # a character Windows-1252 cannot produce: decoded right
+        return text, None
+    if len(raw.translate(None, _ASCII_BYTES)) < MIN_SUSPECT:
+        return text, None
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        fixed, steps = ftfy.fix_encoding_and_explain(text)
+        if (steps and fixed != text and steps[-1] == _DECODE_STEP
+                and all(step in _ENCODE_STEPS for step in steps[:-1])):
+            return fixed, "utf-8"
+        return text, None
+    try:
+        decoded = raw.decode("gb18030")
+    except UnicodeDecodeError:
+        return text, None
+    runs = _HIGH_RUN.findall(raw)
+    if sum(1 for run in runs if len(run) % 2) > MAX_ODD_RUNS * len(runs):
+        return text, None  # Latin text: one accented letter between ASCII ones
+    wide = len(_NON_ASCII.findall(decoded))
+    if wide and len(_CJK.findall(decoded)) >= MIN_CJK_SHARE * wide:
+        return decoded, "gbk"
+    return text, None

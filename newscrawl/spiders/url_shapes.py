@@ -1,0 +1,157 @@
+"""The crawl's side of :mod:`newscrawl.url_shapes`: each fetched article page's outcome (exported, or
+dropped by the page type filter as ``not_article/<kind>``) teaches the site's URL shapes, which
+the site spider's catalogue stage uses on later listing pages.
+
+Kept per site with the template library: a table of ``templates.sqlite3`` in the state
+directory, or with ``NEWSCRAWL_DISTRIBUTED`` a Redis hash ``<prefix>:template-urls:<site>``
+(``shape\\ta`` / ``shape\\to`` -> count; workers add their counts, ``HINCRBY``).  Loaded when
+the first listing page or outcome needs it, saved when the spider closes; ``scrapy templates SITE`` prints it.
+``NEWSCRAWL_URL_SHAPES=0`` turns the learning off.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+
+from scrapy import signals
+
+from ..extensions import Dropped
+from ..items import ArticleItem
+from ..url_shapes import SiteUrlShapes
+
+logger = logging.getLogger(__name__)
+
+STATS = "newscrawl/url_shapes/"
+
+
+def sqlite_path(settings) -> Path:
+    from ..extract.methods.template import TEMPLATE_DB
+    from ..store import state_dir
+
+    return state_dir(settings.get("NEWSCRAWL_STATE_DIR")) / TEMPLATE_DB
+
+
+def load_sqlite(path: Path, site: str) -> SiteUrlShapes:
+    if not path.is_file():
+        return SiteUrlShapes()
+    db = sqlite3.connect(path)
+    try:
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'url_shapes'").fetchone():
+            return SiteUrlShapes()
+        row = db.execute("SELECT data FROM url_shapes WHERE site = ?", (site,)).fetchone()
+    finally:
+        db.close()
+    return SiteUrlShapes.loads(row[0] if row else None)
+
+
+def save_sqlite(path: Path, site: str, shapes: SiteUrlShapes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path)
+    try:
+        with db:
+            db.execute("CREATE TABLE IF NOT EXISTS url_shapes (site TEXT PRIMARY KEY, data TEXT)")
+            db.execute("INSERT OR REPLACE INTO url_shapes VALUES (?, ?)", (site, shapes.dumps()))
+    finally:
+        db.close()
+
+
+def redis_key(prefix: str, site: str) -> str:
+    return f"{prefix}:template-urls:{site}"
+
+
+def load_redis(client, prefix: str, site: str) -> SiteUrlShapes:
+    counts: dict[str, list[int]] = {}
+    for field, value in client.hgetall(redis_key(prefix, site)).items():
+        field = field.decode() if isinstance(field, bytes) else field
+        shape, _, kind = field.rpartition("\t")
+        if kind in ("a", "o") and shape:
+            counts.setdefault(shape, [0, 0])[0 if kind == "a" else 1] += int(value)
+    return SiteUrlShapes(counts)
+
+
+class CrawlUrlShapes:
+    """One spider's learned URL shapes, fed by the item signals."""
+
+    def __init__(self, crawler, site: str):
+        self.crawler = crawler
+        self.site = site
+        settings = crawler.settings
+        self.redis_url = settings.get("NEWSCRAWL_DISTRIBUTED")
+        self.prefix = settings.get("NEWSCRAWL_REDIS_PREFIX") or "newscrawl"
+        self.added: dict[str, list[int]] = {}  # this run's outcomes, for an additive Redis save
+        self._shapes: SiteUrlShapes | None = None
+
+    @property
+    def shapes(self) -> SiteUrlShapes:
+        """Loaded on first use: after the run's state checks (a corrupt store moved aside)."""
+        if self._shapes is None:
+            self._shapes = self._load()
+        return self._shapes
+
+    @classmethod
+    def from_crawler(cls, crawler, site: str) -> CrawlUrlShapes | None:
+        if not crawler.settings.getbool("NEWSCRAWL_URL_SHAPES", True):
+            return None
+        learning = cls(crawler, site)
+        crawler.signals.connect(learning.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(learning.item_dropped, signal=signals.item_dropped)
+        crawler.signals.connect(learning.save, signal=signals.spider_closed)
+        return learning
+
+    def _client(self):
+        from ..redis_store import connect
+
+        return connect(self.redis_url)
+
+    def _load(self) -> SiteUrlShapes:
+        try:
+            if self.redis_url:
+                return load_redis(self._client(), self.prefix, self.site)
+            return load_sqlite(sqlite_path(self.crawler.settings), self.site)
+        except Exception as exc:  # noqa: BLE001 - the crawl scores links without what earlier runs learned
+            self.crawler.stats.inc_value(STATS + "errors")
+            logger.warning("Could not load the learned URL shapes of %s: %s", self.site, exc)
+            return SiteUrlShapes()
+
+    def adjustment(self, url: str) -> float:
+        return self.shapes.adjustment(url)
+
+    def _record(self, url: str | None, is_article: bool) -> None:
+        if not url:
+            return
+        self.shapes.record(url, is_article)
+        from ..url_shapes import shape_of
+
+        self.added.setdefault(shape_of(url), [0, 0])[0 if is_article else 1] += 1
+        self.crawler.stats.inc_value(STATS + ("articles" if is_article else "not_articles"))
+
+    def item_scraped(self, item, response=None, spider=None) -> None:
+        if isinstance(item, ArticleItem):
+            self._record(item.url, True)
+
+    def item_dropped(self, item, response=None, exception=None, spider=None) -> None:
+        if isinstance(item, ArticleItem) and isinstance(exception, Dropped) and \
+                exception.reason.startswith("not_article/"):
+            self._record(item.url, False)
+
+    def save(self, spider=None, reason=None) -> None:
+        if self._shapes is None or not self._shapes.changed:
+            return
+        try:
+            if self.redis_url:
+                client = self._client()
+                with client.pipeline(transaction=True) as pipe:
+                    for shape, (articles, others) in self.added.items():
+                        for kind, count in (("a", articles), ("o", others)):
+                            if count:
+                                pipe.hincrby(redis_key(self.prefix, self.site), f"{shape}\t{kind}", count)
+                    pipe.execute()
+            else:
+                save_sqlite(sqlite_path(self.crawler.settings), self.site, self.shapes)
+            self.shapes.changed = False
+            self.added = {}
+        except Exception as exc:  # noqa: BLE001 - the next run learns again
+            self.crawler.stats.inc_value(STATS + "errors")
+            logger.warning("Could not save the learned URL shapes of %s: %s", self.site, exc)
