@@ -101,13 +101,14 @@ def extract_page(
     from .fields.authors import find_authors
     from .fields.dates import find_published
     from .fields.title import find_title
+    from .record import enrich
 
     extract_body = _body_method(method)
     params = dict(params or {})
     feed_entry = feed_entry or {}
     listing_title = listing_title or feed_entry.get("title")
     body = extract_body(page, **params)
-    return Article(
+    article = Article(
         url=page.url,
         title=find_title(page, listing_title, precise=(method in PRECISE_TITLE_METHODS)),
         text=body.text,
@@ -118,6 +119,7 @@ def extract_page(
         method=method,
         description=(page_description(page)),
     )
+    return enrich(article, page, body)
 
 
 def page_description(page: Page) -> str | None:

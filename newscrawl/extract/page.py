@@ -10,6 +10,7 @@ from lxml import html
 
 from . import dom
 from .collector import collector_paused
+from .fields.images import noscript_images
 from .language import declared_language, detect_language
 
 # Limits that bound the time and memory of one extraction (README, "Reliability").  Pages
@@ -56,8 +57,10 @@ class Page:
             raise ExtractionError("too-large", f"more than {MAX_ELEMENTS} elements")
         json_ld = _read_json_ld(root)
         declared = declared_language(root)
+        fallbacks = noscript_images(root)  # the <img> a <noscript> shows, read before the clean-up
         root = dom.clean_tree(root, text, elements)
         page = cls(url=url, text=text, root=root, json_ld=json_ld, declared_language=declared)
+        page.derived["noscript_images"] = fallbacks
         page.elements  # noqa: B018 - held from the start, so every traversal below reuses the proxies
         return page
 

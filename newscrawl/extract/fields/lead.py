@@ -1,0 +1,64 @@
+"""The article's lead (standfirst, dek, summary paragraph), where the page has one.
+
+Three generic signs, in order: the lead the body method found set before the body's block
+(:func:`..methods.auto.lead_before`: marked as a lead or the one paragraph of the article
+header); one of the body's first lines held by an element whose class or id names a lead
+(``lead``, ``standfirst``, ``teaser``, ``intro``...); one of its first lines that the page's own
+meta description restates (publishers reuse the standfirst as the description).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import chain, islice
+
+from .. import dom
+from ..body import Body
+from ..page import Page
+from ..tokens import tokenize
+
+FIRST_LINES = 3  # body lines looked at for a lead
+DESCRIPTION_OVERLAP = 0.6  # token F1 between a line and the description that makes it the lead
+MARKUP_LEVELS = 3  # ancestors of a line's element searched for lead markup
+
+
+def _overlap(a: str, b: str) -> float:
+    ta, tb = Counter(tokenize(a)), Counter(tokenize(b))
+    common = sum((ta & tb).values())
+    if not common:
+        return 0.0
+    p, r = common / sum(ta.values()), common / sum(tb.values())
+    return 2 * p * r / (p + r)
+
+
+def find_lead(page: Page, body: Body, title: str | None, description: str | None) -> str | None:
+    if body.root is None:
+        return None
+    from ..methods.auto import _names_lead, lead_before
+
+    try:
+        found = lead_before(body.root, page, title)
+    except (ValueError, RecursionError):
+        found = None
+    if found:
+        return found
+    lines = body.text_paragraphs()[:FIRST_LINES]
+    if not lines:
+        return None
+    wanted = set(lines)
+    for el in body.root.iter("p", "div", "h2", "strong", "b", "span", "section"):
+        if el in body.skip:
+            continue
+        text = dom.normalize_space(dom.node_text(el))
+        if text not in wanted:
+            continue
+        for above in islice(chain((el,), el.iterancestors()), MARKUP_LEVELS + 1):
+            if _names_lead(above.get("class"), above.get("id")):
+                return text
+            if above is body.root:
+                break
+    if description:
+        for line in lines:
+            if len(line) >= 40 and _overlap(line, description) >= DESCRIPTION_OVERLAP:
+                return line
+    return None
