@@ -388,7 +388,7 @@ MARKDOWN_TABLES = [
 ]
 IN_SAMPLE_MARK = "\\*"
 # Figures a baseline cannot have: readability-lxml extracts no date and no author.
-NOT_EXTRACTED = {"readability": frozenset({"date_day", "author_f1"}),
+NOT_EXTRACTED = {"readability": frozenset({"date_day", "author_f1", "md_zyte_f1"}),
                  "newspaper4k": frozenset({"md_zyte_f1", "lead_f1"}), "trafilatura": frozenset({"lead_f1"})}
 
 
