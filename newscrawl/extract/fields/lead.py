@@ -10,7 +10,7 @@ meta description restates (publishers reuse the standfirst as the description).
 from __future__ import annotations
 
 from collections import Counter
-from itertools import chain, islice
+from itertools import islice
 
 from .. import dom
 from ..body import Body
@@ -46,17 +46,16 @@ def find_lead(page: Page, body: Body, title: str | None, description: str | None
     if not lines:
         return None
     wanted = set(lines)
-    for el in body.root.iter("p", "div", "h2", "strong", "b", "span", "section"):
-        if el in body.skip:
+    for el in body.root.iter():
+        if not isinstance(el.tag, str) or not _names_lead(el.get("class"), el.get("id")) or el in body.skip:
             continue
         text = dom.normalize_space(dom.node_text(el))
-        if text not in wanted:
-            continue
-        for above in islice(chain((el,), el.iterancestors()), MARKUP_LEVELS + 1):
-            if _names_lead(above.get("class"), above.get("id")):
-                return text
-            if above is body.root:
-                break
+        if text in wanted:
+            return text
+        inner = next((x for x in islice(el.iter("p"), MARKUP_LEVELS) if dom.normalize_space(dom.node_text(x))
+                      in wanted), None)  # a lead-marked wrapper around the lead's paragraph
+        if inner is not None:
+            return dom.normalize_space(dom.node_text(inner))
     if description:
         for line in lines:
             if len(line) >= 40 and _overlap(line, description) >= DESCRIPTION_OVERLAP:

@@ -23,6 +23,8 @@ _TAG_SPLIT = re.compile(r"[,;，、；|]")
 # Classes and ids that mark a paywall: a reader sees a teaser and a subscription prompt.
 _PAYWALL_MARKUP = re.compile(r"(?:^|[\s_-])(?:paywall|premium-content|subscriber-only|metered-content|"
                              r"piano-paywall|regwall|tp-modal)(?:$|[\s_-])", re.IGNORECASE)
+_PAYWALL_WORDS = ("paywall", "Paywall", "PAYWALL", "premium-content", "subscriber-only", "metered-content",
+                  "regwall", "tp-modal")
 _ARTICLE_TYPES = ("Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle", "AnalysisNewsArticle",
                   "OpinionNewsArticle", "ReviewNewsArticle", "LiveBlogPosting", "Report", "TechArticle",
                   "ScholarlyArticle")
@@ -175,6 +177,8 @@ def paywalled(page: Page) -> bool:
             return True
     if (page.meta("article:content_tier") or "").lower() in ("locked", "metered"):
         return True
+    if not any(word in page.text for word in _PAYWALL_WORDS):  # substring scans; most pages name none
+        return False
     for el in page.elements:
         cls = el.get("class") if isinstance(el.tag, str) else None
         if cls and _PAYWALL_MARKUP.search(cls):

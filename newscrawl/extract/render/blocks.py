@@ -70,6 +70,7 @@ class _Walker:
         self.tokens: list[tuple] = []
         self.pending_images: list[dict] = []
         self.bold = self.chars = 0
+        self.strong = 0  # <strong>/<b> open now
 
     # --- the paragraph being built ---------------------------------------------------------------
     def text(self, value: str) -> None:
@@ -77,19 +78,21 @@ class _Walker:
         self.tokens.append(("t", value))
         n = len(value.strip())
         self.chars += n
-        if any(m[1] == "strong" for m in self.marks):
+        if self.strong:
             self.bold += n
 
     def flush(self) -> None:
-        line = dom.normalize_space("".join(self.plain))
-        if line:
-            md, out = inline.render(self.tokens)
-            self.blocks.append(self._paragraph(line, md, out))
-        for image in self.pending_images:
-            self.blocks.append(_image_block(image))
-        self.pending_images = []
-        self.plain = []
-        self.tokens = [("o", m[1], m[2]) for m in self.marks]
+        if self.plain:
+            line = dom.normalize_space("".join(self.plain))
+            if line:
+                md, out = inline.render(self.tokens)
+                self.blocks.append(self._paragraph(line, md, out))
+            self.plain = []
+        if self.pending_images:
+            self.blocks.extend(_image_block(image) for image in self.pending_images)
+            self.pending_images = []
+        if self.tokens:
+            self.tokens = [("o", m[1], m[2]) for m in self.marks] if self.marks else []
         self.bold = self.chars = 0
 
     def _paragraph(self, line: str, md: str, out: str) -> Block:
@@ -146,8 +149,10 @@ class _Walker:
                 if self.stack and self.stack[-1] is el:
                     self.stack.pop()
                 if self.marks and self.marks[-1][0] is el:
-                    self.marks.pop()
-                    self.tokens.append(("c", inline.MARKS[tag]))
+                    mark = self.marks.pop()[1]
+                    self.tokens.append(("c", mark))
+                    if mark == "strong":
+                        self.strong -= 1
                 if el is not self.root and el.tail:
                     self.text(el.tail)
         self.flush()
@@ -161,6 +166,8 @@ class _Walker:
                 return
         self.marks.append((el, mark, href))
         self.tokens.append(("o", mark, href))
+        if mark == "strong":
+            self.strong += 1
 
     def _image(self, img) -> dict | None:
         url = img_fields.absolute(img_fields.image_source(img, self.fallbacks), self.base_url)

@@ -15,7 +15,7 @@ from .urls import markdown_destination
 
 _SPACES = re.compile(r"\s+")
 # Characters that could start Markdown syntax anywhere in a line (CommonMark §2.4 escapes them).
-_MD_ESCAPES = str.maketrans({c: "\\" + c for c in "\\`*_[]<>&|~"})
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>&|~])")
 # ... and those that do only at the start of a block: headings, list items, setext underlines.
 _MD_BLOCK_START = re.compile(r"^(?:[#+=-]|(\d{1,9})([.)]))")
 
@@ -25,7 +25,7 @@ _MD_MARK = {"strong": "**", "em": "*"}
 
 
 def escape_markdown(text: str) -> str:
-    return text.translate(_MD_ESCAPES)
+    return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 def escape_block_start(line: str) -> str:
