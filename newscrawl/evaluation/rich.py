@@ -57,8 +57,10 @@ def markdown_text(markdown: str | None) -> str:
 
 
 def markdown_headings(markdown: str | None) -> list[str]:
+    """The text of each heading, its inline markup (emphasis, links, escapes) read as a reader sees it."""
     tokens = markdown_tokens(markdown)
-    return [tokens[i + 1].content for i, t in enumerate(tokens[:-1]) if t.type == "heading_open"]
+    return ["".join(c.content for c in tokens[i + 1].children or () if c.type in ("text", "code_inline"))
+            for i, t in enumerate(tokens[:-1]) if t.type == "heading_open"]
 
 
 def markdown_images(markdown: str | None) -> list[dict]:

@@ -19,7 +19,12 @@ from ..tokens import tokenize
 
 FIRST_LINES = 3  # body lines looked at for a lead
 DESCRIPTION_OVERLAP = 0.6  # token F1 between a line and the description that makes it the lead
-MARKUP_LEVELS = 3  # ancestors of a line's element searched for lead markup
+MARKUP_LEVELS = 3  # paragraphs of a lead-marked element searched for the lead
+MIN_LEAD_CHARS = 40  # a shorter description is a label, not a standfirst
+LENGTH_SLACK = 0.3  # an element shown as the description differs in length by at most this share
+SHOWN_OVERLAP = 0.8  # token F1 between the element's text and the description
+LEAD_LINK_SHARE = 0.3
+_NOT_LEADS = frozenset({"body", "html", "title", "a", "li", "td", "th", "figcaption", "h1", "option"})
 
 
 def _overlap(a: str, b: str) -> float:
@@ -60,4 +65,23 @@ def find_lead(page: Page, body: Body, title: str | None, description: str | None
         for line in lines:
             if len(line) >= 40 and _overlap(line, description) >= DESCRIPTION_OVERLAP:
                 return line
+        return shown_description(page, description)
+    return None
+
+
+def shown_description(page: Page, description: str) -> str | None:
+    """The visible text of the first element whose text the meta description restates: a
+    standfirst the page shows outside the body's block (in the article header, a teaser box).
+
+    Only elements of about the description's length are read (:attr:`.Page.lengths`, which the
+    body methods computed already), so the search costs one pass over a dict."""
+    target = dom.non_space_len(description)
+    if target < MIN_LEAD_CHARS:
+        return None
+    low, high = target * (1 - LENGTH_SLACK), target * (1 + LENGTH_SLACK)
+    for el, (length, links) in page.lengths.items():
+        if low <= length <= high and links <= LEAD_LINK_SHARE * length and el.tag not in _NOT_LEADS:
+            text = dom.normalize_space(dom.node_text(el))
+            if _overlap(text, description) >= SHOWN_OVERLAP:
+                return text
     return None

@@ -22,6 +22,7 @@ from lxml import etree, html
 
 from .. import dom
 from ..fields import images as img_fields
+from ..tokens import HAN_RE as _HAN
 from . import inline
 from .urls import IMAGE_SCHEMES, markdown_destination, safe_url
 
@@ -33,7 +34,11 @@ MAX_TABLE_CELL_CHARS = 400  # a table with a longer cell lays out a page, it hol
 _LAYOUT_TAGS = frozenset("table div section article ul ol h1 h2 h3 h4 h5 h6 blockquote figure pre form "
                          "header footer nav aside main".split())
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
-BOLD_HEADING_MAX_CHARS = 80  # a bold-only line longer than this is an emphasised paragraph
+# A line in bold alone, written in Han characters, of at most this many characters is a subheading:
+# Chinese pages mark sections so.  Elsewhere bold lines are mostly emphasis: on fundus (41
+# countries) taking them as headings moved subheading recall/precision 0.921/0.837 -> 0.951/0.756.
+BOLD_HEADING_MAX_CHARS = 30
+LINKED_HEADING_SHARE = 0.5  # of a heading's characters in links: a teaser headline
 _SENTENCE_END = tuple(".!?。！？…:;,，；：")
 
 
@@ -69,8 +74,8 @@ class _Walker:
         self.plain: list[str] = []
         self.tokens: list[tuple] = []
         self.pending_images: list[dict] = []
-        self.bold = self.chars = 0
-        self.strong = 0  # <strong>/<b> open now
+        self.bold = self.chars = self.linked = 0
+        self.strong = self.linking = 0  # <strong>/<b>, <a href> open now
 
     # --- the paragraph being built ---------------------------------------------------------------
     def text(self, value: str) -> None:
@@ -80,6 +85,8 @@ class _Walker:
         self.chars += n
         if self.strong:
             self.bold += n
+        if self.linking:
+            self.linked += n
 
     def flush(self) -> None:
         if self.plain:
@@ -93,12 +100,15 @@ class _Walker:
             self.pending_images = []
         if self.tokens:
             self.tokens = [("o", m[1], m[2]) for m in self.marks] if self.marks else []
-        self.bold = self.chars = 0
+        self.bold = self.chars = self.linked = 0
 
     def _paragraph(self, line: str, md: str, out: str) -> Block:
         quote = sum(1 for el in self.stack if el.tag == "blockquote")
         heading = next((_HEADINGS[el.tag] for el in reversed(self.stack) if el.tag in _HEADINGS), 0)
-        if heading:
+        if heading and self.linked >= LINKED_HEADING_SHARE * self.chars:
+            heading = 0  # a heading that is a link is a teaser's headline: another article's, not a section's
+        if heading:  # a heading is bold already: its emphasis is dropped, its links kept
+            md, out = inline.render([t for t in self.tokens if t[0] == "t" or t[1] not in ("strong", "em")])
             return Block("h", [line], md, out, level=max(2, heading), quote=quote)
         lists = [el for el in self.stack if el.tag in ("ul", "ol")]
         if any(el.tag == "li" for el in self.stack) and lists:
@@ -153,6 +163,8 @@ class _Walker:
                     self.tokens.append(("c", mark))
                     if mark == "strong":
                         self.strong -= 1
+                    elif mark == "a":
+                        self.linking -= 1
                 if el is not self.root and el.tail:
                     self.text(el.tail)
         self.flush()
@@ -168,6 +180,8 @@ class _Walker:
         self.tokens.append(("o", mark, href))
         if mark == "strong":
             self.strong += 1
+        elif mark == "a":
+            self.linking += 1
 
     def _image(self, img) -> dict | None:
         url = img_fields.absolute(img_fields.image_source(img, self.fallbacks), self.base_url)
@@ -223,7 +237,8 @@ class _Walker:
 
 
 def _bold_heading(line: str) -> bool:
-    return len(line) <= BOLD_HEADING_MAX_CHARS and not line.endswith(_SENTENCE_END)
+    return len(line) <= BOLD_HEADING_MAX_CHARS and not line.endswith(_SENTENCE_END) and \
+        _HAN.search(line) is not None
 
 
 def _data_table(table) -> bool:
