@@ -99,3 +99,25 @@ def test_body_images_resolved_captioned_and_furniture_dropped():
     assert first["caption"] == "The council chamber on Tuesday." and first["credit"] == "Ann Lee"
     assert second["caption"] == "The new library, drawn by the architects" and second["credit"] == "City Archive"
     assert article.image == "https://example.com/img/lazy.jpg"  # no declared image: the first body figure
+
+
+COVER = """<figure class="lead-picture"><img src="/img/800/council-hall.jpg" srcset="/img/800/council-hall.jpg 800w,
+/img/1600/council-hall.jpg 1600w"><figcaption>The council hall before the vote.</figcaption></figure>"""
+
+
+def test_a_cover_picture_shown_above_the_body_leads_the_images_and_is_the_main_image():
+    html = english_article(extra_body='<p><img src="/img/body-picture.jpg" alt="In the body"></p>')
+    html = html.replace("<h1>", COVER + "<h1>").replace(
+        "</head>", '<meta property="og:image" content="https://cdn.example.com/social/council-hall.jpg"></head>')
+    article = extract(html, url="https://example.com/news/1")
+    assert [i["url"] for i in article.images] == ["https://example.com/img/1600/council-hall.jpg",
+                                                   "https://example.com/img/body-picture.jpg"]
+    assert article.images[0]["caption"] == "The council hall before the vote."
+    assert article.image == "https://cdn.example.com/social/council-hall.jpg"  # declared, and shown
+
+
+def test_a_declared_image_the_article_does_not_show_yields_to_its_first_picture():
+    html = english_article(extra_body='<p><img src="/img/body-picture.jpg" alt="In the body"></p>').replace(
+        "</head>", '<meta property="og:image" content="https://cdn.example.com/site-share-card.png"></head>')
+    article = extract(html, url="https://example.com/news/1")
+    assert article.image == "https://example.com/img/body-picture.jpg"

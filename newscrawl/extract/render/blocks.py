@@ -184,13 +184,7 @@ class _Walker:
             self.linking += 1
 
     def _image(self, img) -> dict | None:
-        url = img_fields.absolute(img_fields.image_source(img, self.fallbacks), self.base_url)
-        url = safe_url(url, None, IMAGE_SCHEMES) if url else None
-        if url is None or img_fields.is_furniture(img, url, self.page_url):
-            return None
-        caption, credit = img_fields.caption_and_credit(img)
-        alt = dom.normalize_space(img.get("alt")) or None
-        return {"url": url, "caption": caption, "alt": alt, "credit": credit}
+        return describe_image(img, self.base_url, self.page_url, self.fallbacks)
 
     def _figure(self, figure) -> Block | None:
         found = [i for el in figure.iter("img") if not self._skipped(el, figure) and (i := self._image(el))]
@@ -234,6 +228,17 @@ class _Walker:
             width = MAX_TABLE_COLUMNS
         rows = [(r + [("", False)] * width)[:width] for r in rows]
         return Block("table", lines, _table_markdown(rows), _table_html(rows), capped=capped)
+
+
+def describe_image(img, base_url: str | None, page_url: str | None, fallbacks: dict | None) -> dict | None:
+    """``{url, caption, alt, credit}`` of an article picture, or None for furniture or no usable URL."""
+    url = img_fields.absolute(img_fields.image_source(img, fallbacks), base_url)
+    url = safe_url(url, None, IMAGE_SCHEMES) if url else None
+    if url is None or img_fields.is_furniture(img, url, page_url):
+        return None
+    caption, credit = img_fields.caption_and_credit(img)
+    alt = dom.normalize_space(img.get("alt")) or None
+    return {"url": url, "caption": caption, "alt": alt, "credit": credit}
 
 
 def _bold_heading(line: str) -> bool:
