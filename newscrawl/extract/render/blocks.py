@@ -238,6 +238,10 @@ def describe_image(img, base_url: str | None, page_url: str | None, fallbacks: d
         return None
     caption, credit = img_fields.caption_and_credit(img)
     alt = dom.normalize_space(img.get("alt")) or None
+    if caption is None:
+        # No caption shown: the picture's title, else its alt text, where CMSs put the caption they
+        # do not show (fundus caption F1 0.439 -> 0.524; alt within <figure> only: 0.470).
+        caption = dom.normalize_space(img.get("title")) or alt
     return {"url": url, "caption": caption, "alt": alt, "credit": credit}
 
 
