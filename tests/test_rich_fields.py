@@ -121,3 +121,9 @@ def test_a_declared_image_the_article_does_not_show_yields_to_its_first_picture(
         "</head>", '<meta property="og:image" content="https://cdn.example.com/site-share-card.png"></head>')
     article = extract(html, url="https://example.com/news/1")
     assert article.image == "https://example.com/img/body-picture.jpg"
+
+
+def test_the_pages_own_description_wins_over_an_earlier_open_graph_one():
+    html = english_article().replace("<head>", '<head><meta property="og:description" content="Site">'
+                                     '<meta name="description" content="The council approved the budget.">')
+    assert extract(html, url="https://example.com/a").description == "The council approved the budget."

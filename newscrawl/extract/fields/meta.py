@@ -17,6 +17,9 @@ from urllib.parse import urljoin, urlsplit
 from .. import dom
 from ..page import Page
 
+# The page's own description first: Open Graph's is often a site-wide line or a cut teaser.
+DESCRIPTION_META = ("description", "og:description", "twitter:description", "dc.description",
+                    "dcterms.description")
 MAX_TAGS = 50  # more "tags" than this are a keyword-stuffed list, cut to its first ones
 MAX_TAG_CHARS = 100
 _TAG_SPLIT = re.compile(r"[,;，、；|]")
@@ -78,8 +81,7 @@ def _absolute(page: Page, value: str | None) -> str | None:
 
 def description(page: Page) -> str | None:
     """``<meta name=description>``, else Open Graph, Twitter, Dublin Core, JSON-LD ``description``."""
-    found = page.meta("description", "og:description", "twitter:description", "dc.description",
-                      "dcterms.description")
+    found = next(filter(None, (page.meta(name) for name in DESCRIPTION_META)), None)  # in this order
     return found or next((t for t in map(_text_of, _ld_values(page, "description")) if t), None)
 
 
