@@ -10,9 +10,8 @@ import warnings
 from .datasets import Record, decode_like_scrapy
 
 
-def newspaper4k(record: Record):
-    from .runner import Prediction
-
+def newspaper4k(record: Record) -> dict:
+    """newspaper4k's fields of one page, as :class:`.runner.Prediction`'s keyword arguments."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # it warns once that nltk (its keyword NLP) is absent
         from newspaper import Article, Config
@@ -25,9 +24,9 @@ def newspaper4k(record: Record):
     article.download(input_html=decode_like_scrapy(record.html))
     article.parse()
     markdown = _headings_markdown(article.article_html)
-    return Prediction(
-        article.text or "", article.title, article.publish_date, list(article.authors or []),
-        markdown=markdown,
+    return dict(
+        text=article.text or "", title=article.title, published=article.publish_date,
+        authors=list(article.authors or []), markdown=markdown,
         images=[{"url": u, "caption": None, "alt": None} for u in sorted(article.images or [])],
         image=article.top_image or None, lead=None, tags=sorted(article.tags or []),
         description=article.meta_description or None,

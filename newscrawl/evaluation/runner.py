@@ -113,11 +113,16 @@ def _readability(record: Record) -> Prediction:
     return Prediction(text, document.short_title())
 
 
-def baseline_extractor(name: str) -> Extractor:
-    """``trafilatura`` (2.3.1, metadata on) or ``readability`` (readability-lxml 0.9, title only)."""
+def _newspaper4k(record: Record) -> Prediction:
     from .baselines import newspaper4k
 
-    runners = {"trafilatura": _trafilatura, "readability": _readability, "newspaper4k": newspaper4k}
+    return Prediction(**newspaper4k(record))
+
+
+def baseline_extractor(name: str) -> Extractor:
+    """``trafilatura`` (2.3.1, metadata on; its Markdown for the rich record), ``readability``
+    (readability-lxml 0.9, title only) or ``newspaper4k`` (0.9.6, :mod:`.baselines`)."""
+    runners = {"trafilatura": _trafilatura, "readability": _readability, "newspaper4k": _newspaper4k}
     if name not in runners:
         raise ValueError(f"unknown baseline {name!r}; choose from {', '.join(BASELINES)}")
     return runners[name]
