@@ -1,5 +1,8 @@
 """Markdown and HTML renderings of the body: the nodes that make ``text``, with their structure."""
 
+from pathlib import Path
+
+import pytest
 from lxml import html as lxml_html
 
 from newscrawl.evaluation.rich import markdown_headings, markdown_images, markdown_text
@@ -89,3 +92,28 @@ def test_oversized_tables_and_image_lists_are_capped_and_counted():
     assert len(article.images) == blocks.MAX_IMAGES
     assert article.capped == {"images": 20}
     assert len(markdown_images(article.markdown)) == blocks.MAX_IMAGES
+
+
+DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+
+
+@pytest.mark.skipif(not (DATASETS / "zh-news").is_dir(), reason="../shared/datasets is absent")
+@pytest.mark.parametrize("dataset", ["zh-news", "fundus", "daniel-ru"])
+def test_real_pages_markdown_read_back_is_text(dataset):
+    from newscrawl.evaluation.datasets import load_dataset
+
+    for record in load_dataset(DATASETS / dataset, limit=15):
+        article = extract(record.html, url=record.url)
+        read_back = markdown_text(article.markdown)
+        assert "".join(read_back.split()) == "".join(article.text.split()), record.id
+
+
+def test_emphasis_commonmark_would_not_read_is_left_out_of_the_markdown_only():
+    from newscrawl.extract.render import inline
+
+    md, out = inline.render([("o", "strong", None), ("t", "文章引用："), ("c", "strong"), ("t", "赵培")])
+    assert md == "文章引用：赵培" and out == "<strong>文章引用：</strong>赵培"
+    md, _ = inline.render([("t", "见"), ("o", "em", None), ("t", "「标题」"), ("c", "em"), ("t", " 后文")])
+    assert markdown_text(md) == "见「标题」 后文"
+    md, _ = inline.render([("o", "strong", None), ("t", "Note:"), ("c", "strong"), ("t", " it works")])
+    assert md == "**Note:** it works"

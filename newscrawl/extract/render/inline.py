@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+import unicodedata
 
 from .urls import markdown_destination
 
@@ -39,13 +40,23 @@ def escape_block_start(line: str) -> str:
     return "\\" + line
 
 
+def _punctuation(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "PS"
+
+
 def render(tokens: list[tuple]) -> tuple[str, str]:
-    """``(markdown, html)`` of a token list: ``("t", text)``, ``("o", mark, href)``, ``("c", mark)``."""
+    """``(markdown, html)`` of a token list: ``("t", text)``, ``("o", mark, href)``, ``("c", mark)``.
+
+    CommonMark reads ``**`` as emphasis only when it flanks the text (§6.2): a mark whose text
+    starts with punctuation after a letter, or ends with punctuation before one (``**引用：**赵``),
+    would print its asterisks.  Such a mark is left out of the Markdown (kept in the HTML)."""
     md: list[str] = []
     out: list[str] = []
     pending: list[tuple[str, str | None]] = []
-    opened: list[tuple[str, str | None]] = []
+    opened: list[tuple[str, str | None, int, bool]] = []  # mark, href, index of its marker, flanks
+    check: list[tuple[int, int]] = []  # closed marks ending in punctuation: (open, close) marker indexes
     space = started = False
+    last = ""
     for token in tokens:
         kind = token[0]
         if kind == "t":
@@ -56,22 +67,30 @@ def render(tokens: list[tuple]) -> tuple[str, str]:
             if text[0] == " " and started:
                 space = True
             if core:
+                if check:
+                    if not space and not _punctuation(core[0]):
+                        for at in check[-1]:
+                            md[at] = ""
+                    check.clear()
                 if space:
                     md.append(" ")
                     out.append(" ")
                     space = False
+                    last = " "
                 for mark, href in pending:
+                    flanks = not (_punctuation(core[0]) and last and last != " " and not _punctuation(last))
+                    opened.append((mark, href, len(md), flanks))
                     _open(mark, href, md, out)
-                    opened.append((mark, href))
                 pending.clear()
                 md.append(escape_markdown(core))
                 out.append(html_lib.escape(core, quote=False))
                 started = True
+                last = core[-1]
                 if text[-1] == " ":
                     space = True
         elif kind == "o":
             mark, href = token[1], token[2]
-            if any(m == mark for m, _ in (*opened, *pending)):
+            if any(m[0] == mark for m in (*opened, *pending)):
                 pending.append(("", None))  # nested repeat of an open mark: nothing to write
             else:
                 pending.append((mark, href))
@@ -79,11 +98,18 @@ def render(tokens: list[tuple]) -> tuple[str, str]:
             if pending:
                 pending.pop()
             elif opened:
-                mark, href = opened.pop()
+                mark, href, at, flanks = opened.pop()
                 _close(mark, href, md, out)
+                if mark in _MD_MARK:
+                    if not flanks:
+                        md[at] = md[-1] = ""
+                    elif _punctuation(last):
+                        check = [(at, len(md) - 1)]
     while opened:
-        mark, href = opened.pop()
+        mark, href, at, flanks = opened.pop()
         _close(mark, href, md, out)
+        if mark in _MD_MARK and not flanks:
+            md[at] = md[-1] = ""
     return "".join(md), "".join(out)
 
 
