@@ -18,6 +18,7 @@ Extractors (``--methods``; default: ``floor,page,auto,cevc,decay,trafilatura,rea
 - ``auto``, ``auto-rules``, ``cevc``, ``decay`` — :func:`newscrawl.extract.extract` end to end
   (title, body, date, author, links, language and the rich record: metadata, images, lead,
   Markdown and HTML) with that body method;
+- ``auto:plain`` — ``auto`` without the rich record (``extract(..., rich=False)``);
 - ``auto:body``, ``cevc:body``, ``decay:body`` — the parse plus that body method alone;
 - ``trafilatura`` (``bare_extraction`` with metadata, the evaluation's options) and
   ``readability`` (readability-lxml ``summary()``), when installed.
@@ -96,6 +97,11 @@ def library(method: str) -> Runner:
     return run
 
 
+def plain_auto(text: str, url: str | None) -> object:
+    """``auto`` without the rich record (``rich=False``): what the rich record costs is auto's minus this."""
+    return extract(text, url=url, method="auto", rich=False)
+
+
 def body_only(method: str) -> Runner:
     """Parse plus the body method alone (its text and links): no title, date or author."""
     import importlib
@@ -141,6 +147,7 @@ def readability_runner() -> Runner | None:
 def runners() -> dict[str, Runner]:
     found: dict[str, Runner] = {"floor": floor, "page": page_only}
     found.update({m: library(m) for m in LIBRARY_METHODS})
+    found["auto:plain"] = plain_auto
     found.update({f"{m}:body": body_only(m) for m in BODY_METHODS})
     for name, make in (("trafilatura", trafilatura_runner), ("readability", readability_runner)):
         runner = make()

@@ -127,3 +127,10 @@ def test_the_pages_own_description_wins_over_an_earlier_open_graph_one():
     html = english_article().replace("<head>", '<head><meta property="og:description" content="Site">'
                                      '<meta name="description" content="The council approved the budget.">')
     assert extract(html, url="https://example.com/a").description == "The council approved the budget."
+
+
+def test_rich_false_leaves_the_rich_record_out_and_text_as_it_is():
+    html = page(extra_body=FIGURES)
+    full, plain = extract(html, url="https://example.com/1"), extract(html, url="https://example.com/1", rich=False)
+    assert plain.text == full.text and plain.title == full.title
+    assert full.markdown and full.images and not plain.markdown and not plain.images and plain.tags == []
