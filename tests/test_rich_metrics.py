@@ -54,3 +54,13 @@ def test_page_scores_and_pooled_figures():
 def test_a_field_the_extractor_does_not_give_is_not_scored():
     score = score_page(record(text="a b c d", summary=["x"], description="d"), Prediction(text="a b c d"))
     assert score.rich == {}
+
+
+def test_an_empty_truth_list_means_none_here_and_is_scored():
+    truth = record(text="a b c d", summary=[], subheadings=[], topics=[])
+    wrong = score_page(truth, Prediction(text="a b c d", markdown="## Furniture\n\na b c d", lead="A lead",
+                                         tags=["x"]))
+    assert wrong.rich["lead_f1"] == 0.0 and wrong.rich["tags_f1"] == 0.0
+    assert wrong.rich["subheadings"] == (0, 1, 0)
+    right = score_page(truth, Prediction(text="a b c d", markdown="a b c d", lead=None, tags=[]))
+    assert right.rich["lead_f1"] == 1.0 and right.rich["tags_f1"] == 1.0

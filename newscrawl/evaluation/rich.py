@@ -174,7 +174,10 @@ def pooled(counts: list[tuple[int, int, int]]) -> tuple[float | None, float | No
 
 def score_rich(record, prediction) -> dict:
     """One page's rich scores, on every rich field the record's truth has."""
-    has, get = record.has, record.get
+    get = record.get
+
+    def has(key: str) -> bool:  # an empty list is the truth "none here" (datasets README), and is scored
+        return key == "text" and record.has(key) or key != "text" and get(key) is not None
     out: dict = {}
     markdown = prediction.markdown
     if markdown is not None and has("text"):
@@ -200,7 +203,7 @@ def score_rich(record, prediction) -> dict:
     for key, truth_key in (("tags", "topics"), ("tags", "tags")):
         if has(truth_key) and getattr(prediction, key) is not ...:
             out["tags_f1"] = set_f1(getattr(prediction, key), get(truth_key) or [])
-    if has("description") and prediction.description is not ...:
+    if record.has("description") and prediction.description is not ...:
         out["description_f1"] = token_f1(prediction.description, get("description"))
     if has("keywords") and prediction.keywords is not ...:
         out["keywords_f1"] = set_f1(prediction.keywords, get("keywords") or [])
