@@ -28,7 +28,7 @@ def newspaper4k(record: Record) -> dict:
         text=article.text or "", title=article.title, published=article.publish_date,
         authors=list(article.authors or []), markdown=markdown,
         images=[{"url": u, "caption": None, "alt": None} for u in sorted(article.images or [])],
-        image=article.top_image or None, lead=None, tags=sorted(article.tags or []),
+        image=article.top_image or None, lead=..., tags=sorted(article.tags or []),  # lead: none given
         description=article.meta_description or None,
         keywords=[k.strip() for k in (article.meta_keywords or []) if k and k.strip()],
     )

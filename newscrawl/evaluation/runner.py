@@ -95,7 +95,7 @@ def _trafilatura(record: Record) -> Prediction:
     from .rich import markdown_images
 
     return Prediction(doc.text or "", doc.title, doc.date, doc.author, markdown=markdown,
-                      images=markdown_images(markdown), image=doc.image, lead=None,
+                      images=markdown_images(markdown), image=doc.image, lead=NOT_GIVEN,
                       tags=[*(doc.tags or []), *(doc.categories or [])], description=doc.description,
                       keywords=NOT_GIVEN)
 
