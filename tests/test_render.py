@@ -117,3 +117,13 @@ def test_emphasis_commonmark_would_not_read_is_left_out_of_the_markdown_only():
     assert markdown_text(md) == "见「标题」 后文"
     md, _ = inline.render([("o", "strong", None), ("t", "Note:"), ("c", "strong"), ("t", " it works")])
     assert md == "**Note:** it works"
+
+
+def test_a_heading_that_heads_nothing_is_a_paragraph():
+    built = blocks._Walker(lxml_html.fromstring(
+        "<div><h2>Section</h2><p>Text of it.</p><h2>Weitere Videos</h2><h2>Last</h2></div>"),
+        (), None, None, {}).walk()
+    rendering = blocks.render_body(None, (), [], None, None)
+    assert rendering.markdown == ""
+    kept = blocks._empty_headings_demoted(blocks.align(built, ["Section", "Text of it.", "Weitere Videos", "Last"]))
+    assert [b.kind for b in kept] == ["h", "p", "p", "p"]

@@ -356,7 +356,20 @@ def render_body(root, skip, lines: list[str], base_url: str | None, page_url: st
                 fallbacks: dict | None = None) -> Rendering:
     """Markdown, HTML, images and headings of the body ``root`` minus ``skip``, holding ``lines``."""
     built = _Walker(root, skip, base_url, page_url, fallbacks).walk() if root is not None else []
-    return _serialise(align(built, lines))
+    return _serialise(_empty_headings_demoted(align(built, lines)))
+
+
+def _empty_headings_demoted(blocks: list[Block]) -> list[Block]:
+    """A heading with no text after it before the next heading or the end heads nothing: a
+    teaser box's or a video strip's title left in the body ("Weitere Videos"), rendered as a
+    paragraph (fundus subheading precision: see docs/accuracy.md)."""
+    for i, block in enumerate(blocks):
+        if block.kind != "h":
+            continue
+        following = next((b for b in blocks[i + 1:] if b.kind not in ("image", "figure") or b.lines), None)
+        if following is None or following.kind == "h":
+            block.kind = "p"
+    return blocks
 
 
 def _serialise(blocks: list[Block]) -> Rendering:
