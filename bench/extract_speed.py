@@ -16,15 +16,19 @@ Extractors (``--methods``; default: ``floor,page,auto,cevc,decay,trafilatura,rea
 - ``floor`` — lxml parse plus ``text_content()``: the least any extractor can cost;
 - ``page`` — :meth:`newscrawl.extract.Page.from_html` alone (parse, clean, JSON-LD);
 - ``auto``, ``auto-rules``, ``cevc``, ``decay`` — :func:`newscrawl.extract.extract` end to end
-  (title, body, date, author, links, language, description) with that body method;
+  (title, body, date, author, links, language and the rich record: metadata, images, lead,
+  Markdown and HTML) with that body method;
+- ``auto:plain`` — ``auto`` without the rich record (``extract(..., rich=False)``);
 - ``auto:body``, ``cevc:body``, ``decay:body`` — the parse plus that body method alone;
 - ``trafilatura`` (``bare_extraction`` with metadata, the evaluation's options) and
   ``readability`` (readability-lxml ``summary()``), when installed.
 
 Per set and extractor: pages per CPU-second (pages ÷ the sum of the per-page times), mean,
 p50, p99 and max ms per page; then auto's pages/CPU-s as a multiple of trafilatura's, and
-auto's ten slowest pages with where their time went: stage timers (parse, language, title,
-body rules, veto, rendering, dates, authors, description — run in ``extract_page``'s order,
+the CPU time of rendering auto's body as Markdown and HTML (the same pages, after the timed
+runs) as a share of auto's; auto's ten slowest pages with where their time went: stage
+timers (parse, language, title, body rules, veto, rendering, dates, authors, description — run
+in ``extract_page``'s order,
 each value computed once as there) and the functions with the most own time under cProfile.
 
 Timing: the extractors take turns on each page (the order rotates from page to page), so a
@@ -93,6 +97,11 @@ def library(method: str) -> Runner:
     return run
 
 
+def plain_auto(text: str, url: str | None) -> object:
+    """``auto`` without the rich record (``rich=False``): what the rich record costs is auto's minus this."""
+    return extract(text, url=url, method="auto", rich=False)
+
+
 def body_only(method: str) -> Runner:
     """Parse plus the body method alone (its text and links): no title, date or author."""
     import importlib
@@ -138,6 +147,7 @@ def readability_runner() -> Runner | None:
 def runners() -> dict[str, Runner]:
     found: dict[str, Runner] = {"floor": floor, "page": page_only}
     found.update({m: library(m) for m in LIBRARY_METHODS})
+    found["auto:plain"] = plain_auto
     found.update({f"{m}:body": body_only(m) for m in BODY_METHODS})
     for name, make in (("trafilatura", trafilatura_runner), ("readability", readability_runner)):
         runner = make()
@@ -354,6 +364,35 @@ def auto_accuracy(records) -> float | None:
 # --- report ----------------------------------------------------------------------------------
 
 
+def rendering_ms(pages: list[tuple[str, str | None]]) -> list[float]:
+    """CPU ms of rendering each page's ``auto`` body as Markdown and HTML (one walk gives both,
+    :func:`newscrawl.extract.render.render_body`), the parse and body method run untimed before it."""
+    from newscrawl.extract.methods import auto_learned
+    from newscrawl.extract.render import render_body
+
+    out = []
+    for text, url in pages:
+        try:
+            page = Page.from_html(text, url=url)
+            body = auto_learned.extract_body(page)
+            lines = body.text_paragraphs()
+        except Exception:  # noqa: BLE001 - a page auto refuses renders nothing
+            out.append(0.0)
+            continue
+        start = time.process_time_ns()
+        render_body(body.root, body.skip, lines, page.base_url, page.url, page.derived.get("noscript_images"))
+        out.append((time.process_time_ns() - start) / 1e6)
+    return out
+
+
+def rendering_line(render: list[float], auto: list[float]) -> str:
+    share = sum(render) / sum(auto) if sum(auto) else 0.0
+    per_page = [r / a for r, a in zip(render, auto, strict=True) if a]
+    median = statistics.median(per_page) if per_page else 0.0
+    return (f"  rendering Markdown+HTML: {sum(render) / max(1, len(render)):.2f} ms/page, "
+            f"{100 * share:.1f}% of auto's CPU (median page {100 * median:.1f}%)")
+
+
 def ratio(results: dict, name: str = "auto", base: str = "trafilatura") -> float | None:
     mine, theirs = results.get(name, {}), results.get(base, {})
     if mine.get("pages_per_cpu_second") and theirs.get("pages_per_cpu_second"):
@@ -470,6 +509,11 @@ def main(argv: list[str] | None = None) -> int:
         entry = {"extractors": results, "auto_vs_trafilatura": ratio(results),
                  "per_page_ms": times, "ids": ids}
         print(table(dataset.name, results))
+        if "auto" in chosen:
+            render = rendering_ms(pages)
+            entry["rendering_ms"] = render
+            entry["rendering_share"] = sum(render) / sum(times["auto"]) if sum(times["auto"]) else None
+            print(rendering_line(render, times["auto"]))
         if "auto" in chosen and args.slowest:
             entry["slowest_auto"] = slowest_pages(ids, pages, times["auto"], chosen["auto"], args.slowest)
             print(slow_table(entry["slowest_auto"]))
@@ -483,6 +527,9 @@ def main(argv: list[str] | None = None) -> int:
         everything = pooled(report)
         print()
         print(table("all sets", everything))
+        if all("rendering_ms" in e for e in report.values()):
+            print(rendering_line([v for e in report.values() for v in e["rendering_ms"]],
+                                 [v for e in report.values() for v in e["per_page_ms"]["auto"]]))
     if args.json:
         out = dict(report)
         if len(report) > 1:

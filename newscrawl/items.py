@@ -12,6 +12,8 @@ gives only the day.  ``authors`` is a list of person names, written to CSV joine
 :data:`CSV_AUTHORS_SEPARATOR` (``"; "``: a name may hold a comma, "King, Jr." never does once
 cleaned, but a separator no name uses keeps the column splittable); ``links`` is a list of
 ``{"text", "url"}`` objects, written to CSV as a JSON string by :class:`CsvArticleExporter`.
+The rich record's ``tags`` and ``keywords`` are written to CSV as ``authors`` is, ``images``
+(``{"url", "caption", "alt", "credit"}`` objects) as JSON; ``modified`` is ISO 8601 as ``published``.
 
 Exported text is safe to open: every exported field is serialized through
 :func:`clean_export_value` (by all of Scrapy's exporters, through the dataclass field
@@ -46,10 +48,28 @@ EXPORT_FIELDS = (
     "feed_summary",
     "feed_published",
     "fetched_at",
+    # The rich record (newscrawl.extract.record)
+    "description",
+    "lead",
+    "image",
+    "images",
+    "tags",
+    "keywords",
+    "section",
+    "canonical_url",
+    "modified",
+    "site_name",
+    "paywalled",
+    "word_count",
+    "markdown",
+    "html",
 )
+# Fields holding the body again, with markup: NEWSCRAWL_EXPORT_MARKDOWN / _HTML leave them out.
+BODY_RENDERINGS = {"markdown": "NEWSCRAWL_EXPORT_MARKDOWN", "html": "NEWSCRAWL_EXPORT_HTML"}
 
 
 CSV_AUTHORS_SEPARATOR = "; "  # joins the ``authors`` list in a CSV cell
+CSV_JOINED = ("authors", "tags", "keywords")  # lists of names, joined as ``authors`` is; other lists are JSON
 
 # Control characters (Unicode category Cc: C0, DEL, C1) other than tab and newline.
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -131,11 +151,27 @@ class ArticleItem:
     feed_summary: str | None = _exported()
     feed_published: str | None = _exported()
     fetched_at: str | None = _exported()
+    description: str | None = _exported()
+    lead: str | None = _exported()
+    image: str | None = _exported()
+    images: list[dict[str, str | None]] = field(default_factory=list,
+                                                metadata={"serializer": clean_export_value})
+    tags: list[str] = field(default_factory=list, metadata={"serializer": clean_export_value})
+    keywords: list[str] = field(default_factory=list, metadata={"serializer": clean_export_value})
+    section: str | None = _exported()
+    canonical_url: str | None = _exported()
+    modified: str | None = _exported()
+    site_name: str | None = _exported()
+    paywalled: bool | None = None
+    word_count: int | None = None
+    markdown: str | None = _exported()
+    html: str | None = _exported()
     # Not exported (absent from EXPORT_FIELDS):
     listing_url: str | None = None
     status: int = 200
     content_type: str | None = None
     body: bytes | None = field(default=None, repr=False)
+    capped: dict[str, int] | None = field(default=None, repr=False)  # rendering caps hit (stats)
     extraction_seconds: float | None = field(default=None, repr=False)
     page_type: str | None = None  # "article" or the kind of page (newscrawl.extract.page_type)
     canonical: str | None = None  # the page's own <link rel=canonical> / og:url, on the same site
@@ -167,7 +203,7 @@ class CsvArticleExporter(CsvItemExporter):
 
     def serialize_field(self, field: Any, name: str, value: Any) -> Any:
         value = clean_export_value(value)
-        if name == "authors" and isinstance(value, list):
+        if name in CSV_JOINED and isinstance(value, list):
             value = CSV_AUTHORS_SEPARATOR.join(str(v) for v in value)
         if isinstance(value, (list, dict)):
             value = json.dumps(value, ensure_ascii=False)

@@ -18,6 +18,8 @@ COMMANDS_MODULE = "newscrawl.commands"
 NEWSCRAWL_SITES = None  # path of the sites file; None = data/sites.toml
 NEWSCRAWL_METHOD = "auto"  # body extraction method: auto, cevc, decay
 NEWSCRAWL_EXTRACT = True  # False: export listing fields only, no extraction (crawl-cost baseline)
+NEWSCRAWL_EXPORT_MARKDOWN = True  # False: leave the body's Markdown (`markdown`) out of the export
+NEWSCRAWL_EXPORT_HTML = True  # False: leave the body's sanitised HTML (`html`) out of the export
 NEWSCRAWL_EXTRACT_PROCESSES = 1  # extraction worker processes; 0 = in the crawl process, with no time limit
 NEWSCRAWL_EXTRACT_TIMEOUT = 20  # seconds per page's extraction, then its worker is replaced; 0 = no limit
 NEWSCRAWL_CONCURRENT_SITES = None  # scrapy crawlall: sites crawled at once; None = twice the CPU cores
@@ -124,7 +126,10 @@ FEED_STORAGES = {
     "": "newscrawl.extensions.FlushingFileFeedStorage",
     "file": "newscrawl.extensions.FlushingFileFeedStorage",
 }
-FEED_EXPORTERS = {"csv": "newscrawl.items.CsvArticleExporter"}
+FEED_EXPORTERS = {
+    "csv": "newscrawl.items.CsvArticleExporter",
+    "parquet": "newscrawl.exporters.ParquetItemExporter",  # -O out.parquet (pyarrow, declared schema)
+}
 FEED_EXPORT_FIELDS = list(EXPORT_FIELDS)
 FEED_EXPORT_ENCODING = "utf-8"
 FEED_STORE_EMPTY = False  # a run that exports nothing leaves an earlier run's -O file as it was

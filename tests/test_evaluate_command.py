@@ -206,7 +206,7 @@ def test_evaluate_over_every_folder_skips_non_datasets_and_writes_markdown(tmp_p
     tables = markdown.read_text()
     sections = {block.split("\n", 1)[0]: block for block in tables.split("### ")[1:]}
     assert set(sections) == {"Body F1 (Zyte benchmark: token 4-gram shingles)", "Title exact", "Date (day)",
-                             "Author F1"}
+                             "Author F1", "Body F1 of the Markdown, markup stripped"}
     for block in sections.values():
         lines = block.strip().split("\n")
         assert lines[2] == "| dataset | pages | auto | readability |"
@@ -214,6 +214,8 @@ def test_evaluate_over_every_folder_skips_non_datasets_and_writes_markdown(tmp_p
         assert set(rows) == {trained_on, "unseen"}
         # Only the body comes from the shipped model: only body figures can be in-sample.
         in_sample = block.startswith("Body F1") and bool(body_sets)
+        if block.startswith("Body F1 of the Markdown"):
+            assert rows["unseen"].endswith(" | n/a |")  # readability gives no Markdown
         assert ("\\*" in rows[trained_on].split(" | ")[2]) == in_sample and "\\*" not in rows["unseen"]
         assert "\\*" not in rows[trained_on].split(" | ")[3]  # the peer has no shipped model
     title_rows = [line for line in sections["Title exact"].split("\n") if line.startswith("| unseen")]

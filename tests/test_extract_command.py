@@ -89,3 +89,16 @@ def test_extract_names_an_unreachable_url(tmp_path, server):
     proc = scrapy(tmp_path, "extract", f"{server}/missing.html")
     assert proc.returncode == 2
     assert "cannot fetch" in proc.stderr and "Not Found" in proc.stderr
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html", "text"])
+def test_extract_prints_the_body_in_the_format_asked(tmp_path, fmt):
+    path = tmp_path / "page.html"
+    path.write_text(PAGE, encoding="utf-8")
+    asked = scrapy(tmp_path, "extract", str(path), "--url", "https://news.example/a.html", "--format", fmt)
+    whole = scrapy(tmp_path, "extract", str(path), "--url", "https://news.example/a.html")
+    assert asked.returncode == 0 == whole.returncode, asked.stderr
+    article = json.loads(whole.stdout)
+    assert asked.stdout == article[fmt] + "\n"
+    assert PARAGRAPHS["harbour"][1] in asked.stdout
+    assert article["markdown"] and article["html"].startswith("<")

@@ -12,7 +12,18 @@ from __future__ import annotations
 from scrapy.commands.crawl import Command as ScrapyCrawl
 from scrapy.exceptions import UsageError
 
+from ..items import BODY_RENDERINGS
 from .outcome import max_error_rate, outcome_of, overwritten_feeds, quiet_refusal, report
+
+
+def leave_out_renderings(settings) -> None:
+    """Drop the columns of the body renderings the user turned off (NEWSCRAWL_EXPORT_MARKDOWN,
+    NEWSCRAWL_EXPORT_HTML) from ``FEED_EXPORT_FIELDS``, before the feeds open."""
+    omit = {name for name, setting in BODY_RENDERINGS.items() if not settings.getbool(setting, True)}
+    fields = settings.getlist("FEED_EXPORT_FIELDS")
+    if omit and fields:
+        settings.set("FEED_EXPORT_FIELDS", [f for f in fields if f not in omit],
+                     priority=settings.getpriority("FEED_EXPORT_FIELDS") or "project")
 
 
 class Command(ScrapyCrawl):
@@ -24,6 +35,7 @@ class Command(ScrapyCrawl):
             super().run(args, opts)  # raises Scrapy's usage error
             return
         max_error_rate(self.settings)  # a bad value is a usage error now, not after the crawl
+        leave_out_renderings(self.settings)
         try:
             crawler = self._create_crawler(args[0])
         except KeyError:

@@ -1,4 +1,5 @@
-"""``scrapy extract FILE_OR_URL``: print one article as JSON.
+"""``scrapy extract FILE_OR_URL``: print one article as JSON (``--format json``, the default), or
+its body as Markdown, sanitised HTML or plain text (``--format markdown|html|text``).
 
 FILE is a saved page (``.gz`` is unpacked); an ``http(s)`` URL is fetched once with
 urllib (no crawl, no retries) using the project's ``USER_AGENT``.
@@ -22,6 +23,7 @@ from newscrawl.evaluation.runner import parse_params
 from newscrawl.extract import METHODS, ExtractionError, extract
 
 MAX_BYTES = 20_000_000
+FORMATS = ("json", "markdown", "html", "text")
 TIMEOUT = 30
 
 
@@ -53,7 +55,7 @@ class Command(ScrapyCommand):
     default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
 
     def syntax(self) -> str:
-        return "FILE_OR_URL [--method M] [--listing-title T] [--url URL]"
+        return "FILE_OR_URL [--method M] [--listing-title T] [--url URL] [--format json|markdown|html|text]"
 
     def short_desc(self) -> str:
         return "Extract one article page and print it as JSON"
@@ -64,6 +66,8 @@ class Command(ScrapyCommand):
         parser.add_argument("--listing-title", help="the title the catalogue page or feed gave the link")
         parser.add_argument("--url", help="the page's URL, for a FILE (resolves relative links)")
         parser.add_argument("--param", action="append", default=[], help="method parameter KEY=VALUE")
+        parser.add_argument("--format", default="json", choices=FORMATS,
+                            help="json: every field (default); markdown, html, text: the body alone")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
@@ -95,4 +99,7 @@ class Command(ScrapyCommand):
             print(f"no article in {source}: {exc}", file=sys.stderr)
             self.exitcode = 1
             return
-        print(json.dumps(article.to_dict(), ensure_ascii=False, indent=2))
+        if opts.format == "json":
+            print(json.dumps(article.to_dict(), ensure_ascii=False, indent=2))
+        else:
+            print(getattr(article, opts.format))

@@ -28,10 +28,12 @@ from typing import Any
 
 from . import metrics
 from .datasets import TRUTH_FILE, Record, dataset_fields, decode_like_scrapy, load_dataset, read_truth
+from .rich import score_rich, summarize_rich
 
 logger = logging.getLogger(__name__)
 
-BASELINES = ("trafilatura", "readability")
+BASELINES = ("trafilatura", "readability", "newspaper4k")
+NOT_GIVEN = ...  # a rich field the extractor does not produce (not scored), as opposed to None (none found)
 
 
 @dataclass
@@ -42,6 +44,14 @@ class Prediction:
     title: str | None = None
     published: datetime | date | str | None = None
     authors: list[str] | str | None = None  # a list of names (the library) or one string (baselines)
+    # The rich record (newscrawl.evaluation.rich); None: not produced, so not scored.
+    markdown: str | None = None
+    images: list[dict] | None = None
+    image: Any = NOT_GIVEN
+    lead: Any = NOT_GIVEN
+    tags: Any = NOT_GIVEN
+    description: Any = NOT_GIVEN
+    keywords: Any = NOT_GIVEN
 
 
 Extractor = Callable[[Record], Prediction]
@@ -53,7 +63,10 @@ def library_extractor(method: str = "auto", params: Mapping[str, Any] | None = N
 
     def run(record: Record) -> Prediction:
         article = extract(record.html, url=record.url, method=method, params=params)
-        return Prediction(article.text, article.title, article.published, article.authors)
+        return Prediction(article.text, article.title, article.published, article.authors,
+                          markdown=article.markdown, images=article.images, image=article.image,
+                          lead=article.lead, tags=article.tags, description=article.description,
+                          keywords=article.keywords)
 
     return run
 
@@ -74,7 +87,17 @@ def _trafilatura(record: Record) -> Prediction:
     )
     if doc is None:
         return Prediction()
-    return Prediction(doc.text or "", doc.title, doc.date, doc.author)
+    # The rich comparison: trafilatura's Markdown with images, tables and formatting on.
+    markdown = trafilatura.extract(
+        decode_like_scrapy(record.html), url=record.url, output_format="markdown", include_comments=False,
+        include_tables=True, include_images=True, include_formatting=True, include_links=True,
+    ) or ""
+    from .rich import markdown_images
+
+    return Prediction(doc.text or "", doc.title, doc.date, doc.author, markdown=markdown,
+                      images=markdown_images(markdown), image=doc.image, lead=NOT_GIVEN,
+                      tags=[*(doc.tags or []), *(doc.categories or [])], description=doc.description,
+                      keywords=NOT_GIVEN)
 
 
 def _readability(record: Record) -> Prediction:
@@ -90,9 +113,16 @@ def _readability(record: Record) -> Prediction:
     return Prediction(text, document.short_title())
 
 
+def _newspaper4k(record: Record) -> Prediction:
+    from .baselines import newspaper4k
+
+    return Prediction(**newspaper4k(record))
+
+
 def baseline_extractor(name: str) -> Extractor:
-    """``trafilatura`` (2.3.1, metadata on) or ``readability`` (readability-lxml 0.9, title only)."""
-    runners = {"trafilatura": _trafilatura, "readability": _readability}
+    """``trafilatura`` (2.3.1, metadata on; its Markdown for the rich record), ``readability``
+    (readability-lxml 0.9, title only) or ``newspaper4k`` (0.9.6, :mod:`.baselines`)."""
+    runners = {"trafilatura": _trafilatura, "readability": _readability, "newspaper4k": _newspaper4k}
     if name not in runners:
         raise ValueError(f"unknown baseline {name!r}; choose from {', '.join(BASELINES)}")
     return runners[name]
@@ -113,6 +143,7 @@ class PageScore:
     author: metrics.PRF | None = None
     snippets: tuple[int, int, int, int] | None = None
     prefix: bool | None = None
+    rich: dict = field(default_factory=dict)  # newscrawl.evaluation.rich.score_rich
 
 
 def score_page(record: Record, prediction: Prediction) -> PageScore:
@@ -135,6 +166,7 @@ def score_page(record: Record, prediction: Prediction) -> PageScore:
         )
     if record.has("text_prefix"):
         score.prefix = metrics.prefix_match(prediction.text, record.get("text_prefix"))
+    score.rich = score_rich(record, prediction)
     return score
 
 
@@ -186,6 +218,7 @@ def summarize(pages: list[PageScore]) -> dict[str, float | int | None]:
     prefixes = [p.prefix for p in pages if p.prefix is not None]
     if prefixes:
         out.update(n_prefix=len(prefixes), prefix_match=_mean(map(float, prefixes)))
+    out.update(summarize_rich([p.rich for p in pages]))
     return out
 
 
@@ -300,6 +333,15 @@ COLUMNS = [
     ("author P/R/F1", ("author_p", "author_r", "author_f1")),
     ("snippet P/R/F1", ("snippet_p", "snippet_r", "snippet_f1")),
     ("prefix", ("prefix_match",)),
+    ("md body F1", ("md_zyte_f1",)),
+    ("subhead R/P", ("subheadings_r", "subheadings_p")),
+    ("image R/P", ("images_r", "images_p")),
+    ("caption F1", ("caption_f1",)),
+    ("top image", ("top_image",)),
+    ("lead F1", ("lead_f1",)),
+    ("tags F1", ("tags_f1",)),
+    ("descr F1", ("description_f1",)),
+    ("keywords F1", ("keywords_f1",)),
 ]
 
 
@@ -337,10 +379,22 @@ MARKDOWN_TABLES = [
     ("Title exact", "title_exact", "n_title", False),
     ("Date (day)", "date_day", "n_date", False),
     ("Author F1", "author_f1", "n_author", False),
+    ("Body F1 of the Markdown, markup stripped", "md_zyte_f1", "n_body", True),
+    ("Subheading recall", "subheadings_r", "n_subheadings", False),
+    ("Subheading precision", "subheadings_p", "n_subheadings", False),
+    ("Image URL recall", "images_r", "n_images", False),
+    ("Image URL precision", "images_p", "n_images", False),
+    ("Caption F1", "caption_f1", "n_caption_f1", False),
+    ("Top image (same file name)", "top_image", "n_top_image", False),
+    ("Lead F1", "lead_f1", "n_lead_f1", False),
+    ("Tags F1", "tags_f1", "n_tags_f1", False),
+    ("Description F1", "description_f1", "n_description_f1", False),
+    ("Keywords F1", "keywords_f1", "n_keywords_f1", False),
 ]
 IN_SAMPLE_MARK = "\\*"
 # Figures a baseline cannot have: readability-lxml extracts no date and no author.
-NOT_EXTRACTED = {"readability": frozenset({"date_day", "author_f1"})}
+NOT_EXTRACTED = {"readability": frozenset({"date_day", "author_f1", "md_zyte_f1"}),
+                 "newspaper4k": frozenset({"md_zyte_f1", "lead_f1"}), "trafilatura": frozenset({"lead_f1"})}
 
 
 def _column_name(result: Result) -> str:

@@ -66,6 +66,7 @@ def extract(
     method: str = "auto",
     content_type: str | None = None,
     params: Mapping[str, Any] | None = None,
+    rich: bool = True,
 ) -> Article:
     """Extract one article from a page.
 
@@ -74,11 +75,12 @@ def extract(
     mapping (``title``, ``summary``, ``published``) when the page came from a feed.
     ``params`` overrides method parameters: ``alpha`` (CEVC), ``T`` and ``dl_max``
     (decay), ``cjk_mode`` (stop-word matching).  Raises :class:`ExtractionError`
-    for input that holds no page.
+    for input that holds no page.  ``rich=False`` leaves the rich record (Markdown, HTML, images,
+    lead, declared metadata: :mod:`.record`) out, for callers that want the plain fields only.
     """
     page = Page.from_html(html, url=url, content_type=content_type)
     return extract_page(
-        page, listing_title=listing_title, feed_entry=feed_entry, method=method, params=params
+        page, listing_title=listing_title, feed_entry=feed_entry, method=method, params=params, rich=rich
     )
 
 
@@ -92,6 +94,7 @@ def extract_page(
     params: Mapping[str, Any] | None = None,
     published: datetime | date | None | object = FIND,
     authors: list[str] | object = FIND,
+    rich: bool = True,
 ) -> Article:
     """:func:`extract` on an already parsed :class:`Page` (lets callers share one parse).
 
@@ -102,13 +105,14 @@ def extract_page(
     from .fields.authors import find_authors
     from .fields.dates import find_published
     from .fields.title import find_title
+    from .record import enrich
 
     extract_body = _body_method(method)
     params = dict(params or {})
     feed_entry = feed_entry or {}
     listing_title = listing_title or feed_entry.get("title")
     body = extract_body(page, **params)
-    return Article(
+    article = Article(
         url=page.url,
         title=dom.drop_invisible(find_title(page, listing_title, precise=(method in PRECISE_TITLE_METHODS))),
         text=dom.drop_invisible(body.text),
@@ -119,6 +123,7 @@ def extract_page(
         method=method,
         description=(page_description(page)),
     )
+    return enrich(article, page, body) if rich else article
 
 
 def page_description(page: Page) -> str | None:

@@ -35,6 +35,21 @@ class Article:
     language: str | None = None
     method: str = ""
     description: str | None = None
+    # The rich record (newscrawl.extract.record): the body's structure and the declared metadata.
+    markdown: str = ""  # the body as CommonMark with GFM tables
+    html: str = ""  # the body as sanitised HTML (allow-listed tags, absolute http(s)/mailto URLs)
+    images: list[dict] = field(default_factory=list)  # {"url", "caption", "alt", "credit"} in body order
+    image: str | None = None  # the main image: declared, else the body's first
+    lead: str | None = None  # the standfirst
+    tags: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)  # the declared <meta name=keywords>
+    section: str | None = None
+    canonical_url: str | None = None
+    modified: datetime | date | None = None
+    site_name: str | None = None
+    paywalled: bool = False
+    word_count: int = 0
+    capped: dict[str, int] = field(default_factory=dict, repr=False)  # parts over a cap (not exported)
 
     @property
     def author(self) -> str | None:
@@ -45,5 +60,7 @@ class Article:
         """A JSON-ready dict: ``published`` in ISO 8601 (``2026-11-20T06:55:00-08:00``, or
         ``2026-11-20`` for a day), ``authors`` a list."""
         data = asdict(self)
+        data.pop("capped")
         data["published"] = self.published.isoformat() if self.published else None
+        data["modified"] = self.modified.isoformat() if self.modified else None
         return data

@@ -89,10 +89,32 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
         "method": article.method or method,
         "page_type": kind,
         "canonical": page_canonical(page.root, url),
+        **rich_fields(article),
     }
     if fingerprint is not None:
         fields["fingerprint"] = fingerprint
     return fields
+
+
+def rich_fields(article) -> dict:
+    """The rich record's fields of ``article`` as the item holds them (dates in ISO 8601)."""
+    return {
+        "description": article.description,
+        "lead": article.lead,
+        "image": article.image,
+        "images": [dict(image) for image in article.images],
+        "tags": list(article.tags),
+        "keywords": list(article.keywords),
+        "section": article.section,
+        "canonical_url": article.canonical_url,
+        "modified": article.modified.isoformat() if article.modified else None,
+        "site_name": article.site_name,
+        "paywalled": article.paywalled,
+        "word_count": article.word_count,
+        "markdown": article.markdown,
+        "html": article.html,
+        "capped": dict(article.capped),
+    }
 
 
 def _not_shared(bodies: SharedBodies, templates: CrawlTemplates, method: str, article, *, site: str,

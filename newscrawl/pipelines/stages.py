@@ -9,7 +9,7 @@ from typing import Any
 
 from ..extensions import Dropped, Scheduled, SeenUrls, state_write_failed
 from ..extract import METHODS
-from ..items import ArticleItem, ListingItem
+from ..items import BODY_RENDERINGS, ArticleItem, ListingItem
 from ..store import canonical_url
 from .extraction import extract_fields, warm_up
 from .pool import ExtractionPool, ExtractionTimeout, WorkerCrashed, release_pool, shared_pool
@@ -174,8 +174,13 @@ class ExtractStage(Stage):
                                OSError("the template library could not be saved (see the warning above)"))
 
     def _fill(self, item: ArticleItem, fields: dict) -> ArticleItem:
+        settings = self.crawler.settings
         for name, value in fields.items():
+            if name in BODY_RENDERINGS and not settings.getbool(BODY_RENDERINGS[name], True):
+                value = None  # left out of the export (NEWSCRAWL_EXPORT_MARKDOWN / _HTML)
             setattr(item, name, value)
+        for part, count in (item.capped or {}).items():
+            self.crawler.stats.inc_value(f"newscrawl/extract/capped/{part}", count)
         item.language = item.language or self.crawler.spider.site.language
         return item
 

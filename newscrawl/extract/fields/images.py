@@ -1,0 +1,244 @@
+"""An article image's address, caption, alt text and credit, as a reader's browser would show it.
+
+Lazy loading puts the real address in ``data-src``-like attributes or a ``srcset`` and a
+placeholder in ``src``; ``<picture>`` lists ``<source srcset>`` candidates; a ``<noscript>``
+beside the image holds the plain ``<img>`` for readers without scripts (kept by
+:func:`noscript_images` before the clean-up drops noscripts).  The largest candidate is taken
+(the picture at full size, as fundus and newspaper4k report it).  Tracking pixels, icons,
+avatars, logos and the thumbnails of teasers linking to other articles are no article images.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import islice
+from urllib.parse import urljoin, urlsplit
+
+from lxml import html
+
+from .. import dom
+
+MAX_URL_CHARS = 2000
+MIN_SIDE = 50  # a declared width or height below this is an icon, a button or a pixel
+LAZY_ATTRIBUTES = ("data-src", "data-lazy-src", "data-original", "data-url", "data-hi-res-src",
+                   "data-full-src", "data-lazy", "data-img-src", "data-actualsrc", "data-echo",
+                   "data-original-src")
+SRCSET_ATTRIBUTES = ("data-srcset", "data-lazy-srcset", "srcset")
+_PLACEHOLDER = re.compile(r"(?:^data:|blank\.gif|spacer\.gif|placeholder|transparent\.(?:gif|png)|"
+                          r"pixel\.(?:gif|png)|1x1\.|lazy[-_.]?load|grey\.gif|loading\.(?:gif|svg))",
+                          re.IGNORECASE)
+_TRACKER = re.compile(r"(?:doubleclick\.net|google-analytics\.com|scorecardresearch\.com|facebook\.com/tr|"
+                      r"/pixel[/?.]|/beacon[/?.]|[/?&]utm_|/b/ss/|/track(?:ing)?[/?.]|quantserve\.com|"
+                      r"chartbeat\.net|/count(?:er)?\.(?:gif|php))", re.IGNORECASE)
+_NOT_A_PICTURE = re.compile(r"(?:^|[\s/_.-])(?:icons?|logos?|avatars?|sprites?|emoji|emoticons?|badges?|"
+                            r"gravatar|author|profile|buttons?|social|share|rating|flag|ads?|banner)"
+                            r"(?:$|[\s/_.-])", re.IGNORECASE)
+_CREDIT_MARKUP = re.compile(r"credit|copyright|source|photographer|byline|attribution|rights|author|"
+                            r"urheber|autor|fotograf|quelle", re.IGNORECASE)
+# A credit label: what follows it, to the end of the caption, is the credit.
+_CREDIT_TEXT = re.compile(r"(?:©|\(c\)|(?:photo|foto|picture|image|bild|credit|fuente|crédit)s?\s*+:)\s*+",
+                          re.IGNORECASE)
+_CAPTION_MARKUP = re.compile(r"caption|legend|beschreibung|bildunterschrift", re.IGNORECASE)
+_IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|bmp|tiff?)(?:$|[?#])", re.IGNORECASE)
+FIGURE_LEVELS = 5  # ancestors climbed from an <img> to its <figure> (libxml2 nests it in unclosed <source>s)
+# Attributes naming the full-size picture (a zoom or lightbox view), preferred to any other.
+FULL_SIZE_ATTRIBUTES = ("data-fullscreen-src", "data-zoom-src", "data-zoom-image", "data-large-src",
+                        "data-full-src", "data-hi-res-src", "data-src-large", "data-lazy-src-large")
+
+
+def srcset_largest(value: str | None) -> str | None:
+    """The largest candidate of a ``srcset`` (by ``w``, else ``x`` descriptor, else the last).
+
+    Per the HTML standard a candidate is a URL (no white space, trailing commas stripped) and an
+    optional descriptor; URLs may hold commas (image CDNs' ``c_fill,w_800``)."""
+    if not value:
+        return None
+    best, best_size, last = None, -1.0, None
+    words = value.split()
+    i = 0
+    while i < len(words):
+        url = words[i]
+        i += 1
+        descriptor = ""
+        if url.endswith(","):
+            url = url.rstrip(",")
+        elif i < len(words):
+            descriptor = words[i].rstrip(",")
+            i += 1
+            if descriptor[-1:] not in ("w", "x", "h"):
+                i -= 1  # no descriptor: that word is the next URL
+                descriptor = ""
+        if not url:
+            continue
+        last = url
+        try:
+            size = float(descriptor[:-1]) * (1 if descriptor.endswith("w") else 1000) if descriptor else 0.0
+        except ValueError:
+            size = 0.0
+        if size > best_size:
+            best, best_size = url, size
+    return best if best_size > 0 else last
+
+
+def _usable(value: str | None) -> str | None:
+    value = (value or "").strip()
+    if not value or len(value) > MAX_URL_CHARS or _PLACEHOLDER.search(value):
+        return None
+    return value
+
+
+def image_source(img: html.HtmlElement, fallbacks: dict | None = None) -> str | None:
+    """The address a browser would end up showing for ``img`` (relative as written): the largest
+    ``srcset`` candidate (its own or its ``<picture>``'s), a lazy-loading attribute, ``src``,
+    or the ``<noscript>`` fallback found beside it (``fallbacks``, :func:`noscript_images`)."""
+    for name in FULL_SIZE_ATTRIBUTES:
+        if (found := _usable(img.get(name))):
+            return found
+    for name in SRCSET_ATTRIBUTES:
+        if (found := _usable(srcset_largest(img.get(name)))):
+            return found
+    parent = img.getparent()
+    picture = next((a for a in islice(img.iterancestors(), 4) if a.tag == "picture"), None)
+    if picture is not None:
+        for source in picture.iter("source"):
+            for name in SRCSET_ATTRIBUTES:
+                if (found := _usable(srcset_largest(source.get(name)))):
+                    return found
+    for name in (*LAZY_ATTRIBUTES, "src"):
+        if (found := _usable(img.get(name))):
+            return found
+    if fallbacks:
+        for holder in (img, parent):
+            if holder is not None and holder in fallbacks:
+                return fallbacks[holder]
+    return None
+
+
+def absolute(url: str | None, base: str | None) -> str | None:
+    """``url`` resolved against ``base``, http(s) only."""
+    if not url:
+        return None
+    try:
+        resolved = urljoin(base or "", url.strip())
+        if urlsplit(resolved).scheme.lower() not in ("http", "https"):
+            return None
+    except ValueError:
+        return None
+    return resolved
+
+
+def _side(value: str | None) -> int | None:
+    digits = (value or "").strip().removesuffix("px")
+    return int(digits) if digits.isdigit() else None
+
+
+def is_furniture(img: html.HtmlElement, url: str, page_url: str | None) -> bool:
+    """A tracking pixel, an icon, a logo, an avatar, an SVG glyph, or a teaser's thumbnail (an
+    image inside a link to another page that is no image file)."""
+    if _TRACKER.search(url):
+        return True
+    sides = [s for s in (_side(img.get("width")), _side(img.get("height"))) if s is not None]
+    if sides and min(sides) < MIN_SIDE:
+        return True
+    path = urlsplit(url).path
+    if path.lower().endswith(".svg"):
+        return True
+    names = " ".join(filter(None, (img.get("class"), img.get("id"), path.rsplit("/", 1)[-1])))
+    if _NOT_A_PICTURE.search(names):
+        return True
+    for above in islice(img.iterancestors(), 4):
+        if above.tag == "a":
+            href = (above.get("href") or "").strip()
+            if href and not href.startswith("#") and not _IMAGE_FILE.search(href):
+                target = absolute(href, page_url)
+                if target and page_url and target.split("#")[0] != page_url.split("#")[0]:
+                    return True
+            break
+    return False
+
+
+def figure_of(img: html.HtmlElement) -> html.HtmlElement | None:
+    for above in islice(img.iterancestors(), FIGURE_LEVELS):
+        if above.tag == "figure":
+            return above
+    return None
+
+
+def caption_and_credit(img: html.HtmlElement) -> tuple[str | None, str | None]:
+    """The caption (``<figcaption>``, or a caption-marked element in the image's figure or
+    beside it) without the credit, and the credit (a credit-marked element, or a
+    ``© ...``/``Photo: ...`` ending)."""
+    figure = figure_of(img)
+    holder = None
+    if figure is not None:
+        holder = next(figure.iter("figcaption"), None)
+        if holder is None:
+            holder = next((el for el in figure.iter() if el is not img and isinstance(el.tag, str)
+                           and _CAPTION_MARKUP.search(el.get("class") or "")), None)
+    else:
+        sibling = img.getnext() if img.getparent() is not None else None
+        if sibling is not None and isinstance(sibling.tag, str) and \
+                _CAPTION_MARKUP.search(sibling.get("class") or ""):
+            holder = sibling
+    if holder is None:
+        return None, None
+    credit = None
+    scope = figure if figure is not None else holder
+    for el in scope.iter():
+        if el is not holder and isinstance(el.tag, str) and el.tag != "img" and \
+                _CREDIT_MARKUP.search(" ".join(filter(None, (el.get("class"), el.get("itemprop"))))):
+            credit = dom.normalize_space(dom.node_text(el)) or None
+            if credit:
+                break
+    caption = dom.normalize_space(dom.node_text(holder))
+    label = _CREDIT_TEXT.match(credit) if credit else None
+    if credit and label is not None and credit[label.end():].strip():
+        if caption.endswith(credit):
+            caption = caption[: len(caption) - len(credit)].rstrip(" |/–—-")
+        credit = credit[label.end():].strip()
+    elif credit and caption.endswith(credit):
+        caption = caption[: -len(credit)].rstrip(" |/–—-")
+    elif credit is None and (match := _CREDIT_TEXT.search(caption)) and caption[match.end():].strip():
+        credit = caption[match.end():].strip().rstrip(")") or None
+        caption = caption[: match.start()].rstrip(" |/–—-(")
+    return caption or None, credit
+
+
+def noscript_images(root: html.HtmlElement) -> dict:
+    """``{element: src}``: for each ``<noscript>`` holding an ``<img>``, the image it shows,
+    keyed by the noscript's previous sibling (the lazy ``<img>`` it backs up) and its parent.
+
+    Read before the clean-up (:func:`.dom.remove_noise`) drops noscripts."""
+    found: dict = {}
+    for noscript in root.iter("noscript"):
+        content = noscript.text or ""
+        if "<img" not in content.lower() and next(noscript.iter("img"), None) is None:
+            continue
+        img = next(noscript.iter("img"), None)
+        src = None
+        if img is not None:
+            src = _usable(srcset_largest(img.get("srcset"))) or _usable(img.get("src"))
+        elif len(content) < 20_000:
+            try:
+                fragment = html.fragment_fromstring(content, create_parent="div")
+            except (ValueError, TypeError, Exception):  # noqa: BLE001 - any unparsable fallback is no image
+                fragment = None
+            img = next(fragment.iter("img"), None) if fragment is not None else None
+            if img is not None:
+                src = _usable(srcset_largest(img.get("srcset"))) or _usable(img.get("src"))
+        if not src:
+            continue
+        for holder in (noscript.getprevious(), noscript.getparent()):
+            if holder is not None:
+                found.setdefault(holder, src)
+    return found
+
+
+def file_name(url: str | None) -> str:
+    """The last path segment of ``url``, lower-cased: two versions of one picture share it."""
+    if not url:
+        return ""
+    try:
+        return urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1].lower()
+    except ValueError:
+        return ""

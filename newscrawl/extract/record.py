@@ -1,0 +1,87 @@
+"""The rich record: the fields an :class:`~.article.Article` carries besides title, date,
+authors and text — the body as Markdown and HTML, its images, the lead, the declared metadata.
+
+Every field is read from the page and from the body the method chose (:class:`~.body.Body`), never
+by a second extraction: the renderings are of the nodes whose text is ``text``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .article import Article
+from .body import Body
+from .fields import images as image_fields
+from .fields import meta
+from .fields.lead import find_lead
+from .fields.modified import find_modified
+from .page import Page
+from .render import render_body
+from .render.blocks import MAX_IMAGES, describe_image
+
+# Characters of the scripts written without spaces between words: each counts as a word.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"\w+")
+
+
+def word_count(text: str) -> int:
+    """Words of ``text``: ``\\w+`` runs, each Han or kana character one word."""
+    cjk = len(_CJK.findall(text))
+    if cjk:
+        text = _CJK.sub(" ", text)
+    return cjk + len(_WORD.findall(text))
+
+
+def enrich(article: Article, page: Page, body: Body) -> Article:
+    """``article`` with the rich fields filled from ``page`` and ``body``."""
+    lines = body.text_paragraphs()
+    rendering = render_body(body.root, body.skip, lines, page.base_url, page.url,
+                            page.derived.get("noscript_images"))
+    article.markdown = rendering.markdown
+    article.html = rendering.html
+    article.images = rendering.images
+    article.capped = rendering.capped
+    article.description = meta.description(page)
+    article.canonical_url = meta.canonical_url(page)
+    article.site_name = meta.site_name(page)
+    article.tags = meta.tags(page)
+    article.keywords = meta.keywords(page)
+    article.section = meta.section(page)
+    article.paywalled = meta.paywalled(page)
+    article.modified = find_modified(page)
+    article.word_count = word_count(article.text)
+    article.lead = find_lead(page, body, article.title, article.description)
+    declared = meta.meta_image(page)
+    cover = cover_image(page, body, declared, rendering.images)
+    if cover is not None:
+        article.images = [cover, *rendering.images][: MAX_IMAGES]
+    article.image = main_image(declared, article.images)
+    return article
+
+
+def main_image(declared: str | None, images: list[dict]) -> str | None:
+    """The declared main image when the article shows it (Open Graph, JSON-LD), else the article's
+    first picture, else the declared one.  A declared image the article does not show is often
+    a site-wide share card or a crop made for social networks (on fundus: the same picture as the
+    expected top image on 0.650 of pages as declared, 0.729 so)."""
+    if declared and any(image_fields.file_name(i["url"]) == image_fields.file_name(declared) for i in images):
+        return declared
+    return images[0]["url"] if images else declared
+
+
+def cover_image(page: Page, body: Body, declared: str | None, images: list[dict]) -> dict | None:
+    """The article's lead picture when the page shows it outside the body's block (above the
+    headline, in the article header): the ``<img>`` whose file is the declared main image's
+    (Open Graph and JSON-LD name a crop or size of the same file), when the body has none."""
+    name = image_fields.file_name(declared)
+    if not name or any(image_fields.file_name(i["url"]) == name for i in images):
+        return None
+    skipped = set(body.skip)
+    fallbacks = page.derived.get("noscript_images")
+    for img in page.root.iter("img"):
+        if image_fields.file_name(image_fields.image_source(img, fallbacks)) != name or img in skipped:
+            continue  # the file name first: describing every picture of a page costs more
+        found = describe_image(img, page.base_url, page.url, fallbacks)
+        if found and image_fields.file_name(found["url"]) == name:
+            return found
+    return None

@@ -1,0 +1,441 @@
+"""The body's blocks, walked as :func:`..dom.render_paragraphs` walks them, and aligned with
+the final ``text`` lines.
+
+Each paragraph that the plain-text walk would end (a block element's boundary or a ``<br>``)
+becomes one :class:`Block` whose ``line`` is exactly that paragraph; its kind comes from the
+elements open around it (``<h2>``, ``<li>`` in ``<ol>``, ``<blockquote>``, ``<pre>``). A data
+table and a figure are one block each, covering the lines their cells and captions make.
+Body methods then edit the lines (a lead put first, furniture lines dropped at the edges, a
+body taken from JSON-LD): :func:`align` keeps the blocks whose lines ``text`` has, in order,
+and renders any other line of ``text`` as a plain paragraph, so that the renderings hold
+``text``'s lines, in its order, and nothing it lacks.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+from bisect import bisect_left
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from lxml import etree, html
+
+from .. import dom
+from ..fields import images as img_fields
+from ..tokens import HAN_RE as _HAN
+from . import inline
+from .urls import IMAGE_SCHEMES, markdown_destination, safe_url
+
+MAX_TABLE_ROWS = 200  # rows of one table rendered; the rest are counted in ``capped``
+MAX_TABLE_COLUMNS = 30
+MAX_IMAGES = 100  # images of one article rendered and listed
+MAX_TABLE_CELL_CHARS = 400  # a table with a longer cell lays out a page, it holds no data
+# Elements that make a table a layout grid rather than a data table.
+_LAYOUT_TAGS = frozenset("table div section article ul ol h1 h2 h3 h4 h5 h6 blockquote figure pre form "
+                         "header footer nav aside main".split())
+_HEADINGS = {f"h{n}": n for n in range(1, 7)}
+# A line in bold alone, written in Han characters, of at most this many characters is a subheading:
+# Chinese pages mark sections so.  Elsewhere bold lines are mostly emphasis: on fundus (41
+# countries) taking them as headings moved subheading recall/precision 0.921/0.837 -> 0.951/0.756.
+BOLD_HEADING_MAX_CHARS = 30
+LINKED_HEADING_SHARE = 0.5  # of a heading's characters in links: a teaser headline
+_SENTENCE_END = tuple(".!?。！？…:;,，；：")
+
+
+@dataclass
+class Block:
+    kind: str  # p, h, li, pre, table, figure, image
+    lines: list[str] = field(default_factory=list)
+    md: str = ""
+    html: str = ""
+    level: int = 0  # heading level; list depth
+    ordered: bool = False
+    quote: int = 0  # blockquote depth
+    images: list[dict] = field(default_factory=list)
+    capped: dict[str, int] = field(default_factory=dict)  # parts over a cap, counted when the block is kept
+
+
+@dataclass
+class Rendering:
+    markdown: str
+    html: str
+    images: list[dict]
+    headings: list[str]
+    capped: dict[str, int]
+
+
+class _Walker:
+    def __init__(self, root, skip, base_url, page_url, fallbacks):
+        self.root, self.skip = root, set(skip)
+        self.base_url, self.page_url, self.fallbacks = base_url, page_url, fallbacks or {}
+        self.blocks: list[Block] = []
+        self.stack: list[html.HtmlElement] = []  # open structural elements
+        self.marks: list[tuple] = []  # inline marks open now
+        self.plain: list[str] = []
+        self.tokens: list[tuple] = []
+        self.pending_images: list[dict] = []
+        self.bold = self.chars = self.linked = 0
+        self.strong = self.linking = 0  # <strong>/<b>, <a href> open now
+
+    # --- the paragraph being built ---------------------------------------------------------------
+    def text(self, value: str) -> None:
+        self.plain.append(value)
+        self.tokens.append(("t", value))
+        n = len(value.strip())
+        self.chars += n
+        if self.strong:
+            self.bold += n
+        if self.linking:
+            self.linked += n
+
+    def flush(self) -> None:
+        if self.plain:
+            line = dom.normalize_space("".join(self.plain))
+            if line:
+                md, out = inline.render(self.tokens)
+                self.blocks.append(self._paragraph(line, md, out))
+            self.plain = []
+        if self.pending_images:
+            self.blocks.extend(_image_block(image) for image in self.pending_images)
+            self.pending_images = []
+        if self.tokens:
+            self.tokens = [("o", m[1], m[2]) for m in self.marks] if self.marks else []
+        self.bold = self.chars = self.linked = 0
+
+    def _paragraph(self, line: str, md: str, out: str) -> Block:
+        quote = sum(1 for el in self.stack if el.tag == "blockquote")
+        heading = next((_HEADINGS[el.tag] for el in reversed(self.stack) if el.tag in _HEADINGS), 0)
+        if heading and self.linked >= LINKED_HEADING_SHARE * self.chars:
+            heading = 0  # a heading that is a link is a teaser's headline: another article's, not a section's
+        if heading:  # a heading is bold already: its emphasis is dropped, its links kept
+            md, out = inline.render([t for t in self.tokens if t[0] == "t" or t[1] not in ("strong", "em")])
+            return Block("h", [line], md, out, level=max(2, heading), quote=quote)
+        lists = [el for el in self.stack if el.tag in ("ul", "ol")]
+        if any(el.tag == "li" for el in self.stack) and lists:
+            return Block("li", [line], md, out, level=len(lists), ordered=lists[-1].tag == "ol", quote=quote)
+        if any(el.tag == "pre" for el in self.stack):
+            return Block("pre", [line], line, html_lib.escape(line, quote=False), quote=quote)
+        if self.chars and self.bold >= self.chars and _bold_heading(line) and \
+                not any(el.tag in ("td", "th", "a", "figcaption") for el in self.stack):
+            plain_md, plain_html = inline.render([("t", line)])
+            return Block("h", [line], plain_md, plain_html, level=3, quote=quote)
+        return Block("p", [line], md, out, quote=quote)
+
+    # --- the walk ------------------------------------------------------------------------------
+    def walk(self) -> list[Block]:
+        walker = etree.iterwalk(self.root, events=("start", "end"))
+        for ev, el in walker:
+            tag = el.tag if isinstance(el.tag, str) else ""
+            if ev == "start":
+                if el in self.skip:
+                    walker.skip_subtree()
+                    continue
+                if tag == "table" and _data_table(el):
+                    self.flush()
+                    self.blocks.append(self._table(el))
+                    walker.skip_subtree()
+                    continue
+                if tag == "figure" and (found := self._figure(el)) is not None:
+                    self.flush()
+                    self.blocks.append(found)
+                    walker.skip_subtree()
+                    continue
+                if tag in dom.BLOCK_TAGS or tag == "br":
+                    self.flush()
+                if tag in inline.MARKS:
+                    self._open(el, inline.MARKS[tag])
+                if tag in dom.BLOCK_TAGS:
+                    self.stack.append(el)
+                if el.text:
+                    self.text(el.text)
+            else:
+                if tag in dom.BLOCK_TAGS and el not in self.skip:
+                    self.flush()
+                elif tag == "img":
+                    self.plain.append(" ")
+                    self.tokens.append(("t", " "))
+                    if el not in self.skip and (found := self._image(el)) is not None:
+                        self.pending_images.append(found)
+                if self.stack and self.stack[-1] is el:
+                    self.stack.pop()
+                if self.marks and self.marks[-1][0] is el:
+                    mark = self.marks.pop()[1]
+                    self.tokens.append(("c", mark))
+                    if mark == "strong":
+                        self.strong -= 1
+                    elif mark == "a":
+                        self.linking -= 1
+                if el is not self.root and el.tail:
+                    self.text(el.tail)
+        self.flush()
+        return self.blocks
+
+    def _open(self, el, mark: str) -> None:
+        href = None
+        if mark == "a":
+            href = safe_url(el.get("href"), self.base_url)
+            if href is None:
+                return
+        self.marks.append((el, mark, href))
+        self.tokens.append(("o", mark, href))
+        if mark == "strong":
+            self.strong += 1
+        elif mark == "a":
+            self.linking += 1
+
+    def _image(self, img) -> dict | None:
+        return describe_image(img, self.base_url, self.page_url, self.fallbacks)
+
+    def _figure(self, figure) -> Block | None:
+        found = [i for el in figure.iter("img") if not self._skipped(el, figure) and (i := self._image(el))]
+        if not found:
+            return None
+        lines = dom.render_paragraphs(figure, self.skip)
+        block = Block("figure", lines, images=found)
+        return block
+
+    def _skipped(self, el, top) -> bool:
+        node = el
+        while node is not None:
+            if node in self.skip:
+                return True
+            if node is top:
+                return False
+            node = node.getparent()
+        return False
+
+    def _table(self, table) -> Block:
+        lines = dom.render_paragraphs(table, self.skip)
+        rows: list[list[tuple[str, str, bool]]] = []
+        for tr in table.iter("tr"):
+            if self._skipped(tr, table):
+                continue
+            cells = []
+            for cell in tr:
+                if cell.tag not in ("td", "th") or cell in self.skip:
+                    continue
+                text = " ".join(dom.render_paragraphs(cell, self.skip))
+                cells.append((text, cell.tag == "th"))
+            if cells:
+                rows.append(cells)
+        capped = {}
+        if len(rows) > MAX_TABLE_ROWS:
+            capped["table_rows"] = len(rows) - MAX_TABLE_ROWS
+            rows = rows[:MAX_TABLE_ROWS]
+        width = max((len(r) for r in rows), default=0)
+        if width > MAX_TABLE_COLUMNS:
+            capped["table_columns"] = width - MAX_TABLE_COLUMNS
+            width = MAX_TABLE_COLUMNS
+        rows = [(r + [("", False)] * width)[:width] for r in rows]
+        return Block("table", lines, _table_markdown(rows), _table_html(rows), capped=capped)
+
+
+def describe_image(img, base_url: str | None, page_url: str | None, fallbacks: dict | None) -> dict | None:
+    """``{url, caption, alt, credit}`` of an article picture, or None for furniture or no usable URL."""
+    url = img_fields.absolute(img_fields.image_source(img, fallbacks), base_url)
+    url = safe_url(url, None, IMAGE_SCHEMES) if url else None
+    if url is None or img_fields.is_furniture(img, url, page_url):
+        return None
+    caption, credit = img_fields.caption_and_credit(img)
+    alt = dom.normalize_space(img.get("alt")) or None
+    if caption is None:
+        # No caption shown: the picture's title, else its alt text, where CMSs put the caption they
+        # do not show (fundus caption F1 0.439 -> 0.524; alt within <figure> only: 0.470).
+        caption = dom.normalize_space(img.get("title")) or alt
+    return {"url": url, "caption": caption, "alt": alt, "credit": credit}
+
+
+def _bold_heading(line: str) -> bool:
+    return len(line) <= BOLD_HEADING_MAX_CHARS and not line.endswith(_SENTENCE_END) and \
+        _HAN.search(line) is not None
+
+
+def _data_table(table) -> bool:
+    """A table of data (cells of inline text, two columns or more), not a layout grid."""
+    widest = 0
+    for el in table.iter():
+        if el is table:
+            continue
+        if el.tag in _LAYOUT_TAGS:
+            return False
+        if el.tag == "tr":
+            widest = max(widest, sum(1 for c in el if c.tag in ("td", "th")))
+        elif el.tag in ("td", "th") and dom.non_space_len(dom.node_text(el)) > MAX_TABLE_CELL_CHARS:
+            return False
+    return widest >= 2
+
+
+def _table_markdown(rows) -> str:
+    if not rows:
+        return ""
+
+    def row(cells) -> str:
+        return "| " + " | ".join(inline.escape_markdown(text) or " " for text, _ in cells) + " |"
+
+    out = [row(rows[0]), "|" + " --- |" * len(rows[0])]
+    out.extend(row(r) for r in rows[1:])
+    return "\n".join(out)
+
+
+def _table_html(rows) -> str:
+    out = ["<table>"]
+    for cells in rows:
+        out.append("<tr>" + "".join(
+            f"<{'th' if th else 'td'}>{html_lib.escape(text, quote=False)}</{'th' if th else 'td'}>"
+            for text, th in cells) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _image_markdown(image: dict) -> str:
+    return f"![{inline.escape_markdown(image['alt'] or '')}]({markdown_destination(image['url'])})"
+
+
+def _image_html(image: dict) -> str:
+    alt = html_lib.escape(image["alt"] or "", quote=True)
+    return f'<img src="{html_lib.escape(image["url"], quote=True)}" alt="{alt}">'
+
+
+def _image_block(image: dict) -> Block:
+    figure = f"<figure>{_image_html(image)}</figure>"
+    return Block("image", [], _image_markdown(image), figure, images=[image])
+
+
+def _figure_render(block: Block, with_lines: bool) -> tuple[str, str]:
+    md = [_image_markdown(i) for i in block.images]
+    pictures = "".join(_image_html(i) for i in block.images)
+    caption = ""
+    if with_lines and block.lines:
+        md.extend(inline.escape_block_start(inline.escape_markdown(line)) for line in block.lines)
+        caption = "<figcaption>" + "<br>".join(html_lib.escape(line, quote=False) for line in block.lines) + \
+            "</figcaption>"
+    return "\n\n".join(md), f"<figure>{pictures}{caption}</figure>"
+
+
+def align(blocks: list[Block], lines: list[str]) -> list[Block]:
+    """The blocks whose lines are ``lines``' next ones, in order, with every line of ``lines``
+    no block covers as a plain paragraph; images and figures between kept blocks kept."""
+    starts: dict[str, list[int]] = defaultdict(list)
+    for j, block in enumerate(blocks):
+        if block.lines:
+            starts[block.lines[0]].append(j)
+    out: list[Block] = []
+    matched = 0
+    i = j = 0
+    while i < len(lines):
+        if j < len(blocks):
+            block = blocks[j]
+            n = len(block.lines)
+            if block.kind in ("image", "figure") and (n == 0 or lines[i:i + n] != block.lines):
+                if block.kind == "figure":
+                    block = Block("figure", [], images=block.images)
+                out.append(block)
+                j += 1
+                continue
+            if n and lines[i:i + n] == block.lines:
+                out.append(block)
+                matched += 1
+                i += n
+                j += 1
+                continue
+        later = starts.get(lines[i], [])
+        k = bisect_left(later, j + 1)  # block j itself did not match: each step moves i or j on
+        if k < len(later):
+            j = later[k]  # the blocks before it are lines the method dropped
+            continue
+        md, out_html = inline.render([("t", lines[i])])
+        out.append(Block("p", [lines[i]], md, out_html))
+        i += 1
+    if not matched:
+        return [b for b in out if b.kind == "p"]
+    out.extend(Block("image", [], images=b.images) for b in blocks[j:] if b.kind in ("image", "figure"))
+    return out
+
+
+def render_body(root, skip, lines: list[str], base_url: str | None, page_url: str | None,
+                fallbacks: dict | None = None) -> Rendering:
+    """Markdown, HTML, images and headings of the body ``root`` minus ``skip``, holding ``lines``."""
+    built = _Walker(root, skip, base_url, page_url, fallbacks).walk() if root is not None else []
+    return _serialise(_empty_headings_demoted(align(built, lines)))
+
+
+def _empty_headings_demoted(blocks: list[Block]) -> list[Block]:
+    """A heading with no text after it before the next heading or the end heads nothing: a
+    teaser box's or a video strip's title left in the body ("Weitere Videos"), rendered as a
+    paragraph (fundus subheading precision: see docs/accuracy.md)."""
+    for i, block in enumerate(blocks):
+        if block.kind != "h":
+            continue
+        following = next((b for b in blocks[i + 1:] if b.kind not in ("image", "figure") or b.lines), None)
+        if following is None or following.kind == "h":
+            block.kind = "p"
+    return blocks
+
+
+def _serialise(blocks: list[Block]) -> Rendering:
+    capped: dict[str, int] = defaultdict(int)
+    md_parts: list[str] = []
+    html_parts: list[str] = []
+    images: list[dict] = []
+    headings: list[str] = []
+    seen: set[str] = set()
+    open_lists: list[str] = []
+    quote_open = 0
+    previous = None
+    for block in blocks:
+        for key, count in block.capped.items():
+            capped[key] += count
+        if block.kind in ("image", "figure"):
+            fresh = [i for i in block.images if i["url"] not in seen]
+            if len(images) + len(fresh) > MAX_IMAGES:
+                capped["images"] += len(images) + len(fresh) - MAX_IMAGES
+                fresh = fresh[: max(0, MAX_IMAGES - len(images))]
+            seen.update(i["url"] for i in fresh)
+            images.extend(fresh)
+            if not fresh and not block.lines:
+                continue
+            block.images = fresh
+            md, out = _figure_render(block, True)
+        elif block.kind == "h":
+            md, out = "#" * block.level + " " + block.md, f"<h{block.level}>{block.html}</h{block.level}>"
+            headings.append(block.lines[0])
+        elif block.kind == "li":
+            md = "  " * (block.level - 1) + ("1. " if block.ordered else "- ") + block.md
+            out = f"<li>{block.html}</li>"
+        elif block.kind == "pre":
+            fence = "```"
+            while fence in block.md:
+                fence += "`"
+            md, out = f"{fence}\n{block.md}\n{fence}", f"<pre><code>{block.html}</code></pre>"
+        elif block.kind == "table":
+            md, out = block.md, block.html
+        else:
+            md, out = inline.escape_block_start(block.md), f"<p>{block.html}</p>"
+        # lists and quotes around the block, in HTML
+        want_list = (block.kind == "li") and ("ol" if block.ordered else "ul")
+        if open_lists and (not want_list or open_lists[-1] != want_list):
+            html_parts.append(f"</{open_lists.pop()}>")
+        if want_list and not open_lists:
+            html_parts.append(f"<{want_list}>")
+            open_lists.append(want_list)
+        if block.quote and not quote_open:
+            html_parts.append("<blockquote>")
+            quote_open = 1
+        elif not block.quote and quote_open:
+            html_parts.append("</blockquote>")
+            quote_open = 0
+        html_parts.append(out)
+        if block.quote:
+            md = "\n".join("> " + line if line else ">" for line in md.split("\n"))
+        joiner = "\n" if previous is not None and previous.kind == "li" and block.kind == "li" else "\n\n"
+        if previous is not None and previous.quote and block.quote and joiner == "\n\n":
+            joiner = "\n>\n"
+        if md_parts:
+            md_parts.append(joiner)
+        md_parts.append(md)
+        previous = block
+    while open_lists:
+        html_parts.append(f"</{open_lists.pop()}>")
+    if quote_open:
+        html_parts.append("</blockquote>")
+    return Rendering("".join(md_parts), "".join(html_parts), images, headings, dict(capped))

@@ -1,0 +1,129 @@
+"""Markdown and HTML renderings of the body: the nodes that make ``text``, with their structure."""
+
+from pathlib import Path
+
+import pytest
+from lxml import html as lxml_html
+
+from newscrawl.evaluation.rich import markdown_headings, markdown_images, markdown_text
+from newscrawl.extract import extract
+from newscrawl.extract.render import blocks
+from tests.pages import ARTICLE_PARAGRAPHS, english_article
+
+STRUCTURED = """
+<h2>What the plan funds</h2>
+<p>The plan funds <strong>road repairs</strong>, a <em>new library</em> and <a href="/parks">parks</a> in the city.</p>
+<ul><li>Road repairs in the northern district of the city</li><li>A new library with a reading room
+<ol><li>Opening in the spring of next year</li></ol></li></ul>
+<blockquote><p>It is a fair compromise for everyone who lives in the city, said the mayor.</p></blockquote>
+<table><tr><th>Item</th><th>Cost</th></tr><tr><td>Roads</td><td>$4m</td></tr><tr><td>Library | annex</td><td>$2m</td></tr></table>
+<pre>total = roads + library</pre>
+<p>1. A line that starts like a list item # and * stars * and _under_ and [brackets](x) and &lt;tags&gt; &amp; more.</p>
+"""
+
+
+def test_markdown_keeps_the_structure_and_exactly_the_text():
+    article = extract(english_article(extra_body=STRUCTURED), url="https://example.com/news/1")
+    md = article.markdown
+    assert "## What the plan funds" in md
+    assert "**road repairs**" in md and "*new library*" in md and "[parks](https://example.com/parks)" in md
+    assert "- Road repairs in the northern district of the city" in md
+    assert "  1. Opening in the spring of next year" in md
+    assert "> It is a fair compromise" in md
+    assert "| Item | Cost |\n| --- | --- |\n| Roads | $4m |\n| Library \\| annex | $2m |" in md
+    assert "```\ntotal = roads + library\n```" in md
+    assert markdown_headings(md) == ["What the plan funds"]
+    # A CommonMark reader sees the text of ``text``, line for line except the table (one row a line).
+    assert markdown_text(md).split() == article.text.split()
+    for paragraph in ARTICLE_PARAGRAPHS:
+        assert paragraph in article.text
+
+
+def test_html_is_the_same_body_with_allow_listed_tags():
+    article = extract(english_article(extra_body=STRUCTURED), url="https://example.com/news/1")
+    root = lxml_html.fragment_fromstring(article.html, create_parent="div")
+    tags = {el.tag for el in root.iter()} - {"div"}
+    assert tags <= {"p", "h2", "h3", "ul", "ol", "li", "blockquote", "table", "tr", "th", "td", "pre", "code",
+                    "strong", "em", "a", "figure", "img", "figcaption"}
+    assert {"h2", "ul", "ol", "li", "blockquote", "table", "pre", "strong", "em", "a"} <= tags
+    assert root.xpath("//a/@href") == ["https://example.com/parks"]
+    assert " ".join(root.text_content().split()).replace(" ", "") == article.text.replace("\n", "").replace(" ", "")
+
+
+def test_text_is_unchanged_by_the_renderings():
+    plain = english_article(extra_body=STRUCTURED)
+    article = extract(plain, url="https://example.com/news/1")
+    from newscrawl.extract.dom import render_paragraphs
+    from newscrawl.extract.page import Page
+
+    page = Page.from_html(plain, url="https://example.com/news/1")
+    # the renderer's paragraph lines are render_paragraphs' lines for the same root
+    walked = blocks._Walker(page.body, (), page.base_url, page.url, {}).walk()
+    lines = [line for b in walked for line in b.lines]
+    assert lines == render_paragraphs(page.body)
+    assert article.text.split("\n")[0] == ARTICLE_PARAGRAPHS[0]
+
+
+def test_lines_a_method_dropped_or_added_are_followed():
+    built = blocks._Walker(lxml_html.fromstring("<div><h2>Head</h2><p>One</p><p>Two</p><p>Three</p></div>"),
+                           (), None, None, {}).walk()
+    kept = blocks.align(built, ["Lead added by the method", "Head", "One", "Three"])
+    assert [b.lines for b in kept] == [["Lead added by the method"], ["Head"], ["One"], ["Three"]]
+    assert kept[1].kind == "h"
+
+
+def test_bold_only_short_line_is_a_heading_and_br_lines_stay_apart():
+    zh = ("<p>第一段文字很长，讲述了事情的经过，以及有关部门的回应和下一步的安排。</p><p><strong>一、基本情况</strong></p>"
+          "<p>第二行内容<br>第三行内容也很长，并且包含了更多的细节。</p>")
+    article = extract(english_article(extra_body=zh), url="https://example.com/zh")
+    assert "### 一、基本情况" in article.markdown
+    assert "第二行内容\n\n第三行内容" in article.markdown
+
+
+def test_oversized_tables_and_image_lists_are_capped_and_counted():
+    rows = "".join(f"<tr><td>r{i}</td><td>{i}</td></tr>" for i in range(blocks.MAX_TABLE_ROWS + 50))
+    root = lxml_html.fromstring(f"<div><p>Before the table.</p><table>{rows}</table></div>")
+    lines = ["Before the table.", *[x for i in range(blocks.MAX_TABLE_ROWS + 50) for x in (f"r{i}", str(i))]]
+    rendering = blocks.render_body(root, (), lines, None, None)
+    assert rendering.capped == {"table_rows": 50}
+    assert rendering.markdown.count("| r") == blocks.MAX_TABLE_ROWS
+    pictures = "".join(f'<img src="/img/p{i}.jpg" alt="p{i}">' for i in range(blocks.MAX_IMAGES + 20))
+    article = extract(english_article(extra_body=f"<p>{pictures}</p>"), url="https://example.com/a")
+    assert len(article.images) == blocks.MAX_IMAGES
+    assert article.capped == {"images": 20}
+    assert len(markdown_images(article.markdown)) == blocks.MAX_IMAGES
+
+
+DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+
+
+@pytest.mark.skipif(not (DATASETS / "zh-news").is_dir(), reason="../shared/datasets is absent")
+@pytest.mark.parametrize("dataset", ["zh-news", "fundus", "daniel-ru"])
+def test_real_pages_markdown_read_back_is_text(dataset):
+    from newscrawl.evaluation.datasets import load_dataset
+
+    for record in load_dataset(DATASETS / dataset, limit=15):
+        article = extract(record.html, url=record.url)
+        read_back = markdown_text(article.markdown)
+        assert "".join(read_back.split()) == "".join(article.text.split()), record.id
+
+
+def test_emphasis_commonmark_would_not_read_is_left_out_of_the_markdown_only():
+    from newscrawl.extract.render import inline
+
+    md, out = inline.render([("o", "strong", None), ("t", "文章引用："), ("c", "strong"), ("t", "赵培")])
+    assert md == "文章引用：赵培" and out == "<strong>文章引用：</strong>赵培"
+    md, _ = inline.render([("t", "见"), ("o", "em", None), ("t", "「标题」"), ("c", "em"), ("t", " 后文")])
+    assert markdown_text(md) == "见「标题」 后文"
+    md, _ = inline.render([("o", "strong", None), ("t", "Note:"), ("c", "strong"), ("t", " it works")])
+    assert md == "**Note:** it works"
+
+
+def test_a_heading_that_heads_nothing_is_a_paragraph():
+    built = blocks._Walker(lxml_html.fromstring(
+        "<div><h2>Section</h2><p>Text of it.</p><h2>Weitere Videos</h2><h2>Last</h2></div>"),
+        (), None, None, {}).walk()
+    rendering = blocks.render_body(None, (), [], None, None)
+    assert rendering.markdown == ""
+    kept = blocks._empty_headings_demoted(blocks.align(built, ["Section", "Text of it.", "Weitere Videos", "Last"]))
+    assert [b.kind for b in kept] == ["h", "p", "p", "p"]

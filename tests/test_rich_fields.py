@@ -1,0 +1,136 @@
+"""The rich record's metadata and images (newscrawl.extract.record): read from the page's own
+declarations and the body's nodes, never a crawl's configuration."""
+
+import json
+
+from newscrawl.extract import extract
+from newscrawl.extract.fields.images import srcset_largest
+from newscrawl.extract.record import word_count
+from tests.pages import ARTICLE_PARAGRAPHS, chinese_article, english_article
+
+HEAD = """<meta name="description" content="The council approved the budget after months of debate.">
+<link rel="canonical" href="/2026/11/council-budget">
+<meta property="og:image" content="https://cdn.example.com/img/council-1200.jpg">
+<meta property="article:tag" content="Budget"><meta property="article:tag" content="City council">
+<meta property="article:section" content="Local">
+<meta property="article:modified_time" content="2026-11-21T09:30:00+01:00">
+<meta name="keywords" content="budget, council, taxes">
+<script type="application/ld+json">{ld}</script>"""
+
+
+def page(extra_body="", ld=None, head=HEAD):
+    ld = ld or {"@type": "NewsArticle", "isAccessibleForFree": True, "publisher": {"name": "Example Times Co"}}
+    html = english_article(extra_body=extra_body)
+    return html.replace("</head>", head.replace("{ld}", json.dumps(ld)) + "</head>")
+
+
+def test_declared_metadata_is_exported_not_dropped():
+    article = extract(page(), url="https://example.com/news/1?utm_source=x")
+    assert article.description == "The council approved the budget after months of debate."
+    assert article.canonical_url == "https://example.com/2026/11/council-budget"
+    assert article.site_name == "Example Times"  # og:site_name in the page, not a configured name
+    assert article.tags == ["Budget", "City council"]
+    assert article.keywords == ["budget", "council", "taxes"]
+    assert article.section == "Local"
+    assert article.modified.isoformat() == "2026-11-21T09:30:00+01:00"
+    assert article.image == "https://cdn.example.com/img/council-1200.jpg"
+    assert article.paywalled is False
+    assert article.word_count == sum(len(p.split()) for p in ARTICLE_PARAGRAPHS)
+    data = article.to_dict()
+    assert data["modified"] == "2026-11-21T09:30:00+01:00" and "capped" not in data
+    json.dumps(data)  # JSON-ready
+
+
+def test_site_name_falls_back_to_the_publisher_and_paywall_to_json_ld():
+    html = page(ld={"@type": "NewsArticle", "isAccessibleForFree": "False", "publisher": {"name": "Times Co"},
+                    "keywords": ["Budgets", "Taxes"], "articleSection": "Politics"},
+                head=HEAD.replace('property="article:tag"', 'property="x"').replace("article:section", "x"))
+    html = html.replace('<meta property="og:site_name" content="Example Times">', "")
+    article = extract(html, url="https://example.com/news/1")
+    assert article.site_name == "Times Co"
+    assert article.paywalled is True
+    assert article.tags == ["Budgets", "Taxes"]
+    assert article.section == "Politics"
+
+
+def test_paywall_markup_marks_the_article():
+    article = extract(english_article(extra_body='<div class="paywall">Subscribe to read on</div>'),
+                      url="https://example.com/a")
+    assert article.paywalled is True
+    assert extract(english_article(), url="https://example.com/a").paywalled is False
+
+
+def test_cjk_word_count_counts_characters():
+    article = extract(chinese_article(), url="https://example.com/zh")
+    assert article.word_count == sum(1 for ch in article.text if "\u4e00" <= ch <= "\u9fff")
+    assert word_count("新华社 reports 北京") == 6
+
+
+def test_srcset_largest_candidate_with_commas_in_urls():
+    srcset = ("https://img.example.com/c_fill,w_400/a.jpg 400w, https://img.example.com/c_fill,w_1600/a.jpg 1600w,"
+              " https://img.example.com/c_fill,w_800/a.jpg 800w")
+    assert srcset_largest(srcset) == "https://img.example.com/c_fill,w_1600/a.jpg"
+    assert srcset_largest("a.jpg 1x, b.jpg 2x") == "b.jpg"
+    assert srcset_largest("only.jpg") == "only.jpg"
+
+
+FIGURES = """
+<figure><img src="data:image/gif;base64,R0lGOD" data-src="/img/lazy.jpg" alt="A lazy picture">
+<figcaption>The council chamber on Tuesday. <span class="credit">Photo: Ann Lee</span></figcaption></figure>
+<p>Second part of the story goes on with a long paragraph about the budget and the city council.</p>
+<figure><picture><source srcset="/img/p-800.webp 800w, /img/p-1600.webp 1600w"><img src="/img/p-400.jpg"></picture>
+<figcaption>The new library, drawn by the architects © City Archive</figcaption></figure>
+<p>More text about the budget follows here, so that the body goes on past the pictures above.</p>
+<img src="/img/placeholder.gif" class="lazy"><noscript><img src="/img/from-noscript.jpg"></noscript>
+<img src="https://tracker.example.net/pixel.gif?id=1" width="1" height="1">
+<img src="/static/icons/share-icon.png" width="16" height="16">
+<a href="/news/other-story.html"><img src="/img/teaser-thumb.jpg"></a>
+<img src="/img/author-avatar.jpg" class="avatar">
+"""
+
+
+def test_body_images_resolved_captioned_and_furniture_dropped():
+    article = extract(english_article(extra_body=FIGURES), url="https://example.com/news/1")
+    urls = [i["url"] for i in article.images]
+    assert urls == ["https://example.com/img/lazy.jpg", "https://example.com/img/p-1600.webp",
+                    "https://example.com/img/from-noscript.jpg"]
+    first, second = article.images[0], article.images[1]
+    assert first["alt"] == "A lazy picture"
+    assert first["caption"] == "The council chamber on Tuesday." and first["credit"] == "Ann Lee"
+    assert second["caption"] == "The new library, drawn by the architects" and second["credit"] == "City Archive"
+    assert article.image == "https://example.com/img/lazy.jpg"  # no declared image: the first body figure
+
+
+COVER = """<figure class="lead-picture"><img src="/img/800/council-hall.jpg" srcset="/img/800/council-hall.jpg 800w,
+/img/1600/council-hall.jpg 1600w"><figcaption>The council hall before the vote.</figcaption></figure>"""
+
+
+def test_a_cover_picture_shown_above_the_body_leads_the_images_and_is_the_main_image():
+    html = english_article(extra_body='<p><img src="/img/body-picture.jpg" alt="In the body"></p>')
+    html = html.replace("<h1>", COVER + "<h1>").replace(
+        "</head>", '<meta property="og:image" content="https://cdn.example.com/social/council-hall.jpg"></head>')
+    article = extract(html, url="https://example.com/news/1")
+    assert [i["url"] for i in article.images] == ["https://example.com/img/1600/council-hall.jpg",
+                                                   "https://example.com/img/body-picture.jpg"]
+    assert article.images[0]["caption"] == "The council hall before the vote."
+    assert article.image == "https://cdn.example.com/social/council-hall.jpg"  # declared, and shown
+
+
+def test_a_declared_image_the_article_does_not_show_yields_to_its_first_picture():
+    html = english_article(extra_body='<p><img src="/img/body-picture.jpg" alt="In the body"></p>').replace(
+        "</head>", '<meta property="og:image" content="https://cdn.example.com/site-share-card.png"></head>')
+    article = extract(html, url="https://example.com/news/1")
+    assert article.image == "https://example.com/img/body-picture.jpg"
+
+
+def test_the_pages_own_description_wins_over_an_earlier_open_graph_one():
+    html = english_article().replace("<head>", '<head><meta property="og:description" content="Site">'
+                                     '<meta name="description" content="The council approved the budget.">')
+    assert extract(html, url="https://example.com/a").description == "The council approved the budget."
+
+
+def test_rich_false_leaves_the_rich_record_out_and_text_as_it_is():
+    html = page(extra_body=FIGURES)
+    full, plain = extract(html, url="https://example.com/1"), extract(html, url="https://example.com/1", rich=False)
+    assert plain.text == full.text and plain.title == full.title
+    assert full.markdown and full.images and not plain.markdown and not plain.images and plain.tags == []
