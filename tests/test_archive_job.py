@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+import pytest_twisted
 from test_crawl_local import headline
 from test_warc import article, http_block, warc_record, write_warc
 
@@ -106,15 +107,26 @@ def test_bad_input_is_counted_and_named_the_rest_exported_once_and_a_rerun_skips
     assert sorted(r["url"] for r in all_rows(out)) == urls
 
 
-def test_json_lines_on_request(tmp_path):
-    good = articles_warc(tmp_path / "good.warc.gz", 0, 3)
+def test_json_lines_on_request_and_the_dedup_pass_lists_repeats(tmp_path):
+    first = articles_warc(tmp_path / "a.warc.gz", 0, 3)
+    body = http_block(article(headline(1)))
+    second = write_warc(tmp_path / "b.warc.gz", [
+        warc_record("https://news.example/2024/01/02/story-1.html?utm_source=feed", body),  # the same URL key
+        warc_record("https://news.example/2024/01/03/syndicated-copy.html", body),  # the same body, another URL
+        warc_record("https://news.example/2024/01/02/story-7.html", http_block(article(headline(7)))),
+    ])
     out = tmp_path / "out"
-    run = archive(str(good), "-o", str(out), "--workers", "1", "--format", "jsonl")
+    run = archive(str(first), str(second), "-o", str(out), "--workers", "1", "--format", "jsonl", "--dedup")
     assert run.returncode == 0, run.stderr
-    [output] = finished_outputs(out)
-    assert output.suffix == ".jsonl"
-    rows = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
-    assert [list(r) for r in rows] == [list(ROW_FIELDS)] * 3
+    outputs = finished_outputs(out)
+    assert [p.suffix for p in outputs] == [".jsonl", ".jsonl"]
+    rows = [json.loads(line) for p in outputs for line in p.read_text(encoding="utf-8").splitlines()]
+    assert [list(r) for r in rows] == [list(ROW_FIELDS)] * 6
+    assert "near-duplicates: 2 of 6 rows" in run.stdout
+    repeats = [json.loads(line) for line in (out / "near-duplicates.jsonl").read_text().splitlines()]
+    assert sorted((r["url"], r["reason"]) for r in repeats) == [
+        ("https://news.example/2024/01/02/story-1.html?utm_source=feed", "duplicate"),
+        ("https://news.example/2024/01/03/syndicated-copy.html", "duplicate_content")]
 
 
 def test_a_job_killed_with_sigkill_midway_then_run_again_gives_every_article_exactly_once(tmp_path):
@@ -148,3 +160,32 @@ def test_a_plain_compressed_stream_is_not_a_warc_and_costs_a_skip(tmp_path):
     good = articles_warc(tmp_path / "good.warc.gz", 0, 1)
     run = archive(str(other), str(good), "-o", str(tmp_path / "out"), "--workers", "1")
     assert run.returncode == 0 and "not_warc 1" in run.stdout
+
+
+DEMO = ROOT / "data" / "demo" / "manifest.json"
+
+
+@pytest.mark.skipif(not DEMO.exists(), reason="data/demo not built")
+@pytest_twisted.ensureDeferred
+async def test_the_demo_crawl_recorded_then_archived_gives_the_crawls_articles(tmp_path):
+    """The crawl recorded with NEWSCRAWL_WARC, its archive through ``scrapy archive``: the same articles
+    (title, text, published, authors) as the crawl exported."""
+    from conftest import crawl_settings, read_jsonl, run_crawl
+
+    from newscrawl.sites import load_sites
+    from newscrawl.spiders.loader import spider_class
+
+    recorded = tmp_path / "demo.warc.gz"
+    feed = tmp_path / "crawl.jsonl"
+    await run_crawl(spider_class(load_sites()["demo"]), crawl_settings(tmp_path, feed, NEWSCRAWL_WARC=str(recorded)))
+    crawled = {item["url"]: item for item in read_jsonl(feed)}
+    assert len(crawled) >= 30
+
+    out = tmp_path / "out"
+    run = archive(str(recorded), "-o", str(out), "--workers", "1")
+    assert run.returncode == 0, run.stdout + run.stderr
+    rows = {row["url"]: row for row in all_rows(out)}
+    assert sorted(rows) == sorted(crawled)
+    for url, item in crawled.items():
+        for name in ("title", "text", "published", "authors", "site", "listing_title", "language"):
+            assert rows[url][name] == item[name], (url, name)

@@ -45,6 +45,9 @@ class Command(ScrapyCommand):
                             help="a running Dask scheduler (tcp://host:8786) instead of a local cluster")
         parser.add_argument("--format", default="parquet", choices=("parquet", "jsonl"),
                             help="output format (default parquet)")
+        parser.add_argument("--dedup", action="store_true",
+                            help="then list repeated URLs and near-duplicate bodies in "
+                                 "OUT_DIR/near-duplicates.jsonl")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if not args:
@@ -84,6 +87,13 @@ class Command(ScrapyCommand):
         if progress:
             progress.close()
         print_summary(summary, opts.output)
+        if opts.dedup:
+            from newscrawl.archives.dedup import DUPLICATES, write_near_duplicates
+
+            started = time.perf_counter()
+            rows, duplicates = write_near_duplicates(opts.output)
+            print(f"near-duplicates: {duplicates:,} of {rows:,} rows repeat an earlier one "
+                  f"({time.perf_counter() - started:.1f} s) -> {os.path.join(opts.output, DUPLICATES)}")
         if summary.files_failed:
             self.exitcode = 1
 
