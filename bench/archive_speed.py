@@ -129,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
                 found[f"start{workers}"] = run_job(small, workers, work / f"o-s{workers}-{round_number}")
                 found[f"job{workers}"] = run_job(files, workers, work / f"o-{workers}-{round_number}")
             found["trafilatura"] = trafilatura(files)
+            found["mapper"] = mapper_in_process(files)
             figures["rounds"].append(found)
             report_round(found, args.records)
         for count in [int(c) for c in args.memory.split(",") if c.strip()]:
@@ -149,6 +150,20 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def mapper_in_process(paths: list[Path]) -> dict:
+    """The job's own work without the job: read_archive and map_page in this process (CPU seconds)."""
+    from newscrawl.archives.mapper import map_page, warm_up
+    from newscrawl.warc import Skip, read_archive
+
+    warm_up()
+    started, articles = time.process_time(), 0
+    for path in paths:
+        for outcome in read_archive(path):
+            if not isinstance(outcome, Skip):
+                articles += isinstance(map_page(outcome), dict)
+    return {"cpu": time.process_time() - started, "articles": articles}
+
+
 def trafilatura(paths: list[Path]) -> dict:
     runs = [SPEED.run_trafilatura(p) for p in paths]
     return {k: sum(r[k] for r in runs) for k in ("cpu", "pages", "extracted")}
@@ -160,6 +175,9 @@ def report_round(found: dict, records: int) -> None:
     traf_article = traf["cpu"] / max(1, traf["extracted"])
     print(f"trafilatura: {traf['pages']} records, {traf['extracted']} extracted, "
           f"{traf_record * 1e3:.2f} ms CPU a record, {traf_article * 1e3:.2f} ms an article")
+    mapper = found["mapper"]
+    print(f"the mapper alone, in one process (no engine, no output): {mapper['articles']} articles, "
+          f"{mapper['cpu'] / max(1, mapper['articles']) * 1e3:.2f} ms CPU an article")
     for workers in (1, 2):
         job, start = found[f"job{workers}"], found[f"start{workers}"]
         marginal = (job["cpu"] - start["cpu"]) / max(1, job["articles"] - start["articles"])
