@@ -23,6 +23,7 @@ import os
 import shutil
 import tempfile
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -210,8 +211,10 @@ def run_job(sources: list[str], out_dir: str | os.PathLike, *, fmt: str = "parqu
             # the largest files first, so that no long file starts last
             todo.sort(key=lambda s: -(os.path.getsize(s) if not is_url(s) else 0))
             target = str(out.resolve())
+            run = uuid.uuid4().hex[:8]  # keys unique per run, also on a long-lived scheduler
             futures = [client.submit(process_file, s, target, fmt, options, max_bytes, pure=False, retries=0,
-                                     key=f"file-{i}-{output.output_stem(s)}") for i, s in enumerate(todo)]
+                                     key=f"archive-{run}-{i}-{output.output_stem(s)}")
+                       for i, s in enumerate(todo)]
             for future in as_completed(futures):
                 try:
                     result = future.result()

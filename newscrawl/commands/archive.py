@@ -25,7 +25,7 @@ class Command(ScrapyCommand):
     default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
 
     def syntax(self) -> str:
-        return "PATH... -o OUT_DIR [--workers N] [--scheduler ADDRESS] [--format parquet|jsonl]"
+        return "PATH... -o OUT_DIR [--workers N] [--scheduler ADDRESS] [--format parquet|jsonl] [--dedup]"
 
     def short_desc(self) -> str:
         return "Extract the articles of WARC archives (files, globs, file lists, URLs) as a Dask job"
@@ -40,7 +40,7 @@ class Command(ScrapyCommand):
         super().add_options(parser)
         parser.add_argument("-o", "--output", metavar="OUT_DIR", help="directory for the outputs (required)")
         parser.add_argument("--workers", type=int, default=None,
-                            help="worker processes of the local Dask cluster (default: the CPU count)")
+                            help="worker processes of the local Dask cluster (default one per CPU)")
         parser.add_argument("--scheduler", metavar="ADDRESS",
                             help="a running Dask scheduler (tcp://host:8786) instead of a local cluster")
         parser.add_argument("--format", default="parquet", choices=("parquet", "jsonl"),
