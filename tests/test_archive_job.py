@@ -189,3 +189,15 @@ async def test_the_demo_crawl_recorded_then_archived_gives_the_crawls_articles(t
     for url, item in crawled.items():
         for name in ("title", "text", "published", "authors", "site", "listing_title", "language"):
             assert rows[url][name] == item[name], (url, name)
+
+
+def test_without_the_archive_extra_the_command_says_how_to_install_it(tmp_path):
+    blocked = tmp_path / "blocked"
+    (blocked / "distributed").mkdir(parents=True)
+    (blocked / "distributed" / "__init__.py").write_text("raise ImportError('No module named distributed')\n")
+    good = articles_warc(tmp_path / "a.warc.gz", 0, 1)
+    env = dict(os.environ, PYTHONPATH=f"{blocked}{os.pathsep}{ROOT}")
+    run = subprocess.run([sys.executable, "-m", "newscrawl", "archive", str(good), "-o", str(tmp_path / "out")],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert "pip install 'newscrawl[archive]'" in run.stderr
