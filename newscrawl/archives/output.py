@@ -1,0 +1,160 @@
+"""One input file's output, committed whole or not at all: Parquet (default) or JSON lines.
+
+The rows of one input file go to ``.NAME.tmp`` in the output directory; when the file is done,
+the temporary file is flushed to disk (``fsync``) and renamed to ``NAME.parquet`` (or
+``NAME.jsonl``), then a marker ``NAME.done`` (JSON: the input, counts, skips with their
+offsets) is written the same way.  A rename is atomic on POSIX file systems, so an output is
+either absent or complete, and a file whose marker exists is finished: a re-run skips it.  A
+job killed between the two renames left a complete output without its marker; the re-run
+writes the same output again over it.  Readers take the outputs that have a marker
+(:func:`finished_outputs`).
+
+The Parquet schema is the crawl's export (:data:`newscrawl.archives.mapper.ROW_FIELDS`): strings,
+``authors`` a list of strings, ``links`` a list of ``{text, url}``; rows are written in row groups
+of :data:`ROW_GROUP` rows, so memory does not grow with the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from .mapper import ROW_FIELDS
+
+FORMATS = ("parquet", "jsonl")
+ROW_GROUP = 500
+DONE = ".done"
+
+
+def schema():
+    import pyarrow as pa
+
+    string = pa.string()
+    columns = {name: string for name in ROW_FIELDS}
+    columns["authors"] = pa.list_(string)
+    columns["links"] = pa.list_(pa.struct([("text", string), ("url", string)]))
+    return pa.schema([(name, columns[name]) for name in ROW_FIELDS])
+
+
+def output_stem(source: str) -> str:
+    """The output name of an input: its file name without ``.warc[.gz]``, and 8 hex digits of its
+    full path or URL (two inputs of one name in two directories do not collide)."""
+    name = source.rstrip("/").rsplit("/", 1)[-1] or "input"
+    for suffix in (".gz", ".warc"):
+        name = name.removesuffix(suffix)
+    digest = hashlib.sha1(source.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return f"{name}-{digest}"
+
+
+def done_path(out_dir: Path, source: str) -> Path:
+    return out_dir / (output_stem(source) + DONE)
+
+
+def is_done(out_dir: Path, source: str) -> bool:
+    return done_path(out_dir, source).is_file()
+
+
+def _replace_durably(tmp: Path, final: Path) -> None:
+    with open(tmp, "rb") as fh:
+        os.fsync(fh.fileno())
+    os.replace(tmp, final)
+    try:
+        directory = os.open(final.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+class FileOutput:
+    """The rows of one input file, written to a temporary file and committed by :meth:`commit`."""
+
+    def __init__(self, out_dir: Path, source: str, fmt: str = "parquet"):
+        if fmt not in FORMATS:
+            raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+        self.out_dir = out_dir
+        self.source = source
+        self.format = fmt
+        stem = output_stem(source)
+        self.final = out_dir / f"{stem}.{fmt}"
+        self.tmp = out_dir / f".{stem}.{fmt}.tmp"
+        self.rows = 0
+        self._batch: list[dict] = []
+        self._writer = None
+        self._fh = None
+
+    def __enter__(self) -> FileOutput:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        if self.format == "parquet":
+            import pyarrow.parquet as pq
+
+            self._writer = pq.ParquetWriter(self.tmp, schema(), compression="zstd")
+        else:
+            self._fh = open(self.tmp, "w", encoding="utf-8")  # noqa: SIM115 - closed in commit/__exit__
+        return self
+
+    def write(self, row: dict) -> None:
+        self.rows += 1
+        if self._fh is not None:
+            self._fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+            return
+        self._batch.append(row)
+        if len(self._batch) >= ROW_GROUP:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+
+        if self._batch:
+            self._writer.write_table(pa.Table.from_pylist(self._batch, schema=schema()))
+            self._batch = []
+
+    def _close(self) -> None:
+        if self._writer is not None:
+            self._flush()
+            self._writer.close()
+            self._writer = None
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def commit(self, summary: dict) -> None:
+        """Make the output final, then mark the input done with ``summary``."""
+        self._close()
+        _replace_durably(self.tmp, self.final)
+        marker = done_path(self.out_dir, self.source)
+        tmp = marker.with_name("." + marker.name + ".tmp")
+        record = dict(summary, output=self.final.name)
+        tmp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        _replace_durably(tmp, marker)
+
+    def __exit__(self, *exc_info) -> None:
+        self._close()
+        self.tmp.unlink(missing_ok=True)  # committed: already renamed; failed: nothing half-written stays
+
+
+def finished_outputs(out_dir: Path) -> list[Path]:
+    """The outputs in ``out_dir`` whose input is marked done (in name order)."""
+    found = []
+    for marker in sorted(Path(out_dir).glob("*" + DONE)):
+        try:
+            name = json.loads(marker.read_text(encoding="utf-8")).get("output")
+        except (OSError, ValueError):
+            continue
+        if name and (Path(out_dir) / name).is_file():
+            found.append(Path(out_dir) / name)
+    return found
+
+
+def read_rows(path: Path) -> list[dict]:
+    """The rows of one output file (Parquet or JSON lines)."""
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return pq.read_table(path).to_pylist()
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
