@@ -24,15 +24,18 @@ that cannot be decoded, ``truncated``, ``unreadable``, ...) or the extraction's
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 
+from ..items import EXPORT_FIELDS
 from ..warc import Skip, WarcPage, page_site
 from .budget import BudgetExceeded, TimeBudget
 
+#: The crawl's own fields of a row (the rest of EXPORT_FIELDS is the rich record, as extracted).
+_CRAWL_FIELDS = frozenset({"url", "site", "listing_title", "title", "published", "authors", "text",
+                           "links", "language", "method", "feed_title", "feed_summary", "feed_published",
+                           "fetched_at"})
 #: Columns of a row: the crawl's export fields, then the page type.
-ROW_FIELDS = (
-    "url", "site", "listing_title", "title", "published", "authors", "text", "links", "language", "method",
-    "feed_title", "feed_summary", "feed_published", "fetched_at", "page_type",
-)
+ROW_FIELDS = (*EXPORT_FIELDS, "page_type")
 
 
 @dataclass(frozen=True)
@@ -47,10 +50,25 @@ class MapOptions:
     page_type_filter: bool = True
 
 
+class _Counts:
+    """What :func:`extract_fields` counts (repaired encodings, shared bodies), kept per worker."""
+
+    def __init__(self):
+        self.values: dict[str, int] = {}
+
+    def inc_value(self, key: str, count: int = 1, start: int = 0) -> None:
+        self.values[key] = self.values.get(key, start) + count
+
+
 class _NoTemplates:
-    """The template library's place in :func:`extract_fields`, empty: one record knows no site."""
+    """The template library's (and the title decoration's) place in :func:`extract_fields`,
+    empty: one record knows no site."""
 
     enabled = False
+
+    def __init__(self):
+        self.titles = self
+        self.crawler = SimpleNamespace(stats=_Counts())
 
     def apply(self, site, page) -> int:
         return 0
@@ -115,5 +133,6 @@ def map_page(page: WarcPage, options: MapOptions = MapOptions()) -> dict | Skip:
         "method": fields.get("method") or options.method, "feed_title": listing.get("feed_title"),
         "feed_summary": listing.get("feed_summary"), "feed_published": listing.get("feed_published"),
         "fetched_at": page.date, "page_type": kind or "article",
+        **{name: fields.get(name) for name in EXPORT_FIELDS if name not in _CRAWL_FIELDS},
     }
     return {name: clean_export_value(row[name]) for name in ROW_FIELDS}

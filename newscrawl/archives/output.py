@@ -21,6 +21,7 @@ import json
 import os
 from pathlib import Path
 
+from ..record_schema import schema_for
 from .mapper import ROW_FIELDS
 
 FORMATS = ("parquet", "jsonl")
@@ -29,13 +30,8 @@ DONE = ".done"
 
 
 def schema():
-    import pyarrow as pa
-
-    string = pa.string()
-    columns = {name: string for name in ROW_FIELDS}
-    columns["authors"] = pa.list_(string)
-    columns["links"] = pa.list_(pa.struct([("text", string), ("url", string)]))
-    return pa.schema([(name, columns[name]) for name in ROW_FIELDS])
+    """The crawl's export schema (:func:`newscrawl.record_schema.schema_for`) over :data:`ROW_FIELDS`."""
+    return schema_for(list(ROW_FIELDS))
 
 
 def output_stem(source: str) -> str:

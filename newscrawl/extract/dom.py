@@ -292,6 +292,14 @@ def drop_invisible(text: str | None) -> str | None:
     return "\n".join(line.strip() for line in text.split("\n") if line.strip())
 
 
+def drop_invisible_chars(text: str | None) -> str | None:
+    """``text`` without the zero-width characters :func:`drop_invisible` removes, its lines as they
+    are (for the Markdown and HTML renderings of a body whose ``text`` went through it)."""
+    if not text or not (_INVISIBLE_RE.search(text) or _LOOSE_JOINER_RE.search(text)):
+        return text
+    return _LOOSE_JOINER_RE.sub("", _INVISIBLE_RE.sub("", text))
+
+
 def non_space_len(text: str | None) -> int:
     """Length without white space (Wang et al.'s (2020) ``getNonSpaceLength``)."""
     if not text:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from . import dom
 from .article import Article
 from .body import Body
 from .fields import images as image_fields
@@ -37,8 +38,8 @@ def enrich(article: Article, page: Page, body: Body) -> Article:
     lines = body.text_paragraphs()
     rendering = render_body(body.root, body.skip, lines, page.base_url, page.url,
                             page.derived.get("noscript_images"))
-    article.markdown = rendering.markdown
-    article.html = rendering.html
+    article.markdown = dom.drop_invisible_chars(rendering.markdown)
+    article.html = dom.drop_invisible_chars(rendering.html)
     article.images = rendering.images
     article.capped = rendering.capped
     article.description = meta.description(page)
