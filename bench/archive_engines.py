@@ -28,13 +28,16 @@ from pathlib import Path
 
 # bench/distributed.py (the distributed-crawl bench) would shadow Dask's package of that name
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.warc_speed import proc_children  # noqa: E402
 
 
 def tree_cpu() -> float:
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     live = 0.0
-    for pid in _descendants(os.getpid()):
+    for pid in proc_children(os.getpid()):
         try:
             with open(f"/proc/{pid}/stat", "rb") as fh:
                 fields = fh.read().rsplit(b")", 1)[1].split()
@@ -42,25 +45,6 @@ def tree_cpu() -> float:
         except OSError:
             pass
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime + live
-
-
-def _descendants(pid: int) -> list[int]:
-    found, todo = [], [pid]
-    while todo:
-        parent = todo.pop()
-        try:
-            tasks = os.listdir(f"/proc/{parent}/task")
-        except OSError:
-            continue
-        for tid in tasks:
-            try:
-                with open(f"/proc/{parent}/task/{tid}/children", "rb") as fh:
-                    kids = [int(k) for k in fh.read().split()]
-            except OSError:
-                continue
-            found += kids
-            todo += kids
-    return found
 
 
 def size_of(*modules: str) -> int:
