@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pytest
 import pytest_twisted
+import test_redis
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 
 from newscrawl.crawlstats import want_bar
@@ -199,33 +196,7 @@ async def test_progress_lines_and_bar(http_server, tmp_path, caplog, capsys):
 
 # -- the Redis history ----------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    redis = pytest.importorskip("redis", reason="the redis client is not installed")
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("no redis-server binary on PATH (apt-get install -y redis-server)")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-                             "no", "--dir", str(tmp_path_factory.mktemp("redis"))],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    client = redis.Redis(port=port)
-    for _ in range(100):
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    else:
-        proc.kill()
-        pytest.skip("redis-server did not answer")
-    yield f"redis://127.0.0.1:{port}/0"
-    client.close()
-    proc.terminate()
-    proc.wait(timeout=10)
-
+redis_url = test_redis.redis_url  # the real redis-server, started once per module
 
 def test_redis_history_merges_a_jobs_workers_and_keeps_retention(redis_url):
     from scrapy.settings import Settings
