@@ -6,8 +6,8 @@ Builds a gzip-per-record WARC of dataset pages at run time (as ``bench/warc_spee
 reads every response record's HTTP payload (status, headers parsed; body bytes) with:
 
 - **warcio** (``ArchiveIterator``, its gzip inflate through zlib), the library newscrawl reads with;
-- **warcio + ISA-L** — the same with python-isal's inflate: what :func:`newscrawl.warc.read_archive`
-  uses;
+- **warcio + ISA-L** — the same with python-isal's inflate: what
+  :func:`newscrawl.archives.warc_reader.read_archive` uses;
 - **FastWARC** (``fastwarc.warc.ArchiveIterator``, Rust, its own gzip stream);
 - **read_archive** — newscrawl's full reader (the above plus skip rules, content decoding,
   article test, resynchronisation after damage).
@@ -42,7 +42,7 @@ def _bench_module():
 def read_warcio(path: Path, isal: bool) -> list[tuple[str, bytes]]:
     from warcio.archiveiterator import ArchiveIterator
 
-    from newscrawl.warc import _gzip_reader
+    from newscrawl.archives.warc_reader import _gzip_reader
 
     found = []
     with open(path, "rb") as fh:
@@ -67,7 +67,7 @@ def read_fastwarc(path: Path) -> list[tuple[str, bytes]]:
 
 
 def read_newscrawl(path: Path) -> int:
-    from newscrawl.warc import ReadOptions, read_archive
+    from newscrawl.archives.warc_reader import ReadOptions, read_archive
 
     return sum(1 for _ in read_archive(path, ReadOptions(keep="html")))
 

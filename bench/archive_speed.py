@@ -57,7 +57,7 @@ def write_files(directory: Path, pages: list, records: int, files: int) -> list[
     """``records`` records over ``files`` files, cycling through ``pages`` as one sequence."""
     from warcio.statusandheaders import StatusAndHeaders
 
-    from newscrawl.warc import WarcFiles
+    from newscrawl.archives.warc_writer import WarcFiles
 
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
 def mapper_in_process(paths: list[Path]) -> dict:
     """The job's own work without the job: read_archive and map_page in this process (CPU seconds)."""
     from newscrawl.archives.mapper import map_page, warm_up
-    from newscrawl.warc import Skip, read_archive
+    from newscrawl.archives.warc_reader import Skip, read_archive
 
     warm_up()
     started, articles = time.process_time(), 0

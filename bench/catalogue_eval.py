@@ -1,4 +1,5 @@
-"""How well :func:`newscrawl.catalogue.find_article_links` finds the article links of real listing pages.
+"""How well :func:`newscrawl.discovery.links.find_article_links` finds the article links of real
+listing pages.
 
 Reads ``catalogue-labelled/`` of ``../shared/datasets`` (real 163, qq, CNN and Wired listing
 pages; ``article_urls`` are the page's links in the site's own article-URL form, see its
@@ -39,9 +40,9 @@ from urllib.parse import urljoin, urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from newscrawl.catalogue import find_article_links, parse, score_links  # noqa: E402
-from newscrawl.discovery import feed_links, registrable_domain, section_links  # noqa: E402
-from newscrawl.url_shapes import SiteUrlShapes  # noqa: E402
+from newscrawl.discovery.links import find_article_links, parse, score_links  # noqa: E402
+from newscrawl.discovery.survey import feed_links, registrable_domain, section_links  # noqa: E402
+from newscrawl.discovery.url_shapes import SiteUrlShapes  # noqa: E402
 
 DATASETS = ROOT.parent / "shared" / "datasets"
 LABELLED = "catalogue-labelled"
@@ -107,7 +108,7 @@ def ours(page: dict) -> set[str]:
 
 def with_feedback(pages: list[dict]) -> tuple[Score, list[tuple]]:
     """The crawl path: each site's listing pages in the set's order, each scored with the URL shapes
-    the links taken on its earlier pages taught (:mod:`newscrawl.url_shapes`).  The set has no
+    the links taken on its earlier pages taught (:mod:`newscrawl.discovery.url_shapes`).  The set has no
     linked pages, so a taken link's page type is its label (in ``article_urls`` or not): the
     feedback a crawl gets from fetching it, as if the page type filter were always right."""
     shapes: dict[str, SiteUrlShapes] = {}

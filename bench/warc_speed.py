@@ -64,8 +64,8 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from newscrawl.archives.warc_writer import WarcFiles  # noqa: E402
 from newscrawl.evaluation.datasets import load_dataset  # noqa: E402
-from newscrawl.warc import WarcFiles  # noqa: E402
 
 DATASETS_DIR = ROOT.parent / "shared" / "datasets"
 NOT_PAGES = ("rss-feeds", "catalogue-pages", "catalogue-labelled")

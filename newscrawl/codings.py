@@ -1,6 +1,6 @@
 """HTTP content codings undone with the end of each stream checked: one decoder for the crawl
 (:class:`newscrawl.middlewares.DecompressionMiddleware`) and for WARC archives
-(:mod:`newscrawl.warc`), so that a page read back from an archive is the page the crawl read.
+(:mod:`newscrawl.archives`), so that a page read back from an archive is the page the crawl read.
 
 The codings are the ones Scrapy's HttpCompressionMiddleware asks for (its
 ``ACCEPTED_ENCODINGS``: ``gzip``, ``deflate``, ``br``, ``zstd``; RFC 9110 §8.4.1, RFC 7932,

@@ -21,7 +21,7 @@ and distributed workers (``NEWSCRAWL_DISTRIBUTED``) queue, claim and fetch the s
 Crawls in one process that serve the same directory share one server.  A distributed
 worker that finds the port taken by another process's server of the same directory (the
 ``X-Newscrawl-Serve`` header names it) uses that server: the workers of a job stay open
-while any of them has work (:class:`newscrawl.distributed.IdleWorker`), so it outlives the
+while any of them has work (:class:`newscrawl.distributed.idle.IdleWorker`), so it outlives the
 crawl.  Any other taken port (an unrelated program, or an independent crawl that may stop
 first) gives a random port, with a log line.  ``NEWSCRAWL_SERVE_PORT`` sets the port
 (``0``: a random port each run).

@@ -35,12 +35,12 @@ robots.txt that fails (5xx, timeout, too large) as "allow all"; the RFC says "di
   resumed as usual.
 - **An unreadable queue is discarded too**, with the same warning (a clean stop that could
   not write its queue, a disk that filled up).  Another run never shares the queue:
-  :class:`newscrawl.extensions.RunGuard` locks ``JOBDIR`` for one run at a time.
+  :class:`newscrawl.run.guard.RunGuard` locks ``JOBDIR`` for one run at a time.
 - **A queue write that fails mid-run stops the crawl** (``finish_reason``
   ``state_write_failed``, one error line; the request is kept in memory meanwhile).
 - **Resumed detail requests join the in-run dedup.**  A detail request restored from the
   queue was claimed by the previous run, not this one; when it is popped, it claims its
-  URL now (:meth:`newscrawl.extensions.SeenUrls.claim`) and is skipped if this run
+  URL now (:meth:`newscrawl.state.seen_urls.SeenUrls.claim`) and is skipped if this run
   already scheduled that page, so no page is fetched twice in a run.
 """
 
@@ -71,8 +71,10 @@ from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 from twisted.internet.error import TimeoutError as TwistedTimeoutError
 
+from newscrawl.run.drops import record_drop
+from newscrawl.state.seen_urls import SeenUrls, state_write_failed
+
 from . import codings
-from .extensions import SeenUrls, record_drop, state_write_failed
 from .sites import AllowList, private_address, private_ip
 
 logger = logging.getLogger(__name__)

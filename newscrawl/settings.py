@@ -24,7 +24,7 @@ NEWSCRAWL_EXTRACT_PROCESSES = 1  # extraction worker processes; 0 = in the crawl
 NEWSCRAWL_EXTRACT_TIMEOUT = 20  # seconds per page's extraction, then its worker is replaced; 0 = no limit
 NEWSCRAWL_CONCURRENT_SITES = None  # scrapy crawlall: sites crawled at once; None = twice the CPU cores
 NEWSCRAWL_EXTRACT_BACKLOG = 32  # pages waiting per worker before the engine stops taking requests
-NEWSCRAWL_DISTRIBUTED = None  # redis://host:port/db: workers share one frontier (newscrawl/distributed.py)
+NEWSCRAWL_DISTRIBUTED = None  # redis://host:port/db: workers share one frontier (newscrawl/distributed/)
 NEWSCRAWL_REDIS_OUTAGE_TIMEOUT = 60  # seconds without Redis before a worker stops (redis_unavailable)
 NEWSCRAWL_REDIS_RETRIES = 3  # redis-py's retries of one command, with exponential backoff
 NEWSCRAWL_REDIS_HEARTBEAT_TTL = 15  # seconds without a heartbeat: a worker is gone, its claims taken over
@@ -51,7 +51,7 @@ NEWSCRAWL_DISCOVER_FEED_PROBES = 4  # common feed paths (/rss, /feed, ...) tried
 NEWSCRAWL_DISCOVER_ALLOW: list[str] = []  # discover/addsite: domains allowed besides the start origin
 NEWSCRAWL_SERVE_PORT = None  # port of a served (demo) site; None = stable per site name, 0 = random
 NEWSCRAWL_MAX_ERROR_RATE = 0.5  # exit status 1 when a larger share of fetched articles fails extraction
-NEWSCRAWL_WARC = None  # directory or .warc.gz file: record every response as WARC (newscrawl/warc.py)
+NEWSCRAWL_WARC = None  # directory or .warc.gz file: record every response as WARC (newscrawl/archives/warc_writer.py)
 NEWSCRAWL_WARC_MAX_SIZE = 1_000_000_000  # bytes per WARC file before the next one starts; 0 = one file
 
 # --- site health (newscrawl/health, docs/monitoring.md) -------------------------------
@@ -109,26 +109,27 @@ RETRY_TIMES = 2
 ITEM_PIPELINES = dict(STAGES)
 EXTENSIONS = {
     "newscrawl.urls.ShortUrlLogs": -20,  # long URLs shortened in every log line (Scrapy's too)
-    "newscrawl.extensions.RunGuard": -10,  # locks, state and export checks: before any extension uses JOBDIR
+    "newscrawl.run.guard.RunGuard": -10,  # locks, state and export checks: before any extension uses JOBDIR
     "scrapy.extensions.spiderstate.SpiderState": None,  # replaced by the one below
-    "newscrawl.extensions.SpiderState": 0,  # JOBDIR's spider.state; a damaged or unwritable one is a warning
-    "newscrawl.extensions.SeenUrls": 900,  # after FeedExporter (0): marks URLs once written
-    "newscrawl.extensions.CrawlReport": 910,
-    # listing items handed to their detail request are not item drops (newscrawl/crawlstats.py)
+    # JOBDIR's spider.state; a damaged or unwritable one is a warning
+    "newscrawl.state.spider_state.SpiderState": 0,
+    "newscrawl.state.seen_urls.SeenUrls": 900,  # after FeedExporter (0): marks URLs once written
+    "newscrawl.run.report.CrawlReport": 910,
+    # listing items handed to their detail request are not item drops (newscrawl/run/crawlstats.py)
     "scrapy.extensions.corestats.CoreStats": None,
-    "newscrawl.crawlstats.CoreStats": 0,
+    "newscrawl.run.crawlstats.CoreStats": 0,
     # progress lines with the site, article pages done/scheduled, the rate and the queue; a bar on a terminal
     "scrapy.extensions.logstats.LogStats": None,
-    "newscrawl.crawlstats.Progress": 0,
+    "newscrawl.run.crawlstats.Progress": 0,
     "newscrawl.health.extension.HealthRecorder": 920,  # the run's history row and drift alarms
 }
 FEED_STORAGES = {
-    "": "newscrawl.extensions.FlushingFileFeedStorage",
-    "file": "newscrawl.extensions.FlushingFileFeedStorage",
+    "": "newscrawl.export.storage.FlushingFileFeedStorage",
+    "file": "newscrawl.export.storage.FlushingFileFeedStorage",
 }
 FEED_EXPORTERS = {
     "csv": "newscrawl.items.CsvArticleExporter",
-    "parquet": "newscrawl.exporters.ParquetItemExporter",  # -O out.parquet (pyarrow, declared schema)
+    "parquet": "newscrawl.export.parquet.ParquetItemExporter",  # -O out.parquet (pyarrow, declared schema)
 }
 FEED_EXPORT_FIELDS = list(EXPORT_FIELDS)
 FEED_EXPORT_ENCODING = "utf-8"
@@ -149,17 +150,18 @@ DOWNLOADER_MIDDLEWARES = {
     # Scrapy's decompression, refusing a body cut short (truncated) instead of exporting part of it
     "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
     "newscrawl.middlewares.DecompressionMiddleware": 590,  # a 429/503 Retry-After slows the host down
-    "newscrawl.warc.WarcRecorder": 950,  # NEWSCRAWL_WARC: responses as received, before decompression
+    # NEWSCRAWL_WARC: responses as received, before decompression
+    "newscrawl.archives.warc_writer.WarcRecorder": 950,
 }
 NEWSCRAWL_RETRY_AFTER_MAX = 120  # seconds: longer Retry-After values are capped
 # NEWSCRAWL_DISTRIBUTED swaps in scrapy-redis's scheduler and dupefilter and the Redis seen store.
-ADDONS = {"newscrawl.distributed.RedisAddon": 0}
+ADDONS = {"newscrawl.distributed.addon.RedisAddon": 0}
 
 # --- runtime -----------------------------------------------------------------------
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = "INFO"
-LOG_FORMATTER = "newscrawl.crawlstats.LogFormatter"  # a newscrawl drop is logged once, by record_drop
+LOG_FORMATTER = "newscrawl.run.crawlstats.LogFormatter"  # a newscrawl drop is logged once, by record_drop
 HTTPCACHE_ENABLED = False  # -s HTTPCACHE_ENABLED=1 for repeatable development crawls
 HTTPCACHE_DIR = "httpcache"

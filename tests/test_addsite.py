@@ -18,7 +18,8 @@ import test_discover
 from conftest import crawl_settings, run_crawl
 from test_discover import SECTIONS, build_site
 
-from newscrawl.discovery import nested_quantifier, site_entry, site_table
+from newscrawl.discovery.patterns import nested_quantifier
+from newscrawl.discovery.survey import site_entry, site_table
 from newscrawl.sites import load_sites
 from newscrawl.spiders.discover import DiscoverSpider
 

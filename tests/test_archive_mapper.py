@@ -12,8 +12,8 @@ from test_warc import article, http_block, warc_record, write_warc
 
 from newscrawl.archives.budget import BudgetExceeded, TimeBudget
 from newscrawl.archives.mapper import ROW_FIELDS, MapOptions, map_page
+from newscrawl.archives.warc_reader import ReadOptions, Skip, WarcPage, read_archive
 from newscrawl.items import EXPORT_FIELDS
-from newscrawl.warc import ReadOptions, Skip, WarcPage, read_archive
 
 PACKAGE = Path(__file__).resolve().parents[1] / "newscrawl" / "archives"
 

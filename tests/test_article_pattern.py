@@ -11,8 +11,8 @@ import pytest_twisted
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 from test_crawl_local import article_html
 
-from newscrawl import discovery
 from newscrawl.commands.outcome import outcome_of
+from newscrawl.discovery import patterns
 
 
 def story(n: int, month: str = "2024-05") -> str:
@@ -22,12 +22,12 @@ def story(n: int, month: str = "2024-05") -> str:
 def test_an_inferred_pattern_matches_the_urls_it_was_inferred_from():
     base = "http://www.example.cn"
     articles = [base + story(n) for n in range(5)]
-    pattern = discovery.infer_article_pattern(articles, [base + "/n/", base + "/"])
+    pattern = patterns.infer_article_pattern(articles, [base + "/n/", base + "/"])
     assert pattern is not None
     compiled = re.compile(pattern)
     assert all(compiled.search(url) for url in articles)  # [0-9A-Za-z]+ cannot match content_100000
     assert compiled.search(base + story(3, month="2024-06"))  # next month's articles too
-    assert not compiled.search(base + "/n/") and not discovery.nested_quantifier(pattern)
+    assert not compiled.search(base + "/n/") and not patterns.nested_quantifier(pattern)
 
 
 @pytest_twisted.ensureDeferred

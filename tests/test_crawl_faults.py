@@ -21,7 +21,7 @@ from twisted.internet import reactor
 from twisted.web import resource, server
 
 from fuzz import corpus
-from newscrawl.extensions import ExportPathError
+from newscrawl.run.guard import ExportPathError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -199,7 +199,7 @@ async def test_an_article_exported_but_not_recorded_before_a_kill_is_not_exporte
     # exported article is removed from the store, as if its commit never happened.
     import sqlite3
 
-    from newscrawl.store import canonical_url
+    from newscrawl.state.seen_store import canonical_url
 
     urls = build_site(http_server, pages=1, per_page=3)
     spider = site_spider(catalogues=[http_server.url("/list/1.html")])
@@ -273,7 +273,7 @@ def test_the_feeds_a_restart_reconciles_include_every_json_lines_spelling(tmp_pa
     from scrapy.settings import Settings
     from scrapy.utils.conf import feed_process_params_from_cli
 
-    from newscrawl.extensions import local_line_feeds
+    from newscrawl.export.files import local_line_feeds
 
     settings = Settings()
     settings.setmodule("newscrawl.settings", priority="project")

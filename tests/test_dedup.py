@@ -20,7 +20,7 @@ from newscrawl.dedup import (
     url_key,
 )
 from newscrawl.extract import Page
-from newscrawl.store import SqliteSeenStore, legacy_url_key
+from newscrawl.state.seen_store import SqliteSeenStore, legacy_url_key
 
 BASE = "https://news.example/world/2024/05/12/council-budget.html"
 

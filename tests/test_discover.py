@@ -10,7 +10,8 @@ import pytest_twisted
 from conftest import crawl_settings, read_jsonl, run_crawl
 from test_crawl_local import article_html
 
-from newscrawl import catalogue, discovery
+from newscrawl.discovery import links, patterns
+from newscrawl.discovery.survey import feed_links, registrable_domain, section_links, site_name
 from newscrawl.spiders.discover import DiscoverSpider
 
 SECTIONS = ("world", "business")
@@ -79,7 +80,7 @@ async def test_discover_crawls_a_site_nobody_configured(http_server, tmp_path):
     items = read_jsonl(feed)
     assert {item["url"] for item in items} == articles  # home, sections, feed and sitemap, each once
     assert len(items) == len(articles)
-    assert {item["site"] for item in items} == {discovery.site_name(http_server.url("/"))}  # its own name
+    assert {item["site"] for item in items} == {site_name(http_server.url("/"))}  # its own name
     sources = {item["url"]: item for item in items}
     assert "city council met" in sources[http_server.url(article_path("business", 5))]["text"]
     survey = crawler.spider.survey
@@ -91,8 +92,8 @@ async def test_discover_crawls_a_site_nobody_configured(http_server, tmp_path):
     stats = crawler.stats.get_stats()
     assert stats["newscrawl/discover/sections"] == 2
     assert stats.get("newscrawl/discover/feed_probes") is None  # the home page names its feed
-    assert stats[catalogue.REJECTED_STATS + "site_root"] >= 1  # the links not taken are counted
-    assert stats[catalogue.REJECTED_STATS + "url_shape"] >= 1
+    assert stats[links.REJECTED_STATS + "site_root"] >= 1  # the links not taken are counted
+    assert stats[links.REJECTED_STATS + "url_shape"] >= 1
 
 
 @pytest_twisted.ensureDeferred
@@ -124,11 +125,11 @@ HOME = """<html lang="zh-CN"><head>
 
 
 def test_feeds_and_sections_of_a_home_page():
-    root = catalogue.parse(HOME)
+    root = links.parse(HOME)
     base, domains = "https://www.example.com/", ["example.com"]
-    assert discovery.feed_links(root, base, domains) == [
+    assert feed_links(root, base, domains) == [
         "https://feeds.example.org/atom.xml", "https://www.example.com/rss/index.xml"]
-    assert discovery.section_links(root, base, domains) == [
+    assert section_links(root, base, domains) == [
         "https://www.example.com/guonei/", "https://www.example.com/guoji/", "https://money.example.com/",
         "https://www.example.com/photo/"]  # not /login, not the home page
 
@@ -173,16 +174,16 @@ async def test_each_discovered_site_has_its_own_name_and_state(http_server, tmp_
 
 
 def test_site_names_of_discovered_sites():
-    assert discovery.site_name("https://www.example.co.uk/news/") == "example_co_uk"
-    assert discovery.site_name("https://news.163.com/") == "site_163_com"
-    assert discovery.site_name("http://127.0.0.1:8080/") == "site_127_0_0_1_8080"
-    assert discovery.site_name("https://пример.рф/") == "xn_e1afmkfd_xn_p1ai"
+    assert site_name("https://www.example.co.uk/news/") == "example_co_uk"
+    assert site_name("https://news.163.com/") == "site_163_com"
+    assert site_name("http://127.0.0.1:8080/") == "site_127_0_0_1_8080"
+    assert site_name("https://пример.рф/") == "xn_e1afmkfd_xn_p1ai"
 
 
 def test_registrable_domain():
-    assert discovery.registrable_domain("https://news.163.com/world/") == "163.com"
-    assert discovery.registrable_domain("https://www.bbc.co.uk/news") == "bbc.co.uk"
-    assert discovery.registrable_domain("http://127.0.0.1:8080/") == "127.0.0.1"
+    assert registrable_domain("https://news.163.com/world/") == "163.com"
+    assert registrable_domain("https://www.bbc.co.uk/news") == "bbc.co.uk"
+    assert registrable_domain("http://127.0.0.1:8080/") == "127.0.0.1"
 
 
 def test_inferred_pattern_matches_articles_not_sections():
@@ -190,17 +191,17 @@ def test_inferred_pattern_matches_articles_not_sections():
     articles = [f"{base}/story/{slug}/" for slug in ("a-b-c-d", "leaders-meet-on-budget", "rain-falls-again-today")]
     articles += [f"{base}/review/phone-x-is-good-value/", f"{base}/story/one-more-story-here"]
     sections = [f"{base}/story/", f"{base}/category/business/", base + "/"]
-    pattern = discovery.infer_article_pattern(articles, sections)
+    pattern = patterns.infer_article_pattern(articles, sections)
     compiled = re.compile(pattern)
     assert all(compiled.search(url) for url in articles)
     assert not any(compiled.search(url) for url in sections)
-    assert not discovery.nested_quantifier(pattern)
-    assert discovery.infer_article_pattern(articles[:2], sections) is None  # no template shared by 3
+    assert not patterns.nested_quantifier(pattern)
+    assert patterns.infer_article_pattern(articles[:2], sections) is None  # no template shared by 3
 
 
 def test_nested_quantifiers_are_found():
-    assert discovery.nested_quantifier(r"(a+)+b") and discovery.nested_quantifier(r"^(?:[\w-]+\.)*x")
-    assert not discovery.nested_quantifier(r"^https?://[^/?#]+/\d{4}/(?:a|b)/[\w.-]+\.html(?:[?#]|$)")
+    assert patterns.nested_quantifier(r"(a+)+b") and patterns.nested_quantifier(r"^(?:[\w-]+\.)*x")
+    assert not patterns.nested_quantifier(r"^https?://[^/?#]+/\d{4}/(?:a|b)/[\w.-]+\.html(?:[?#]|$)")
 
 
 def test_sections_from_link_runs_and_headings_without_tracking_queries():
@@ -211,7 +212,7 @@ def test_sections_from_link_runs_and_headings_without_tracking_queries():
     <ul><li><a href="/2014/07/24/sport/a-long-story-about-the-match/index.html">A long story about the match</a></li></ul></div>
     <p><a href="/weather/">Weather</a> and <a href="/tv/">TV</a></p>
     </body></html>"""
-    assert discovery.section_links(catalogue.parse(page), "http://www.example.com/", ["example.com"]) == [
+    assert section_links(links.parse(page), "http://www.example.com/", ["example.com"]) == [
         "http://us.example.com/", "http://intl.example.com/", "http://www.example.com/espanol/",
         "http://www.example.com/SPORT/"]  # not the article, not the links in running text
 

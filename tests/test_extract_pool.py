@@ -21,10 +21,10 @@ from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.defer import deferred_from_coro
 
 from newscrawl.dedup import fingerprint, to_bytes
-from newscrawl.extensions import Dropped
 from newscrawl.items import ArticleItem
 from newscrawl.pipelines import ExtractStage
 from newscrawl.pipelines.pool import ExtractionPool
+from newscrawl.run.drops import Dropped
 from newscrawl.sites import load_sites
 from newscrawl.spiders.loader import spider_class
 

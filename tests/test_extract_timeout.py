@@ -30,9 +30,9 @@ from scrapy.utils.defer import deferred_from_coro
 from test_crawl_local import article_html, catalogue_html, headline
 from twisted.internet import defer, reactor, task
 
-from newscrawl.extensions import Dropped
 from newscrawl.items import ArticleItem
 from newscrawl.pipelines import ExtractStage
+from newscrawl.run.drops import Dropped
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "hang-the-extraction-here"

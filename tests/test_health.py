@@ -15,10 +15,10 @@ import pytest_twisted
 import test_redis
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 
-from newscrawl.crawlstats import want_bar
 from newscrawl.health import report
 from newscrawl.health.alarms import Thresholds, evaluate
 from newscrawl.health.history import DB_NAME, RedisHistory, RunRecord, SqliteHistory, open_history, series_of
+from newscrawl.run.crawlstats import want_bar
 
 ROOT = Path(__file__).resolve().parents[1]
 T0 = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)
@@ -180,11 +180,11 @@ async def test_progress_lines_and_bar(http_server, tmp_path, caplog, capsys):
 
     serve(http_server, good_article)
     http_server.routes["/story/pier-6.html"].delay = 1.0  # the crawl lasts past a few intervals
-    caplog.set_level(logging.INFO, logger="newscrawl.crawlstats")
+    caplog.set_level(logging.INFO, logger="newscrawl.run.crawlstats")
     spider = site_spider("harbour", catalogues=[http_server.url("/list/1.html")])
     await run_crawl(spider, crawl_settings(tmp_path, tmp_path / "a.jsonl", NEWSCRAWL_EXTRACT_PROCESSES=0,
                                            NEWSCRAWL_PROGRESS_INTERVAL=0.2))
-    lines = [r.getMessage() for r in caplog.records if r.name == "newscrawl.crawlstats"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "newscrawl.run.crawlstats"]
     assert lines and all(line.startswith("harbour: ") and "article pages done" in line for line in lines)
     assert "exported" in lines[-1] and "queue" in lines[-1] and "/min" in lines[-1]
     assert "harbour" not in capsys.readouterr().err  # not a terminal: no bar

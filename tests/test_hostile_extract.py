@@ -17,11 +17,11 @@ from scrapy.settings import Settings
 
 from fuzz import corpus
 from fuzz.timing import cpu_ns
-from newscrawl.extensions import Dropped
 from newscrawl.extract import ExtractionError, Page, extract
 from newscrawl.extract.page import MAX_ELEMENTS, MAX_HTML_CHARS
 from newscrawl.items import ArticleItem
 from newscrawl.pipelines import ExtractStage
+from newscrawl.run.drops import Dropped
 
 URL = "http://example.com/2024/05/12/bridge.html"
 OPENS = "will open in the spring"  # a phrase of corpus.SENTENCE

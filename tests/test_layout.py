@@ -119,3 +119,21 @@ def test_extraction_library_stands_alone(name):
     imported = graph()[name]
     bad = {t for t in imported for f in forbidden if t == f or t.startswith(f + ".")}
     assert not bad, f"{name} imports {sorted(bad)}"
+
+
+#: Crawl-side modules that hold no Scrapy layer: the spiders, pipelines and commands use them.
+SCRAPY_FREE_CRAWL_MODULES = (
+    "newscrawl.discovery", "newscrawl.state.seen_store", "newscrawl.state.run_lock",
+    "newscrawl.state.redis_client", "newscrawl.state.redis_seen", "newscrawl.state.redis_templates",
+    "newscrawl.distributed.claims", "newscrawl.distributed.workers", "newscrawl.distributed.queue_pop",
+    "newscrawl.archives.warc_reader", "newscrawl.export.files", "newscrawl.export.schema",
+)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in modules() if n.startswith(SCRAPY_FREE_CRAWL_MODULES)))
+def test_crawl_side_libraries_hold_no_scrapy_layer(name):
+    forbidden = {"scrapy", "twisted", "scrapy_redis", "newscrawl.pipelines", "newscrawl.spiders",
+                 "newscrawl.commands"}
+    imported = graph()[name]
+    bad = {t for t in imported for f in forbidden if t == f or t.startswith(f + ".")}
+    assert not bad, f"{name} imports {sorted(bad)}"

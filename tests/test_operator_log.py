@@ -10,7 +10,7 @@ from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 from scrapy.extensions.logstats import LogStats
 from test_crawl_local import build_site, feed_xml, headline
 
-from newscrawl.crawlstats import Progress
+from newscrawl.run.crawlstats import Progress
 
 
 def drops(crawler) -> dict[str, int]:

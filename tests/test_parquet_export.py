@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from newscrawl.exporters import JOURNAL_MARKER, ParquetItemExporter, fold, schema_for
+from newscrawl.export.parquet import JOURNAL_MARKER, ParquetItemExporter, fold, schema_for
 from newscrawl.items import EXPORT_FIELDS, ArticleItem, CsvArticleExporter
 
 ROOT = Path(__file__).resolve().parent.parent

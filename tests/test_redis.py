@@ -21,8 +21,9 @@ from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (pip install scrapy-redis==0.9.1)")
 
-from newscrawl.redis_store import RedisClaims, RedisSeenStore  # noqa: E402
-from newscrawl.store import canonical_url  # noqa: E402
+from newscrawl.distributed.claims import RedisClaims  # noqa: E402
+from newscrawl.state.redis_seen import RedisSeenStore  # noqa: E402
+from newscrawl.state.seen_store import canonical_url  # noqa: E402
 
 
 def _free_port() -> int:
@@ -102,7 +103,7 @@ def test_claim_all_is_all_or_nothing(client):
 
 
 def test_claims_of_a_worker_whose_heartbeat_expired_are_taken_over(client):
-    from newscrawl.redis_store import RedisWorkers
+    from newscrawl.distributed.workers import RedisWorkers
 
     dead, live = RedisWorkers(client, "t", "s", "w1"), RedisWorkers(client, "t", "s", "w2")
     dead.beat(heartbeat_ttl=60, busy=True)
@@ -125,7 +126,7 @@ def test_claims_of_a_worker_whose_heartbeat_expired_are_taken_over(client):
 
 
 def test_a_worker_joining_an_idle_job_starts_a_new_one(client):
-    from newscrawl.redis_store import RedisWorkers
+    from newscrawl.distributed.workers import RedisWorkers
 
     keys = ["t:claims:s:listing", "t:claims:s:detail"]
     first, second = RedisWorkers(client, "t", "s", "w1"), RedisWorkers(client, "t", "s", "w2")
@@ -147,7 +148,7 @@ def test_a_worker_joining_an_idle_job_starts_a_new_one(client):
 
 
 def test_a_pop_repeated_after_a_lost_reply_returns_the_same_request(client):
-    from newscrawl.redis_store import QueuePop
+    from newscrawl.distributed.queue_pop import QueuePop
 
     client.zadd("t:q", {b"first": -10, b"second": 0})
     pops = QueuePop(client, "t:q", "t:q:last-pop:w1")
@@ -162,7 +163,7 @@ def test_a_pop_repeated_after_a_lost_reply_returns_the_same_request(client):
 def test_addon_switches_scheduler_store_and_extensions(redis_url):
     from scrapy.settings import Settings
 
-    from newscrawl.distributed import RedisAddon
+    from newscrawl.distributed.addon import RedisAddon
 
     settings = Settings()
     settings.setmodule("newscrawl.settings", priority="project")
@@ -170,14 +171,14 @@ def test_addon_switches_scheduler_store_and_extensions(redis_url):
     assert settings["SCHEDULER"] == "newscrawl.middlewares.CrashSafeScheduler"  # off by default
     settings.set("NEWSCRAWL_DISTRIBUTED", redis_url, priority="cmdline")
     RedisAddon().update_settings(settings)
-    assert settings["SCHEDULER"] == "newscrawl.distributed.DistributedScheduler"
+    assert settings["SCHEDULER"] == "newscrawl.distributed.scheduler.DistributedScheduler"
     assert settings["DUPEFILTER_CLASS"] == "scrapy_redis.dupefilter.RFPDupeFilter"
     assert settings.getbool("SCHEDULER_PERSIST")
     extensions = settings.getdict("EXTENSIONS")
-    assert extensions["newscrawl.extensions.SeenUrls"] is None
-    assert extensions["newscrawl.distributed.RedisSeenUrls"] == 900
+    assert extensions["newscrawl.state.seen_urls.SeenUrls"] is None
+    assert extensions["newscrawl.distributed.seen.RedisSeenUrls"] == 900
     pipelines = settings.getdict("ITEM_PIPELINES")
-    assert pipelines["newscrawl.distributed.ListingGate"] == 99 and pipelines["newscrawl.distributed.ExportGate"] == 699
+    assert pipelines["newscrawl.distributed.gates.ListingGate"] == 99 and pipelines["newscrawl.distributed.gates.ExportGate"] == 699
     retry = settings.getdict("REDIS_PARAMS")["retry"]  # scrapy-redis's clients reconnect with backoff
     assert retry.get_retries() == 3 and redis.ConnectionError in settings.getdict("REDIS_PARAMS")["retry_on_error"]
     RedisAddon().update_settings(settings)  # applying it again changes nothing
@@ -260,9 +261,11 @@ def test_scheduler_claims_listing_pages_once_but_not_retries_or_details(redis_ur
     from scrapy.settings import Settings
     from scrapy.utils.test import get_crawler
 
-    from newscrawl.distributed import REQUEUED, DistributedScheduler, RedisLink
+    from newscrawl.distributed.link import RedisLink
+    from newscrawl.distributed.options import REQUEUED
+    from newscrawl.distributed.scheduler import DistributedScheduler
+    from newscrawl.distributed.workers import RedisWorkers
     from newscrawl.middlewares import DETAIL_META
-    from newscrawl.redis_store import RedisWorkers
 
     spidercls = site_spider(catalogues=["http://127.0.0.1:1/list/1.html"])
     settings = Settings()
@@ -309,8 +312,9 @@ def test_scheduler_claims_listing_pages_once_but_not_retries_or_details(redis_ur
 
 
 def test_seen_store_still_knows_urls_recorded_under_the_old_key_form(redis_url):
-    from newscrawl.redis_store import RedisSeenStore, connect
-    from newscrawl.store import legacy_url_key
+    from newscrawl.state.redis_client import connect
+    from newscrawl.state.redis_seen import RedisSeenStore
+    from newscrawl.state.seen_store import legacy_url_key
 
     client = connect(redis_url)
     store = RedisSeenStore(client, prefix="legacy-test")

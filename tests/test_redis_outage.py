@@ -36,8 +36,8 @@ from test_redis import _free_port, _site
 redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (pip install scrapy-redis==0.9.1)")
 
-from newscrawl.distributed import JOURNAL, REASON  # noqa: E402
-from newscrawl.redis_store import RedisSeenStore  # noqa: E402
+from newscrawl.distributed.options import JOURNAL, REASON  # noqa: E402
+from newscrawl.state.redis_seen import RedisSeenStore  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -215,7 +215,7 @@ def test_after_an_outage_a_worker_takes_no_claims_over_for_a_heartbeat_ttl(monke
     from scrapy.settings import Settings
     from scrapy.statscollectors import MemoryStatsCollector
 
-    import newscrawl.distributed as distributed
+    import newscrawl.distributed.link as distributed
 
     now = [100.0]
     monkeypatch.setattr(distributed.time, "monotonic", lambda: now[0])

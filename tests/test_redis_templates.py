@@ -20,7 +20,7 @@ from test_evaluate_command import scrapy
 
 from newscrawl.extract import Page
 from newscrawl.pipelines.templates import CrawlTemplates
-from newscrawl.redis_store import RedisTemplateStore
+from newscrawl.state.redis_templates import RedisTemplateStore
 
 redis_url = test_redis.redis_url  # one redis-server per module, as in test_redis
 client = test_redis.client  # an empty database per test

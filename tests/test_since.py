@@ -15,9 +15,9 @@ from scrapy.utils.test import get_crawler
 from test_crawl_local import article_html
 
 from newscrawl.commands.outcome import outcome_of
-from newscrawl.extensions import Dropped
 from newscrawl.items import ArticleItem
 from newscrawl.pipelines.stages import SinceFilterStage
+from newscrawl.run.drops import Dropped
 from newscrawl.sites import SiteConfigError, parse_sites
 
 SINCE = "2026-11-01"

@@ -1,21 +1,20 @@
 # ruff: noqa: E501  (fixture HTML and feeds read better unwrapped)
-"""Catalogue link scoring (newscrawl.catalogue) without a configured pattern, and feed formats."""
+"""Catalogue link scoring (newscrawl.discovery.links) without a configured pattern, and feed formats."""
 
 from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
 
-from newscrawl.catalogue import (
+from newscrawl.discovery.links import (
     find_article_links,
-    find_list_apis,
     find_next_page,
     headline_like,
-    links_from_json,
     parse,
     score_links,
     url_template,
 )
+from newscrawl.discovery.list_api import find_list_apis, links_from_json
 from newscrawl.spiders.feeds import parse_feed
 
 BASE = "https://news.example.com/world/"

@@ -26,8 +26,8 @@ from twisted.internet.defer import ensureDeferred
 from twisted.internet.task import deferLater
 from twisted.web import resource, server
 
-from newscrawl.extensions import ExportPathError, RunLocked, StateUnwritable
-from newscrawl.store import SqliteSeenStore
+from newscrawl.run.guard import ExportPathError, RunLocked, StateUnwritable
+from newscrawl.state.seen_store import SqliteSeenStore
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -206,7 +206,7 @@ async def test_a_second_run_on_the_same_state_refuses_and_leaves_the_first_runs_
 
 def hold_lock(path: Path) -> subprocess.Popen:
     """A process that takes the run lock at ``path`` as a crawl does, then sleeps."""
-    code = ("import sys, time; from newscrawl.store import RunLock; "
+    code = ("import sys, time; from newscrawl.state.seen_store import RunLock; "
             "lock = RunLock(sys.argv[1]); assert lock.acquire(); print('locked', flush=True); time.sleep(600)")
     holder = subprocess.Popen([sys.executable, "-c", code, str(path)], cwd=ROOT, env=ENV,
                               stdout=subprocess.PIPE, text=True)
@@ -537,7 +537,7 @@ async def test_a_full_jobdir_disk_stops_the_run_and_the_next_run_discards_the_qu
     (b"h\r\nx,1\r", b"\r\n", 2, b"h\r\n"),  # a record end cut in half
 ])
 def test_cut_partial_record(tmp_path, content, end, chunk, expected):
-    from newscrawl.extensions import cut_partial_record
+    from newscrawl.export.storage import cut_partial_record
 
     path = tmp_path / "feed"
     path.write_bytes(content)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from newscrawl.store import SqliteSeenStore, state_dir
+from newscrawl.state.seen_store import SqliteSeenStore, state_dir
 
 
 def test_urls_persist_across_instances_per_site(tmp_path):
@@ -45,7 +45,7 @@ def test_state_dir_setting_then_environment_then_default(monkeypatch, tmp_path):
 def test_run_lock_is_exclusive_notes_its_pid_and_is_free_again_when_released(tmp_path):
     import os
 
-    from newscrawl.store import RunLock
+    from newscrawl.state.run_lock import RunLock
 
     first, second = RunLock(tmp_path / "site.lock"), RunLock(tmp_path / "site.lock")
     assert first.acquire()
@@ -59,7 +59,7 @@ def test_run_lock_is_exclusive_notes_its_pid_and_is_free_again_when_released(tmp
 def test_check_sqlite_finds_damage_and_passes_a_sound_store(tmp_path):
     import pytest
 
-    from newscrawl.store import CorruptStore, check_sqlite, move_aside
+    from newscrawl.state.seen_store import CorruptStore, check_sqlite, move_aside
 
     check_sqlite(tmp_path / "absent.sqlite3")  # nothing to check yet
     store = SqliteSeenStore(tmp_path / "seen.sqlite3")

@@ -12,7 +12,7 @@ from pathlib import Path
 from test_crawl_local import article_html, catalogue_html, headline
 from test_exit_status import scrapy, site_table
 
-from newscrawl.store import DB_NAME, SqliteSeenStore
+from newscrawl.state.seen_store import DB_NAME, SqliteSeenStore
 
 VIDEO_PATH = "/news/2024/05/9/council-budget-video-report.html"
 VIDEO_PAGE = ("<html><head><title>Budget debate: the video</title></head><body><h1>Budget debate</h1>"

@@ -7,9 +7,9 @@ import test_redis
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 from test_evaluate_command import scrapy
 
-from newscrawl.catalogue import score_links
+from newscrawl.discovery.links import score_links
+from newscrawl.discovery.url_shapes import LEARNED_LIFT, REJECT, SiteUrlShapes, shape_of
 from newscrawl.extract import page_type
-from newscrawl.url_shapes import LEARNED_LIFT, REJECT, SiteUrlShapes, shape_of
 
 BASE = "http://127.0.0.1:1"
 redis_url = test_redis.redis_url

@@ -15,9 +15,9 @@ import pytest_twisted
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 from test_crawl_local import article_html, build_site, headline
 
+from newscrawl.archives.warc_reader import ReadOptions, Skip, WarcPage, looks_like_article, read_archive
 from newscrawl.items import EXPORT_FIELDS
 from newscrawl.spiders.warc import WarcSpider
-from newscrawl.warc import ReadOptions, Skip, WarcPage, looks_like_article, read_archive
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo" / "manifest.json"
 ARTICLE_URL = "http://news.example/2024/01/02/council-debates-the-budget.html"
@@ -404,7 +404,7 @@ def test_isal_and_zlib_read_every_archive_alike(tmp_path, monkeypatch):
     cut members at every byte, wrong lengths, an uncompressed file, gzip that holds no WARC."""
     from warcio.bufferedreaders import DecompressingBufferedReader
 
-    import newscrawl.warc as warc
+    import newscrawl.archives.warc_reader as warc
 
     pytest.importorskip("isal", reason="python-isal is not installed: zlib is the only reader")
     assert warc._gzip_reader() is not DecompressingBufferedReader

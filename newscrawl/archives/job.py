@@ -1,7 +1,7 @@
 """The job: every input file mapped to its output file on Dask distributed.
 
 The unit of work is one input file (:func:`process_file`): its records are read in order with
-:func:`newscrawl.warc.read_archive`, each page goes through :func:`.mapper.map_page`, the rows
+:func:`newscrawl.archives.warc_reader.read_archive`, each page goes through :func:`.mapper.map_page`, the rows
 go to the file's output (:class:`.output.FileOutput`), committed atomically beside a done
 marker.  Dask distributed (Rocklin 2015, "Dask: Parallel Computation with Blocked algorithms
 and Task Scheduling") schedules the files over its workers: a ``LocalCluster`` of ``workers``
@@ -29,7 +29,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..warc import Progress, ReadOptions, Skip, read_archive
+from newscrawl.archives.warc_reader import Progress, ReadOptions, Skip, read_archive
+
 from . import output
 from .inputs import exists, is_url
 from .mapper import MapOptions, map_page, warm_up

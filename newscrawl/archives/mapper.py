@@ -15,7 +15,7 @@ records", says what that costs and how to run the dedup pass over a job's output
 
 A row has the crawl's export fields (:data:`newscrawl.items.EXPORT_FIELDS`, in that order, each
 cleaned as the crawl's exporters clean it) plus ``page_type``.  A skip is a
-:class:`newscrawl.warc.Skip` whose reason is the crawl's drop reason: the reader's (``not_html``,
+:class:`~.warc_reader.Skip` whose reason is the crawl's drop reason: the reader's (``not_html``,
 ``http_status``, ``not_article``, ``too_large``, ``bad_http``/``unsupported_encoding`` for a body
 that cannot be decoded, ``truncated``, ``unreadable``, ...) or the extraction's
 (``extraction_timeout`` past the time budget, ``empty_body``, ``unparseable``, ...).
@@ -26,8 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import SimpleNamespace
 
+from newscrawl.archives.warc_reader import Skip, WarcPage, page_site
+
 from ..items import EXPORT_FIELDS
-from ..warc import Skip, WarcPage, page_site
 from .budget import BudgetExceeded, TimeBudget
 
 #: The crawl's own fields of a row (the rest of EXPORT_FIELDS is the rich record, as extracted).
@@ -95,7 +96,7 @@ def warm_up(method: str = "auto") -> None:
 
 
 def map_page(page: WarcPage, options: MapOptions = MapOptions()) -> dict | Skip:  # noqa: B008 - frozen
-    """The article row of one decoded page (:func:`newscrawl.warc.read_archive`), or why there is none."""
+    """The article row of one decoded page (:func:`~.warc_reader.read_archive`), or why there is none."""
     from ..items import clean_export_value
 
     listing = page.metadata.get("listing") if page.metadata else None

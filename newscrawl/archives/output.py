@@ -21,7 +21,8 @@ import json
 import os
 from pathlib import Path
 
-from ..record_schema import schema_for
+from newscrawl.export.schema import schema_for
+
 from .mapper import ROW_FIELDS
 
 FORMATS = ("parquet", "jsonl")
@@ -30,7 +31,7 @@ DONE = ".done"
 
 
 def schema():
-    """The crawl's export schema (:func:`newscrawl.record_schema.schema_for`) over :data:`ROW_FIELDS`."""
+    """The crawl's export schema (:func:`newscrawl.export.schema.schema_for`) over :data:`ROW_FIELDS`."""
     return schema_for(list(ROW_FIELDS))
 
 

@@ -26,7 +26,8 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from ..discovery import site_entry, site_table
+from newscrawl.discovery.survey import site_entry, site_table
+
 from ..sites import DEFAULT_SITES_FILE, SiteConfigError, load_sites, origin_of, parse_sites
 from ..siteswriter import add_site
 from ..spiders.discover import DiscoverSpider

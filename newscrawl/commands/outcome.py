@@ -40,7 +40,10 @@ from pathlib import Path
 from scrapy.exceptions import UsageError
 from w3lib.url import file_uri_to_path
 
-from ..extensions import DROP_PREFIX, UNEXPORTED_STATS, StartRefused
+from newscrawl.run.drops import DROP_PREFIX
+from newscrawl.run.guard import StartRefused
+from newscrawl.state.seen_urls import UNEXPORTED_STATS
+
 from ..spiders.site import (
     LISTING_ERROR_PREFIX,
     LISTING_REQUESTS,

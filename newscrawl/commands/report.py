@@ -19,10 +19,11 @@ from pathlib import Path
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from newscrawl.state.seen_store import state_dir
+
 from ..health import report as health_report
 from ..health.alarms import Thresholds
 from ..health.history import DB_NAME, now_utc, open_history
-from ..store import state_dir
 
 DEFAULT_DAYS = 90.0
 

@@ -14,9 +14,9 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from newscrawl.distributed import template_store
+from newscrawl.distributed.options import template_store
 from newscrawl.extract.methods.template import TEMPLATE_DB, TemplateStore
-from newscrawl.store import state_dir
+from newscrawl.state.seen_store import state_dir
 
 
 class Command(ScrapyCommand):
@@ -76,7 +76,7 @@ class Command(ScrapyCommand):
 def print_title_decoration(store, site: str, limit: int) -> None:
     """The site's learned title decoration: the parts of its titles that are not headlines."""
     from newscrawl.extract.fields.title_decoration import LEAD, DecorationStore
-    from newscrawl.redis_store import RedisDecorationStore
+    from newscrawl.state.redis_templates import RedisDecorationStore
 
     client = getattr(store, "client", None)
     titles = (RedisDecorationStore(client, store.prefix, readonly=True) if client is not None
@@ -95,7 +95,7 @@ def print_title_decoration(store, site: str, limit: int) -> None:
 
 
 def print_url_shapes(store, site: str, limit: int) -> None:
-    """The URL shapes the site's fetched links taught (:mod:`newscrawl.url_shapes`)."""
+    """The URL shapes the site's fetched links taught (:mod:`newscrawl.discovery.url_shapes`)."""
     from newscrawl.spiders.url_shapes import load_redis, load_sqlite
 
     client = getattr(store, "client", None)

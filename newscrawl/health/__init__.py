@@ -7,7 +7,6 @@ history, and a self-contained report page (``scrapy report``).
 - :mod:`.alarms` — robust baselines (median and MAD of the site's earlier runs) and the rules.
 - :mod:`.report` — the HTML page (inline CSS and SVG) and its JSON form.
 - :mod:`.extension` — the Scrapy extension that records a row at spider close.
-- :mod:`.progress` — periodic progress lines and the terminal progress bar.
 
-Only :mod:`.extension` and :mod:`.progress` import Scrapy.
+Only :mod:`.extension` imports Scrapy; progress lines are :mod:`newscrawl.run.crawlstats`.
 """

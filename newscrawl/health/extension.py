@@ -88,6 +88,6 @@ class HealthRecorder:
             self.crawler.stats.set_value(ALARMS_STAT, [a.line() for a in alarms])
 
     def _seen(self) -> Any:
-        from ..extensions import SeenUrls
+        from newscrawl.state.seen_urls import SeenUrls
 
         return self.crawler.get_extension(SeenUrls)

@@ -4,7 +4,7 @@ Two stores with the same four methods (:class:`HistoryStore`):
 
 - :class:`SqliteHistory` — ``health.sqlite3`` in the state directory (WAL mode, so a report
   reads while a crawl writes).  A file that is not a database or fails ``PRAGMA
-  quick_check`` is moved aside (:func:`newscrawl.store.move_aside`) and a new one started:
+  quick_check`` is moved aside (:func:`newscrawl.state.seen_store.move_aside`) and a new one started:
   the history is a report's input, never a reason for a run to fail.
 - :class:`RedisHistory` — one sorted set per site (score: the run's start time), for the
   distributed mode, where workers share no state directory.  Each worker records its own
@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..store import CorruptStore, check_sqlite, move_aside, state_dir
+from newscrawl.state.seen_store import CorruptStore, check_sqlite, move_aside, state_dir
 
 logger = logging.getLogger(__name__)
 
@@ -420,7 +420,7 @@ def open_history(settings: Any, *, client: Any = None) -> HistoryStore:
         if settings.get("NEWSCRAWL_HEALTH_RETENTION_DAYS") is not None else DEFAULT_RETENTION_DAYS
     url = settings.get("NEWSCRAWL_DISTRIBUTED")
     if url:
-        from ..redis_store import DEFAULT_PREFIX, connect
+        from newscrawl.state.redis_client import DEFAULT_PREFIX, connect
 
         prefix = settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX
         return RedisHistory(client if client is not None else connect(url), prefix, retention)

@@ -24,9 +24,9 @@ no later scrapy-redis distribution.  So :class:`FetchStage` asks the spider for 
 request (:meth:`~newscrawl.spiders.site.SiteSpider.detail_request`) and hands it to
 ``crawler.engine.crawl()``; downloader middlewares (robots.txt, offsite, retries,
 redirects, HTTP cache, per-domain slots and AutoThrottle) all apply.  The listing item
-is consumed by raising :class:`~newscrawl.extensions.Scheduled`, a ``DropItem`` that is not
+is consumed by raising :class:`~newscrawl.run.drops.Scheduled`, a ``DropItem`` that is not
 logged and is counted as ``newscrawl/scheduled``, not as a loss (nor in Scrapy's
-``item_dropped_count``: :mod:`newscrawl.crawlstats`).  The detail response
+``item_dropped_count``: :mod:`newscrawl.run.crawlstats`).  The detail response
 comes back to the spider's ``parse_article``, which emits an
 :class:`~newscrawl.items.ArticleItem` with the listing fields and the raw page; that
 item passes stages 1–2 untouched and is extracted by 3–6.
@@ -37,7 +37,7 @@ before export would then never be fetched again.  Instead: listing requests are
 ``dont_filter`` and re-issued on every run; detail requests are ``dont_filter`` and
 de-duplicated by the in-run set (:meth:`SeenUrls.claim`) plus the seen-URL store, which
 only learns a URL on ``item_scraped``, after the feed exporter wrote the item (the
-feed file is flushed per item: :class:`~newscrawl.extensions.FlushingFileFeedStorage`).
+feed file is flushed per item: :class:`~newscrawl.export.storage.FlushingFileFeedStorage`).
 :class:`ExportGateStage` repeats the store check just before export, for two listing
 URLs redirecting to one article and for requests restored from a ``JOBDIR`` queue.
 A kill between the flushed write and the store's commit can at worst repeat that one

@@ -7,8 +7,9 @@ from __future__ import annotations
 import logging
 import time
 
+from newscrawl.run.drops import Dropped
+
 from ..dedup import page_canonical
-from ..extensions import Dropped
 from ..extract import ExtractionError, Page, extract_page, page_type_of
 from ..extract.collector import collector_paused
 from ..extract.fields.authors import find_authors

@@ -21,7 +21,7 @@ downloading.
   (:func:`newscrawl.dedup.fingerprint`, for ``duplicate_content``), which the crawl process
   would otherwise compute itself (~0.7 ms a page, the largest share of its own per-page work);
   drops come back as ``(reason, detail)`` and become the same
-  :class:`~newscrawl.extensions.Dropped`; the worker's stats increments and log records are
+  :class:`~newscrawl.run.drops.Dropped`; the worker's stats increments and log records are
   replayed in the crawl process (``newscrawl/template/...`` counters, template warnings).
 - **A time limit per page.**  A worker runs its pages one after the other, so the page at the
   head of its queue is the one running, since the previous one came back.  A supervisor
@@ -173,7 +173,7 @@ def _start_worker(method: str, settings: dict, parent_pid: int) -> None:
 
 def _run(job: dict) -> dict:
     """One page in a worker: ``{"fields"|"dropped", "stats", "logs"}``."""
-    from ..extensions import Dropped
+    from newscrawl.run.drops import Dropped
 
     worker = _worker
     if worker.hang_marker and worker.hang_marker in job["body"]:

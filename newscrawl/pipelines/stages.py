@@ -7,10 +7,12 @@ import logging
 from datetime import UTC, date, datetime
 from typing import Any
 
-from ..extensions import Dropped, Scheduled, SeenUrls, state_write_failed
+from newscrawl.run.drops import Dropped, Scheduled
+from newscrawl.state.seen_store import canonical_url
+from newscrawl.state.seen_urls import SeenUrls, state_write_failed
+
 from ..extract import METHODS
 from ..items import BODY_RENDERINGS, ArticleItem, ListingItem
-from ..store import canonical_url
 from .extraction import extract_fields, warm_up
 from .pool import ExtractionPool, ExtractionTimeout, WorkerCrashed, release_pool, shared_pool
 from .shared_body import shared_bodies
@@ -46,7 +48,7 @@ class SeenFilterStage(Stage):
       ``NEWSCRAWL_FRESH=1`` ignores it);
     - ``already_rejected`` — fetched by an earlier run less than
       ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS`` ago and not exported for a lasting reason (no text,
-      not an article, an empty body: :data:`~newscrawl.extensions.UNEXPORTED_REASONS`)."""
+      not an article, an empty body: :data:`~newscrawl.state.seen_urls.UNEXPORTED_REASONS`)."""
 
     def process_item(self, item: Any) -> Any:
         if not isinstance(item, ListingItem):
@@ -275,7 +277,7 @@ class ExportGateStage(Stage):
 
     An article is known by its fetched URL, its listing URL and its page's declared canonical
     URL (``<link rel="canonical">``/``og:url`` on the same site), each as the store's key
-    (:func:`~newscrawl.store.canonical_url`: tracking parameters, http/https, ``m.``/``amp.``
+    (:func:`~newscrawl.state.seen_store.canonical_url`: tracking parameters, http/https, ``m.``/``amp.``
     and AMP variants folded).  One already exported, in this run or an earlier one, makes a
     ``duplicate``.  A body that repeats an exported article's text (MinHash of its shingles,
     :mod:`newscrawl.dedup`: syndicated copies, mirrors) is dropped as ``duplicate_content``,

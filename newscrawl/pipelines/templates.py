@@ -55,7 +55,7 @@ class CrawlTemplates:
     def _store(self) -> TemplateStore:
         """The SQLite store, or with ``NEWSCRAWL_DISTRIBUTED`` the one all workers share in Redis."""
         if self.store is None:
-            from ..distributed import template_store  # loads scrapy-redis only once a page needs the store
+            from newscrawl.distributed.options import template_store
 
             self.store = template_store(self.crawler.settings) or TemplateStore.in_dir(self._state_dir)
         return self.store
@@ -147,8 +147,9 @@ class TitleDecorations:
 
     def _store(self):
         if self.store is None:
+            from newscrawl.state.redis_templates import RedisDecorationStore
+
             from ..extract.fields.title_decoration import DecorationStore
-            from ..redis_store import RedisDecorationStore
 
             templates = self.templates._store()
             client = getattr(templates, "client", None)

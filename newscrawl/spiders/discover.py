@@ -16,7 +16,7 @@ a loopback, private or link-local address (:class:`newscrawl.middlewares.Private
 which resolves host names too): a public page cannot aim the crawl at the machine's network.
 
 **Its own site.**  Each discovered site is named after its registrable domain
-(``https://www.example.com/`` -> ``example_com``, :func:`newscrawl.discovery.site_name`), so its
+(``https://www.example.com/`` -> ``example_com``, :func:`newscrawl.discovery.survey.site_name`), so its
 items, seen store, template library and state are its own, not shared by every discovered site.
 
 Bounds (settings): ``NEWSCRAWL_DISCOVER_MAX_SECTIONS`` section pages read (default 10),
@@ -39,8 +39,9 @@ import scrapy
 from scrapy.http import TextResponse
 from scrapy.utils.defer import maybe_deferred_to_future
 
-from .. import catalogue, discovery
-from ..discovery import Survey
+from newscrawl.discovery import links
+from newscrawl.discovery.survey import Survey, feed_links, page_language, probe_urls, section_links, site_name
+
 from ..items import ListingItem
 from ..sites import AllowList, SiteConfig, domain_problem, origin_of, private_address, private_ip
 from ..urls import short_url
@@ -58,7 +59,7 @@ class DiscoverSpider(SiteSpider):
                  allow: str | None = None, **kwargs: Any):
         self.allow_arg = self.check_allow(url=url, allow=allow)
         host = urlsplit(url).netloc.rsplit("@", 1)[-1]
-        self.site = SiteConfig(name=discovery.site_name(url), domains=(host,), catalogues=(url,))
+        self.site = SiteConfig(name=site_name(url), domains=(host,), catalogues=(url,))
         super().__init__(*args, **kwargs)
         self.name = self.site.name  # the site's own name: its items, seen store and templates
         self.home_url = url
@@ -118,7 +119,7 @@ class DiscoverSpider(SiteSpider):
         if not isinstance(response, TextResponse):
             self.crawler.stats.inc_value("newscrawl/listing_error/not_html")
             return
-        root = catalogue.parse(response.text)
+        root = links.parse(response.text)
         if root is None:
             self.crawler.stats.inc_value("newscrawl/listing_error/not_html")
             return
@@ -126,16 +127,16 @@ class DiscoverSpider(SiteSpider):
         if next(islice(root.iter("a"), max_links, None), None) is not None:
             yield from self.parse_catalogue(response)  # counts and logs the page as too_many_links
             return
-        self.survey.language = discovery.page_language(root)
-        feeds = discovery.feed_links(root, response.url, self.allowed_domains)
-        sections = discovery.section_links(root, response.url, self.allowed_domains)
+        self.survey.language = page_language(root)
+        feeds = feed_links(root, response.url, self.allowed_domains)
+        sections = section_links(root, response.url, self.allowed_domains)
         sections = self._on_origin(sections, "section", response.url)
         sections = [s for s in sections if s not in self._listing_seen]
         self.survey.sections = sections
         self._count("sections", len(sections))
         yield from self._feed_requests(feeds, index_pages=True)
         if not feeds:
-            for url in discovery.probe_urls(response.url, self._setting("NEWSCRAWL_DISCOVER_FEED_PROBES", 4)):
+            for url in probe_urls(response.url, self._setting("NEWSCRAWL_DISCOVER_FEED_PROBES", 4)):
                 if url not in self._listing_seen and self.allow_list.allows(url):
                     self._listing_seen.add(url)
                     self._count("feed_probes")
@@ -163,8 +164,8 @@ class DiscoverSpider(SiteSpider):
         if page_kind(response) == "feed":
             yield from self._recorded(self.parse_feed(response), response.url, "feed")
         elif index_pages and isinstance(response, TextResponse):
-            root = catalogue.parse(response.text)
-            listed = discovery.feed_links(root, response.url, self.allowed_domains)
+            root = links.parse(response.text)
+            listed = feed_links(root, response.url, self.allowed_domains)
             self._count("feed_index_pages")
             yield from self._feed_requests(listed, index_pages=False)
         else:

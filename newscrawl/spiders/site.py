@@ -65,9 +65,10 @@ from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.task import deferLater
 from twisted.internet.threads import deferToThread
 
-from .. import catalogue
-from ..crawlstats import DETAIL_FAILED
-from ..extensions import DROP_PREFIX, record_drop
+from newscrawl.discovery import links, list_api
+from newscrawl.run.crawlstats import DETAIL_FAILED
+from newscrawl.run.drops import DROP_PREFIX, record_drop
+
 from ..items import ArticleItem, ListingItem, now_iso
 from ..middlewares import DETAIL_META, exception_reason
 from ..sites import (
@@ -241,7 +242,7 @@ class SiteSpider(scrapy.Spider):
         that matches none of the site's articles) is a warning and :data:`PATTERN_MATCHED_NONE`;
         the crawl's outcome is then not ok (:mod:`newscrawl.commands.outcome`)."""
         stats = self.crawler.stats
-        rejected = stats.get_value(catalogue.REJECTED_STATS + "pattern", 0)
+        rejected = stats.get_value(links.REJECTED_STATS + "pattern", 0)
         if self.article_pattern is not None and rejected and not stats.get_value(CATALOGUE_ACCEPTED, 0):
             stats.set_value(PATTERN_MATCHED_NONE, rejected)
             self.logger.warning("%s: article_pattern %s matched none of the %d links of its catalogue pages: "
@@ -308,7 +309,7 @@ class SiteSpider(scrapy.Spider):
         if not isinstance(response, TextResponse):
             self.crawler.stats.inc_value("newscrawl/listing_error/not_html")
             return
-        root = catalogue.parse(response.text)
+        root = links.parse(response.text)
         max_links = self.crawler.settings.getint("NEWSCRAWL_MAX_LISTING_LINKS", 10_000)
         if root is not None and next(islice(root.iter("a"), max_links, None), None) is not None:
             # Link scoring is Python work per link: a page of 100,000 links would hold the
@@ -318,7 +319,7 @@ class SiteSpider(scrapy.Spider):
                                 response.url, max_links)
             return
         learned = self.url_shapes.adjustment if getattr(self, "url_shapes", None) else None
-        scores = catalogue.score_links(root, response.url, self.allowed_domains, self.article_pattern,
+        scores = links.score_links(root, response.url, self.allowed_domains, self.article_pattern,
                                        learned=learned)
         self._count_rejected(scores.rejected, response.url)
         self.crawler.stats.inc_value(CATALOGUE_ACCEPTED, len(scores.accepted))
@@ -327,9 +328,9 @@ class SiteSpider(scrapy.Spider):
             item = self._listing(link.url, link.title or None, "catalogue", response.url)
             if item:
                 yield item
-        yield from self._list_api_requests(catalogue.find_list_apis(root, response.url), response.url)
+        yield from self._list_api_requests(list_api.find_list_apis(root, response.url), response.url)
         if page < self.max_pages:
-            following = catalogue.find_next_page(root, response.url, self.allowed_domains)
+            following = links.find_next_page(root, response.url, self.allowed_domains)
             if following and following not in self._listing_seen and self.allow_list.allows(following):
                 yield self._listing_request(following, self.parse_catalogue, page=page + 1)
 
@@ -342,7 +343,7 @@ class SiteSpider(scrapy.Spider):
         """Links the catalogue stage did not take: ``newscrawl/catalogue/rejected/<reason>`` each,
         and one DEBUG line a link."""
         for url, reason in rejected.items():
-            self.crawler.stats.inc_value(catalogue.REJECTED_STATS + reason)
+            self.crawler.stats.inc_value(links.REJECTED_STATS + reason)
             self.logger.debug("Catalogue %s: link %s rejected (%s)", listing_url, url, reason)
 
     def _list_api_requests(self, apis: list[str], listing_url: str):
@@ -380,7 +381,7 @@ class SiteSpider(scrapy.Spider):
 
     def parse_list_api(self, response):
         """Articles listed by a JSON endpoint (a JavaScript-rendered list)."""
-        entries = catalogue.links_from_json(response.body, response.url, self.allowed_domains)
+        entries = list_api.links_from_json(response.body, response.url, self.allowed_domains)
         if not entries:
             self.crawler.stats.inc_value("newscrawl/listing_error/list_api")
             self.logger.warning("List endpoint %s listed no articles", response.url)
@@ -542,17 +543,17 @@ class SiteSpider(scrapy.Spider):
 
         Yes when it ends on the site's root, on a listing page of this run or of the site's
         configuration, or on a page without article metadata (``og:type`` article, a JSON-LD
-        ``*Article``) whose URL reads as no article (:func:`newscrawl.catalogue.url_score` rejects
+        ``*Article``) whose URL reads as no article (:func:`newscrawl.discovery.links.url_score` rejects
         it or scores it at most 0, as for ``/world/`` or ``?page=2``; with an ``article_pattern``,
         a URL the pattern does not match).  A redirect to another article URL stays an article."""
         final = response.url.split("#")[0]
         if urlsplit(final).path in ("", "/") or final in self._listing_seen or final in self.site.catalogues:
             return True
-        score = catalogue.url_score(final, self.article_pattern)
+        score = links.url_score(final, self.article_pattern)
         if score is not None and score > 0:
             return False
         if isinstance(response, TextResponse):
-            root = catalogue.parse(response.text)
+            root = links.parse(response.text)
             if root is not None and _article_metadata(root):
                 return False
         return True
@@ -589,18 +590,19 @@ class SiteSpider(scrapy.Spider):
     def looks_like_article(self, response: TextResponse) -> bool:
         """Is this HTML page an article?  The site's ``article_pattern`` decides when it has one;
         otherwise the page's own metadata (``og:type`` article, a JSON-LD ``*Article`` or
-        ``BlogPosting``), else an article-shaped URL (:func:`newscrawl.catalogue.url_score`
-        at least :data:`~newscrawl.catalogue.MIN_SCORE`: a date or id plus a slug or ``.html``)."""
+        ``BlogPosting``), else an article-shaped URL (:func:`newscrawl.discovery.links.url_score`
+        at least :data:`~newscrawl.discovery.links.MIN_SCORE`: a date or id plus a slug or ``.html``)."""
         if self.site.article_pattern:
-            return catalogue.url_score(response.url, self.article_pattern) is not None
-        root = catalogue.parse(response.text)
+            return links.url_score(response.url, self.article_pattern) is not None
+        root = links.parse(response.text)
         if root is not None and _article_metadata(root):
             return True
-        return (catalogue.url_score(response.url) or 0.0) >= catalogue.MIN_SCORE
+        return (links.url_score(response.url) or 0.0) >= links.MIN_SCORE
 
     def parse_article_page(self, response):
         """The page's article, extracted as the pipelines would (without the template library)."""
-        from ..extensions import Dropped
+        from newscrawl.run.drops import Dropped
+
         from ..pipelines.extraction import CrawlTemplates, extract_fields
 
         templates = CrawlTemplates(self.crawler)

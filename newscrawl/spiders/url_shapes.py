@@ -1,5 +1,5 @@
-"""The crawl's side of :mod:`newscrawl.url_shapes`: each fetched article page's outcome (exported, or
-dropped by the page type filter as ``not_article/<kind>``) teaches the site's URL shapes, which
+"""The crawl's side of :mod:`newscrawl.discovery.url_shapes`: each fetched article page's outcome
+(exported, or dropped by the page type filter as ``not_article/<kind>``) teaches the site's URL shapes, which
 the site spider's catalogue stage uses on later listing pages.
 
 Kept per site with the template library: a table of ``templates.sqlite3`` in the state
@@ -17,9 +17,10 @@ from pathlib import Path
 
 from scrapy import signals
 
-from ..extensions import Dropped
+from newscrawl.discovery.url_shapes import SiteUrlShapes
+from newscrawl.run.drops import Dropped
+
 from ..items import ArticleItem
-from ..url_shapes import SiteUrlShapes
 
 logger = logging.getLogger(__name__)
 
@@ -27,8 +28,9 @@ STATS = "newscrawl/url_shapes/"
 
 
 def sqlite_path(settings) -> Path:
+    from newscrawl.state.seen_store import state_dir
+
     from ..extract.methods.template import TEMPLATE_DB
-    from ..store import state_dir
 
     return state_dir(settings.get("NEWSCRAWL_STATE_DIR")) / TEMPLATE_DB
 
@@ -101,7 +103,7 @@ class CrawlUrlShapes:
         return learning
 
     def _client(self):
-        from ..redis_store import connect
+        from newscrawl.state.redis_client import connect
 
         return connect(self.redis_url)
 
@@ -122,7 +124,7 @@ class CrawlUrlShapes:
         if not url:
             return
         self.shapes.record(url, is_article)
-        from ..url_shapes import shape_of
+        from newscrawl.discovery.url_shapes import shape_of
 
         self.added.setdefault(shape_of(url), [0, 0])[0 if is_article else 1] += 1
         self.crawler.stats.inc_value(STATS + ("articles" if is_article else "not_articles"))

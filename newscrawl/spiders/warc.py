@@ -26,7 +26,7 @@ workers pages are in the pipelines at once, so memory does not grow with the arc
 over ``DOWNLOAD_MAXSIZE`` are skipped by their stated length without being read; pages wait while
 the bodies in the pipelines add up to ``SCRAPER_SLOT_MAX_ACTIVE_SIZE`` (Scrapy's bound on response
 bytes in processing, default 5 MB; a larger page goes alone).  Every record
-that gives no article is counted under ``newscrawl/dropped/<reason>`` (see :mod:`newscrawl.warc`),
+that gives no article is counted under ``newscrawl/dropped/<reason>`` (see :mod:`newscrawl.archives`),
 a file that is missing, not WARC or damaged included: it never stops the run.  A progress line is
 logged every ``LOGSTATS_INTERVAL`` seconds.  ``NEWSCRAWL_FRESH`` is on for this spider (an archive
 is read again in full on every run); a URL met twice in one run is exported once (the second is
@@ -50,9 +50,18 @@ from typing import Any, ClassVar
 import scrapy
 from scrapy import signals
 
-from ..extensions import record_drop
+from newscrawl.archives.warc_reader import (
+    Progress,
+    ReadOptions,
+    Skip,
+    WarcPage,
+    archive_paths,
+    page_site,
+    read_archive,
+)
+from newscrawl.run.drops import record_drop
+
 from ..items import ArticleItem
-from ..warc import Progress, ReadOptions, Skip, WarcPage, archive_paths, page_site, read_archive
 
 KEEP = ("articles", "html")
 

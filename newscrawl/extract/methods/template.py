@@ -472,7 +472,7 @@ class TemplateStore:
 
     @classmethod
     def in_dir(cls, directory=None, **params) -> TemplateStore:
-        from ...store import state_dir
+        from newscrawl.state.seen_store import state_dir
 
         return cls(state_dir(directory) / TEMPLATE_DB, **params)
 

@@ -23,8 +23,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from scrapy.exporters import BaseItemExporter
 
-from .items import clean_export_value
-from .record_schema import schema_for
+from ..items import clean_export_value
+from .schema import schema_for
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class ParquetItemExporter(BaseItemExporter):
         self.file = file
 
     def _fields(self) -> list[str]:
-        from .items import EXPORT_FIELDS
+        from ..items import EXPORT_FIELDS
 
         return list(self.fields_to_export or EXPORT_FIELDS)
 

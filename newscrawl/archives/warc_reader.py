@@ -1,45 +1,11 @@
-"""WARC in and out: record a crawl's HTTP traffic, read article pages back from WARC archives.
+"""WARC in: :func:`read_archive` reads the article pages of one archive (no Scrapy imports).
 
-WARC is the web archive format (ISO 28500; WARC 1.1,
-https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/), read and
-written here with warcio.  Common Crawl's news archive (CC-NEWS) is a set of such files.
-
-**Recording** (:class:`WarcRecorder`, a downloader middleware, on with ``-s NEWSCRAWL_WARC=PATH``).
-Every response the crawl downloads (robots.txt, catalogue pages, feeds, list endpoints, detail
-pages, redirects and error pages) is written with its request:
-
-- a ``response`` record (WARC 1.1 §6.3) holding the HTTP status line, headers and body, a
-  ``request`` record (§6.4) with ``WARC-Concurrent-To`` naming it, and for an article page a
-  ``metadata`` record (§6.5, ``application/json``) with what the listing said about it (the
-  site, listing title and feed fields), so that extraction from the archive exports the same
-  fields as the crawl did;
-- **the body as the server sent it**: the middleware sits at 950, before Scrapy's
-  HttpCompressionMiddleware (590) decompresses, so a gzip/deflate/br body is stored compressed
-  with its ``Content-Encoding`` header, as sent.  Twisted has already undone chunked transfer
-  coding, so ``Transfer-Encoding`` is stored as ``X-Crawler-Transfer-Encoding`` and
-  ``Content-Length`` states the stored length (a differing original is kept as
-  ``X-Crawler-Content-Length``): Common Crawl's convention, so any WARC reader replays the
-  record as stored;
-- each record is its own gzip member and a response's records go to the file in one write,
-  flushed at once: a killed crawl leaves at most a cut last member, which readers (this one
-  included) skip;
-- files rotate once they reach ``NEWSCRAWL_WARC_MAX_SIZE`` bytes (default 1 GB; 0: never),
-  each starting with a ``warcinfo`` record (§6.2) naming the software, the spider and a
-  summary of the settings.
-
-``NEWSCRAWL_WARC`` is a directory (files ``<spider>-<UTC time>-<pid>-<serial>.warc.gz`` in it)
-or a file name ending in ``.warc.gz`` (its rotations are ``<name>-00001.warc.gz``, ...).  An
-existing file is never appended to or overwritten: the next free serial is used.  A write that
-fails (disk full) stops the recording with an error line and ``newscrawl/warc/write_failed``;
-the crawl goes on.
-
-**Reading** (:func:`read_archive`): the response records of one archive, decoded (chunked
-transfer coding and every content coding the crawl accepts undone by :mod:`newscrawl.codings`,
-the crawl's own decoder; the ``Content-Type`` charset kept for the decoder), as
-:class:`WarcPage` objects, and a :class:`Skip` with a reason for every record that is not an
-HTML page worth extracting or cannot be read: ``not_warc``, ``truncated`` (a record cut short,
-a ``WARC-Truncated`` record, a body shorter than its HTTP ``Content-Length`` or whose coding
-ends before its end mark),
+It yields the response records, decoded (chunked transfer coding and every content coding the
+crawl accepts undone by :mod:`newscrawl.codings`, the crawl's own decoder; the
+``Content-Type`` charset kept for the decoder), as :class:`WarcPage` objects, and a
+:class:`Skip` with a reason for every record that is not an HTML page worth extracting or
+cannot be read: ``not_warc``, ``truncated`` (a record cut short, a ``WARC-Truncated`` record,
+a body shorter than its HTTP ``Content-Length`` or whose coding ends before its end mark),
 ``too_large`` (judged by the record's length before anything is read), ``revisit``,
 ``http_status``, ``not_html``, ``bad_http``, ``unsupported_encoding``, ``not_article``,
 ``unreadable`` (the rest of a damaged file; a path that is not a regular file, opened
@@ -47,7 +13,8 @@ without waiting, so a named pipe never blocks).  In a plain ``.warc`` each recor
 to end where its ``Content-Length`` says: one cut short, or claiming more than the file holds,
 is a ``truncated`` skip and reading resumes at the ``WARC/1.x`` header inside its block.
 No record is held beyond the size limit, so memory does not grow with the archive.  The
-``warc`` spider (:mod:`newscrawl.spiders.warc`) feeds the pages to the crawl's own pipelines.
+``warc`` spider (:mod:`newscrawl.spiders.warc`) feeds the pages to the crawl's own pipelines;
+``scrapy archive`` (:mod:`newscrawl.archives.job`) maps them on a Dask cluster.
 """
 
 from __future__ import annotations
@@ -58,290 +25,20 @@ import json
 import logging
 import os
 import re
-import socket
 import stat
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
-from http import HTTPStatus
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
-from scrapy import signals
-from scrapy.exceptions import NotConfigured
-
-from . import codings
+from newscrawl import codings
+from newscrawl.archives.warc_writer import METADATA_TYPE, SUFFIX
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MAX_SIZE = 1_000_000_000
-SUFFIX = ".warc.gz"
-STATS = "newscrawl/warc/"
-METADATA_TYPE = "application/json"
-#: Settings named in every file's warcinfo record, when set.
-SUMMARY_SETTINGS = ("USER_AGENT", "ROBOTSTXT_OBEY", "CONCURRENT_REQUESTS", "CONCURRENT_REQUESTS_PER_DOMAIN",
-                    "DOWNLOAD_DELAY", "AUTOTHROTTLE_ENABLED", "DOWNLOAD_MAXSIZE", "NEWSCRAWL_METHOD",
-                    "NEWSCRAWL_DISTRIBUTED")
-_HOP_HEADERS = {b"transfer-encoding": "X-Crawler-Transfer-Encoding"}
-
-
-def _version(package: str) -> str:
-    try:
-        return version(package)
-    except PackageNotFoundError:
-        pass
-    if package == "newscrawl":  # run from a checkout, not installed: the project file says
-        import tomllib
-
-        try:
-            project = Path(__file__).resolve().parents[1] / "pyproject.toml"
-            return tomllib.loads(project.read_text(encoding="utf-8"))["project"]["version"]
-        except (OSError, ValueError, KeyError):
-            pass
-    return "unknown"
-
-
-def software() -> str:
-    """The warcinfo ``software`` field: newscrawl and the libraries that wrote the records."""
-    return f"newscrawl/{_version('newscrawl')} Scrapy/{_version('scrapy')} warcio/{_version('warcio')}"
-
-
-# --- writing ------------------------------------------------------------------------------------
-
-
-def _gzip_member(data: bytes) -> bytes:
-    """``data`` as one gzip member (level 6: warcio's own wrapper uses 9, several times slower)."""
-    compressor = zlib.compressobj(6, zlib.DEFLATED, zlib.MAX_WBITS + 16)
-    return compressor.compress(data) + compressor.flush()
-
-
-class WarcFiles:
-    """The archive files of one crawl: rotation, warcinfo records, one flushed write per response."""
-
-    def __init__(self, target: str | os.PathLike, max_size: int, info: dict[str, Any], prefix: str = "crawl"):
-        from warcio.warcwriter import WARCWriter
-
-        self.target = Path(target)
-        self.is_file = self.target.name.endswith((SUFFIX, ".warc"))
-        self.max_size = max_size
-        self.info = info
-        self.prefix = _UNSAFE_NAME_CHARS.sub("_", prefix)
-        self.started = datetime.now(UTC).strftime("%Y%m%d%H%M%S")
-        self.serial = 0
-        self.paths: list[Path] = []
-        self._file: io.BufferedWriter | None = None
-        self._buffer = io.BytesIO()
-        self.builder = WARCWriter(self._buffer, gzip=False, warc_version="1.1")
-
-    def _next_path(self) -> Path:
-        while True:
-            serial, self.serial = self.serial, self.serial + 1
-            if self.is_file:
-                stem = self.target.name[: -len(SUFFIX)] if self.target.name.endswith(SUFFIX) \
-                    else self.target.name[: -len(".warc")]
-                name = self.target.name if serial == 0 else f"{stem}-{serial:05d}{SUFFIX}"
-                path = self.target.with_name(name)
-            else:
-                path = self.target / f"{self.prefix}-{self.started}-{os.getpid()}-{serial:05d}{SUFFIX}"
-            if not path.exists():
-                return path
-
-    def _open(self) -> None:
-        while True:
-            path = self._next_path()
-            path.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                self._file = open(path, "xb")  # noqa: SIM115 - kept open across records, closed by close()
-                break
-            except FileExistsError:  # another process (a distributed worker) took the name first
-                continue
-        self.paths.append(path)
-        logger.info("Recording the crawl to %s", path)
-        record = self.builder.create_warcinfo_record(path.name, self.info)
-        self._file.write(self._serialize([record]))
-        self._file.flush()
-
-    def _serialize(self, records: list) -> bytes:
-        """The records, each its own gzip member."""
-        members = []
-        for record in records:
-            self._buffer.seek(0)
-            self._buffer.truncate()
-            self.builder.write_record(record)
-            members.append(_gzip_member(self._buffer.getvalue()))
-        return b"".join(members)
-
-    def write(self, records: list) -> int:
-        """Append ``records`` in one write, flushed; returns the bytes written."""
-        if self._file is None:
-            self._open()
-        data = self._serialize(records)
-        self._file.write(data)
-        self._file.flush()
-        if self.max_size and self._file.tell() >= self.max_size:
-            self.close()
-        return len(data)
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-
-
-def _http_headers(headers, body_length: int) -> list[tuple[str, str]]:
-    """A Scrapy ``Headers`` as stored: latin-1 text (RFC 9110 §5.5), hop-by-hop coding renamed,
-    ``Content-Length`` the stored body's length."""
-    out: list[tuple[str, str]] = []
-    original_length = None
-    for name, values in headers.items():
-        lower = name.lower()
-        text = name.decode("latin-1")
-        if lower == b"content-length":
-            original_length = values[-1].decode("latin-1") if values else None
-            continue
-        text = _HOP_HEADERS.get(lower, text)
-        out.extend((text, value.decode("latin-1")) for value in values)
-    if original_length is not None and original_length.strip() != str(body_length):
-        out.append(("X-Crawler-Content-Length", original_length))
-    out.append(("Content-Length", str(body_length)))
-    return out
-
-
-def _warc_date(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-class WarcRecorder:
-    """Downloader middleware (at 950) writing every response and its request to WARC files.
-
-    See the module docstring; settings ``NEWSCRAWL_WARC`` (a directory or a ``.warc.gz`` file;
-    unset: off) and ``NEWSCRAWL_WARC_MAX_SIZE`` (bytes per file, default 1 GB, 0: no rotation).
-    Stats: ``newscrawl/warc/records`` (responses recorded), ``newscrawl/warc/bytes``,
-    ``newscrawl/warc/files``, ``newscrawl/warc/write_failed`` (the error; recording stopped),
-    ``newscrawl/warc/record_failed`` (responses whose records could not be built; not recorded).
-    """
-
-    def __init__(self, crawler, target: str, max_size: int):
-        self.crawler = crawler
-        self.target = target
-        self.max_size = max_size
-        self.files: WarcFiles | None = None
-        self.failed = False
-        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
-        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        target = crawler.settings.get("NEWSCRAWL_WARC")
-        if not target:
-            raise NotConfigured  # no message: Scrapy warns "Disabled ..." only for a NotConfigured with one
-        max_size = crawler.settings.getint("NEWSCRAWL_WARC_MAX_SIZE", DEFAULT_MAX_SIZE)
-        if max_size < 0:
-            raise ValueError(f"NEWSCRAWL_WARC_MAX_SIZE must be 0 or more bytes, got {max_size}")
-        return cls(crawler, str(target), max_size)
-
-    def warcinfo(self, spider) -> dict[str, Any]:
-        """The warcinfo fields (WARC 1.1 §6.2 and its annex: software, format, isPartOf, ...)."""
-        settings = self.crawler.settings
-        summary = {name: settings.get(name) for name in SUMMARY_SETTINGS if settings.get(name) is not None}
-        return {
-            "software": software(),
-            "format": "WARC File Format 1.1",
-            "conformsTo": "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/",
-            "isPartOf": spider.name,
-            "hostname": socket.gethostname(),
-            "http-header-user-agent": settings.get("USER_AGENT"),
-            "robots": "obey" if settings.getbool("ROBOTSTXT_OBEY") else "ignore",
-            "description": f"newscrawl crawl of {spider.name}",
-            "newscrawl-settings": json.dumps(summary, sort_keys=True, default=str),
-        }
-
-    def spider_opened(self, spider) -> None:
-        self.files = WarcFiles(self.target, self.max_size, self.warcinfo(spider), prefix=spider.name)
-
-    def spider_closed(self, spider) -> None:
-        if self.files is not None:
-            self.files.close()
-            self.crawler.stats.set_value(STATS + "files", len(self.files.paths))
-
-    def process_response(self, request, response, spider=None):
-        if self.files is None or self.failed:
-            return response
-        try:
-            records = self.records(request, response)
-        except Exception as exc:  # noqa: BLE001 - a record that cannot be built must not cost the page
-            self.crawler.stats.inc_value(STATS + "record_failed")
-            logger.warning("Cannot record %s in the WARC archive: %s: %s", response.url,
-                           type(exc).__name__, exc)
-            return response
-        try:
-            written = self.files.write(records)
-        except OSError as exc:
-            self.failed = True
-            self.crawler.stats.set_value(STATS + "write_failed", str(exc))
-            logger.error("Cannot write the WARC archive (%s); the crawl goes on without recording", exc)
-        else:
-            self.crawler.stats.inc_value(STATS + "records")
-            self.crawler.stats.inc_value(STATS + "bytes", written)
-        return response
-
-    def records(self, request, response) -> list:
-        """The response, request and (for an article page) metadata records of one download."""
-        from warcio.statusandheaders import StatusAndHeaders
-
-        from .middlewares import DETAIL_META
-
-        builder = self.files.builder
-        body = response.body
-        fetched = _warc_date(datetime.now(UTC))
-        warc_headers = {"WARC-Date": fetched}
-        if getattr(response, "ip_address", None) is not None:
-            warc_headers["WARC-IP-Address"] = str(response.ip_address)
-        if "dataloss" in (response.flags or ()):
-            warc_headers["WARC-Truncated"] = "disconnect"
-        try:
-            reason = HTTPStatus(response.status).phrase
-        except ValueError:
-            reason = ""
-        http = StatusAndHeaders(f"{response.status} {reason}".strip(),
-                                _http_headers(response.headers, len(body)), protocol="HTTP/1.1")
-        record = builder.create_warc_record(response.url, "response", payload=io.BytesIO(body),
-                                            length=len(body), http_headers=http,
-                                            warc_headers_dict=warc_headers)
-        record_id = record.rec_headers.get_header("WARC-Record-ID")
-        records = [record, self._request_record(request, response, record_id, fetched)]
-        listing = request.cb_kwargs.get("listing") if DETAIL_META in request.meta else None
-        if isinstance(listing, dict):
-            payload = json.dumps({"site": listing.get("site"), "listing": listing},
-                                 ensure_ascii=False).encode("utf-8")
-            records.append(builder.create_warc_record(
-                response.url, "metadata", payload=io.BytesIO(payload), length=len(payload),
-                warc_content_type=METADATA_TYPE,
-                warc_headers_dict={"WARC-Date": fetched, "WARC-Concurrent-To": record_id}))
-        return records
-
-    def _request_record(self, request, response, response_id: str, fetched: str):
-        from warcio.statusandheaders import StatusAndHeaders
-
-        parts = urlsplit(request.url)
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        headers = [(name.decode("latin-1"), value.decode("latin-1"))
-                   for name, values in request.headers.items() for value in values]
-        if not any(name.lower() == "host" for name, _ in headers):
-            headers.insert(0, ("Host", parts.netloc))
-        http = StatusAndHeaders(f"{request.method} {target} HTTP/1.1", headers, protocol="",
-                                is_http_request=True)
-        body = request.body or b""
-        return self.files.builder.create_warc_record(
-            response.url, "request", payload=io.BytesIO(body), length=len(body), http_headers=http,
-            warc_headers_dict={"WARC-Date": fetched, "WARC-Concurrent-To": response_id})
-
-
-# --- reading ------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -357,6 +54,7 @@ class WarcPage:
     metadata: dict = field(default_factory=dict)  # the crawl's listing data (newscrawl archives)
 
 
+
 @dataclass
 class Skip:
     """A record (or the rest of a file) not extracted, and why."""
@@ -364,6 +62,7 @@ class Skip:
     reason: str
     detail: str
     url: str | None = None
+
 
 
 @dataclass
@@ -374,6 +73,7 @@ class ReadOptions:
 
     max_bytes: int = 16 * 1024 * 1024
     keep: str = "articles"
+
 
 
 @dataclass
@@ -388,20 +88,42 @@ class Progress:
 
 
 _HTTP_PROTOCOLS = ["HTTP/1.0", "HTTP/1.1", "HTTP/2", "HTTP/2.0", "HTTP/3"]
+
+
 _HEAD_LIMIT = 256 * 1024  # HTTP status line and headers: a larger head is not HTTP
+
+
 _SNIFF_BYTES = 1024
+
+
+
 # \A: tried at the start only, also by a search (linear time, tests/test_regex_linear.py).
 _HTML_START = re.compile(rb"\A\s*+(?:<!--.{0,200}?-->\s*+)?<(?:!doctype\s+html|html|head|body|meta|title)",
                          re.IGNORECASE | re.DOTALL)
-_UNSAFE_NAME_CHARS = re.compile(r"[^\w.-]")
+
+
+
+
 _NEWSCRAWL_SOFTWARE = re.compile(rb"(?m)^software:\s*+newscrawl/")  # in a warcinfo record
+
+
 _ARTICLE_SCAN = 512 * 1024
+
+
 _OG_ARTICLE = re.compile(rb"""content\s{0,5}=\s{0,5}["']?article\b""", re.IGNORECASE)
+
+
 _LD_ARTICLE = re.compile(rb'"@type"\s{0,20}:\s{0,20}\[?\s{0,20}"(?:\w{0,30}Article|BlogPosting)"')
+
+
 _MAX_OG_TAGS = 5
+
+
+
 # A record header as it starts: its version line, then header fields up to WARC-Type (WARC 1.1 §4)
 _WARC_HEADER = re.compile(rb"\AWARC/1\.[01]\r?\n(?:[!-9;-~]{1,64}:[^\r\n]{0,1024}\r?\n){0,32}?WARC-Type:",
                           re.IGNORECASE)
+
 
 
 def looks_like_warc(head: bytes) -> bool:
@@ -413,6 +135,7 @@ def looks_like_warc(head: bytes) -> bool:
         except zlib.error:
             return False
     return head.lstrip(b"\r\n").startswith(b"WARC/")
+
 
 
 def read_archive(path: str | os.PathLike, options: ReadOptions | None = None,
@@ -473,6 +196,7 @@ def read_archive(path: str | os.PathLike, options: ReadOptions | None = None,
                 progress.resyncs += 1
 
 
+
 @lru_cache(maxsize=1)
 def _gzip_reader():
     """warcio's reader of gzip members, with ISA-L's inflate when python-isal is installed:
@@ -492,6 +216,7 @@ def _gzip_reader():
         DECOMPRESSORS = {**BufferedReader.DECOMPRESSORS, "gzip": isal_gzip}
 
     return IsalGzipReader
+
 
 
 class _QuietIterator:
@@ -532,6 +257,7 @@ class _QuietIterator:
                 super().close()
 
         return Quiet(fh, no_record_parse=True)
+
 
 
 def _read_from(fh, start: int, options: ReadOptions, progress: Progress, name: str):
@@ -581,6 +307,7 @@ def _read_from(fh, start: int, options: ReadOptions, progress: Progress, name: s
     return None
 
 
+
 class _CutRecord(Exception):  # noqa: N818 - a signal to read_archive, not an error shown
     """A record of a plain (uncompressed) file whose block is cut short by the next record's
     header or by the end of the file; ``resume`` is that header's offset (None: none follows)."""
@@ -590,6 +317,7 @@ class _CutRecord(Exception):  # noqa: N818 - a signal to read_archive, not an er
         self.why = why
         self.resume = resume
         self.url = url
+
 
 
 def _check_framing(fh, records, record) -> None:
@@ -628,6 +356,7 @@ def _check_framing(fh, records, record) -> None:
                          None, url)
 
 
+
 def _next_record_start(fh, offset: int, marker: bytes, chunk: int = 1 << 20,
                        strict: bool = False) -> int | None:
     """The first offset at or after ``offset`` where ``marker`` starts a readable WARC record;
@@ -650,6 +379,7 @@ def _next_record_start(fh, offset: int, marker: bytes, chunk: int = 1 << 20,
         position += len(data) - len(marker) + 1
 
 
+
 def _damage(exc: Exception, name: str, offset: int) -> Skip:
     """The skip for the part of an archive that cannot be parsed (a cut or garbled record)."""
     if isinstance(exc, EOFError | zlib.error | gzip.BadGzipFile):
@@ -657,6 +387,7 @@ def _damage(exc: Exception, name: str, offset: int) -> Skip:
     text = " ".join(str(exc).split())[:200]
     return Skip("unreadable", f"{name}: records from byte {offset} cannot be parsed ({type(exc).__name__}: "
                 f"{text}); reading resumes at the next record start")
+
 
 
 def _outcome(record, options: ReadOptions, progress: Progress) -> WarcPage | Skip | dict | None:
@@ -700,6 +431,7 @@ def _outcome(record, options: ReadOptions, progress: Progress) -> WarcPage | Ski
     return _page(block, url, headers, options)
 
 
+
 def _page(block: bytes, url: str, headers, options: ReadOptions) -> WarcPage | Skip:
     """The HTML page of one response record's block (HTTP head and body)."""
     from warcio.statusandheaders import StatusAndHeadersParser, StatusAndHeadersParserException
@@ -727,6 +459,7 @@ def _page(block: bytes, url: str, headers, options: ReadOptions) -> WarcPage | S
     date = headers.get_header("WARC-Date")
     return WarcPage(url=url, date=_iso_second(date), status=status, content_type=content_type, body=body,
                     record_id=headers.get_header("WARC-Record-ID"))
+
 
 
 def _decoded(payload: bytes, http, max_bytes: int) -> bytes | Skip:
@@ -763,6 +496,7 @@ def _decoded(payload: bytes, http, max_bytes: int) -> bytes | Skip:
     return body
 
 
+
 def _is_html(content_type: str | None, body: bytes) -> bool:
     media = (content_type or "").split(";", 1)[0].strip().lower()
     if media in ("text/html", "application/xhtml+xml"):
@@ -770,6 +504,7 @@ def _is_html(content_type: str | None, body: bytes) -> bool:
     if media and media not in ("text/plain", "application/octet-stream", "unknown/unknown", "text/x-unknown"):
         return False
     return _HTML_START.match(body[:_SNIFF_BYTES].lstrip(b"\xef\xbb\xbf")) is not None
+
 
 
 def _iso_second(warc_date: str | None) -> str | None:
@@ -783,6 +518,7 @@ def _iso_second(warc_date: str | None) -> str | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).replace(microsecond=0).isoformat()
+
 
 
 def _finish(page: WarcPage, options: ReadOptions, progress: Progress) -> WarcPage | Skip:
@@ -799,11 +535,12 @@ def _finish(page: WarcPage, options: ReadOptions, progress: Progress) -> WarcPag
     return Skip("not_article", "no og:type article, JSON-LD Article or article-shaped URL", page.url)
 
 
+
 def looks_like_article(url: str, body: bytes) -> bool:
     """An article page by ``og:type`` ``article``, a JSON-LD ``*Article``/``BlogPosting`` type, or an
-    article-shaped URL (:func:`newscrawl.catalogue.url_score`), as ``scrapy parse`` judges pages;
+    article-shaped URL (:func:`newscrawl.discovery.links.url_score`), as ``scrapy parse`` judges pages;
     the markup is scanned in its first 512 KB, without parsing it."""
-    from .catalogue import MIN_SCORE, url_score
+    from ..discovery.links import MIN_SCORE, url_score
 
     head = body[:_ARTICLE_SCAN]
     start = 0
@@ -819,6 +556,7 @@ def looks_like_article(url: str, body: bytes) -> bool:
     return (url_score(url) or 0.0) >= MIN_SCORE
 
 
+
 def page_site(page: WarcPage) -> str:
     """The site a page belongs to: the crawl's site name in a newscrawl archive, else its host
     (without ``www.``)."""
@@ -827,6 +565,7 @@ def page_site(page: WarcPage) -> str:
         return site
     host = (urlsplit(page.url).hostname or "").lower()
     return host.removeprefix("www.") or "warc"
+
 
 
 def archive_paths(spec: str) -> list[Path]:
@@ -847,3 +586,4 @@ def archive_paths(spec: str) -> list[Path]:
         else:
             found.append(path)
     return found
+

@@ -24,54 +24,85 @@ kinds of evidence:
 Only http(s) links on the site's own domains are considered.  Every link not taken gets a
 reason (:func:`score_links`): ``not_web``, ``same_page``, ``offsite``, ``not_html``,
 ``site_root``, ``pattern``, ``menu_text``, ``advert``, ``navigation``, ``not_article_path``,
-``anchor_text``, ``url_shape`` or ``learned_not_article`` (:mod:`newscrawl.url_shapes`); the site
+``anchor_text``, ``url_shape`` or ``learned_not_article`` (:mod:`newscrawl.discovery.url_shapes`); the site
 spider counts them as ``newscrawl/catalogue/rejected/<reason>`` and logs each at DEBUG.  No Scrapy imports.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from itertools import chain, islice
 from urllib.parse import urljoin, urlsplit
 
 from lxml import html
 
-from .extract.dom import normalize_space, parse_html
-from .extract.errors import ExtractionError
-from .sites import host_allowed
+from newscrawl.extract.dom import normalize_space, parse_html
+from newscrawl.extract.errors import ExtractionError
+from newscrawl.sites import host_allowed
 
 MIN_SCORE = 2.0
+
+
 REJECTED_STATS = "newscrawl/catalogue/rejected/"  # stats prefix: links rejected, by reason
+
+
 TEMPLATE_SUPPORT = 3  # confident links that must share a URL template before it lifts its other members
+
+
 TEMPLATE_LIFT = 1.0
+
+
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
+
+
 _NAV_TAGS = {"nav", "header", "footer", "aside", "menu"}
+
+
 _NAV_WORDS = re.compile(
     r"(^|[-_\s])(nav|navbar|menu|footer|header|breadcrumbs?|sidebar|toolbar|login|copyright|share|social|"
     r"tags?|pagination|pager|topbar|masthead)([-_\s]|$)",
     re.IGNORECASE,
 )
+
+
 _AD_WORDS = re.compile(r"(^|[-_\s])(ad|ads|advert\w*|banner|sponsor\w*|promo\w*|gg|guanggao)([-_\s]|$)", re.I)
+
+
 _MENU_TEXT = {
     "home", "more", "next", "previous", "prev", "login", "sign in", "subscribe", "read more", "contact us",
     "about us", "首页", "更多", "下一页", "上一页", "登录", "注册", "главная", "далее", "ещё", "еще",
 }
+
+
 _NEXT_TEXT = re.compile(
     r"^(next( page)?|older( posts| entries)?|more|»|›|>|>>|下一页|下页|后一页|далее|следующая( страница)?|"
     r"next\s*[»›>]|[»›>]\s*next|→)$",
     re.IGNORECASE,
 )
+
+
 _DATE_RE = re.compile(r"(19|20)\d{2}[-/]?(0[1-9]|1[0-2])[-/]?([0-3]\d)?")
+
+
 _ID_RE = re.compile(r"\d{5,}")
+
+
 _EXT_RE = re.compile(r"\.(s?html?|php|aspx?)$", re.IGNORECASE)
+
+
 _SKIP_EXT_RE = re.compile(r"\.(jpe?g|png|gif|webp|svg|pdf|zip|mp[34]|css|js|xml|rss|json)$", re.IGNORECASE)
+
+
 _LONG_ID_RE = re.compile(r"[0-9a-z]{10,}", re.IGNORECASE)  # an alphanumeric id such as FGK7NCOR0001899O
+
+
+
 # One-word path segments that name a page of media, of tags or of people, not a text article.
 _NOT_ARTICLE_WORDS = frozenset({
     "video", "videos", "photo", "photos", "pic", "pics", "picture", "pictures", "gallery", "galleries",
@@ -79,11 +110,18 @@ _NOT_ARTICLE_WORDS = frozenset({
     "keyword", "keywords", "author", "authors", "category", "categories", "search", "user", "users",
     "profile", "account", "login", "subscribe", "newsletter", "newsletters",
 })
+
+
 _NOT_ARTICLE_PREFIXES = ("photo", "video")  # photoview, videolist, ...
+
+
 _MEDIA_HOST_LABELS = frozenset({
     "v", "video", "videos", "live", "photo", "photos", "pic", "pics", "tv", "vod",
 })
+
+
 _NOT_ARTICLE_PENALTY = 3.0
+
 
 
 @dataclass(frozen=True)
@@ -95,6 +133,7 @@ class CatalogueLink:
     score: float
 
 
+
 @dataclass(frozen=True)
 class LinkScores:
     """What the catalogue stage made of a page's links: the article links, and every other
@@ -102,6 +141,7 @@ class LinkScores:
 
     accepted: list[CatalogueLink]
     rejected: dict[str, str]
+
 
 
 @dataclass
@@ -122,6 +162,7 @@ class _Scored:
         return self.text_points + self.shape + self.listed - self.placement
 
 
+
 def parse(text: str | bytes) -> html.HtmlElement | None:
     """Parse a listing page; ``None`` when it holds no HTML."""
     if isinstance(text, bytes):
@@ -130,6 +171,7 @@ def parse(text: str | bytes) -> html.HtmlElement | None:
         return parse_html(text)
     except ExtractionError:
         return None
+
 
 
 def headline_like(text: str) -> bool:
@@ -144,6 +186,7 @@ def headline_like(text: str) -> bool:
     return 4 <= len(words) and 15 <= len(text) <= 300
 
 
+
 def _text_points(text: str, headline: bool) -> float:
     """Anchor-text evidence: a headline +1; a menu word rules the anchor out; a short label or
     an image link (no text) counts against, so only strong URL and list evidence lifts it."""
@@ -156,12 +199,14 @@ def _text_points(text: str, headline: bool) -> float:
     return -0.5
 
 
+
 def _not_article_segment(segment: str) -> bool:
     """A one-word path segment naming a media, tag or people page (``video``, ``photoview``, ``tag``)."""
     word = segment.lower().rsplit(".", 1)[0]
     if "-" in word or "_" in word:
         return False  # a slug: "photos-of-the-week" is a headline, not a section
     return word in _NOT_ARTICLE_WORDS or word.startswith(_NOT_ARTICLE_PREFIXES)
+
 
 
 def url_score(url: str, pattern: re.Pattern | None = None) -> float | None:
@@ -197,9 +242,11 @@ def url_score(url: str, pattern: re.Pattern | None = None) -> float | None:
     return score
 
 
+
 def _media_host(host: str | None) -> bool:
     """A subdomain that serves video, photos or live streams (``v.``, ``live.``, ``photo.``)."""
     return bool(host) and host.count(".") >= 2 and host.split(".", 1)[0].lower() in _MEDIA_HOST_LABELS
+
 
 
 def url_template(url: str) -> str:
@@ -221,6 +268,7 @@ def url_template(url: str) -> str:
     return template
 
 
+
 def _segment_shape(segment: str) -> str:
     if segment.isdigit():
         return f"D{len(segment)}"
@@ -231,9 +279,11 @@ def _segment_shape(segment: str) -> str:
     return "w"
 
 
+
 def _template_has_evidence(template: str) -> bool:
     """Does a template carry article evidence (a number, an id, a slug or a page extension)?"""
     return any(mark in template for mark in ("D", "S", "I", ".htm", ".shtml", ".php", ".asp"))
+
 
 
 def _placement_penalty(anchor: html.HtmlElement, cache: dict | None = None) -> float:
@@ -261,6 +311,7 @@ def _placement_penalty(anchor: html.HtmlElement, cache: dict | None = None) -> f
     return inherited
 
 
+
 def _own_penalty(el: html.HtmlElement) -> float:
     tag = el.tag if isinstance(el.tag, str) else ""
     marks = f"{el.get('class', '')} {el.get('id', '')} {el.get('role', '')}"
@@ -269,6 +320,7 @@ def _own_penalty(el: html.HtmlElement) -> float:
     if tag in _NAV_TAGS or el.get("role") == "navigation" or _NAV_WORDS.search(marks):
         return 2.0
     return 0.0
+
 
 
 def _signature(anchor: html.HtmlElement, depth: int = 3) -> str:
@@ -280,9 +332,11 @@ def _signature(anchor: html.HtmlElement, depth: int = 3) -> str:
     return ">".join(path)
 
 
+
 def _anchor_text(anchor: html.HtmlElement) -> str:
     text = normalize_space(anchor.text_content())
     return text or normalize_space(anchor.get("title") or "")
+
 
 
 def _links(
@@ -314,6 +368,7 @@ def _links(
             yield anchor, url, _anchor_text(anchor), None
 
 
+
 def document_base(root: html.HtmlElement, page_url: str) -> str:
     """The URL relative links resolve against: the first ``<base href>``, itself resolved
     against the page's URL, when it is http(s); else the page's URL."""
@@ -325,11 +380,13 @@ def document_base(root: html.HtmlElement, page_url: str) -> str:
     return page_url
 
 
+
 def _candidates(root, base_url: str, domains: Iterable[str]) -> Iterator[tuple[html.HtmlElement, str, str]]:
     """The page's same-site http(s) links other than the page itself: (anchor, URL, text)."""
     for anchor, url, text, problem in _links(root, base_url, domains):
         if problem is None:
             yield anchor, url, text
+
 
 
 def score_links(
@@ -345,7 +402,7 @@ def score_links(
 
     With a site ``pattern`` the pattern decides: a same-site link matching it is an article
     whatever its text or place, any other is rejected as ``pattern``.  ``learned`` gives the
-    points the site's fetched links taught for a URL (:meth:`newscrawl.url_shapes.SiteUrlShapes.adjustment`;
+    points the site's fetched links taught for a URL (:meth:`~.url_shapes.SiteUrlShapes.adjustment`;
     minus infinity: rejected as ``learned_not_article``).
     """
     if not isinstance(root, html.HtmlElement):
@@ -388,6 +445,7 @@ def score_links(
     return LinkScores(list(best.values()), rejected)
 
 
+
 def find_article_links(
     root: html.HtmlElement | str | bytes | None,
     base_url: str,
@@ -397,6 +455,7 @@ def find_article_links(
 ) -> list[CatalogueLink]:
     """The article links of a listing page, in page order, one per URL with its best title."""
     return score_links(root, base_url, domains, pattern, min_score).accepted
+
 
 
 def _by_pattern(found, pattern: re.Pattern, rejected: dict[str, str]) -> LinkScores:
@@ -409,6 +468,7 @@ def _by_pattern(found, pattern: re.Pattern, rejected: dict[str, str]) -> LinkSco
     for url in best:
         rejected.pop(url, None)
     return LinkScores(list(best.values()), rejected)
+
 
 
 def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
@@ -431,6 +491,7 @@ def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
     return scored
 
 
+
 def _template_lift(scored: list[_Scored], min_score: float) -> dict[str, float]:
     """Per-page self-consistency: URL templates that at least :data:`TEMPLATE_SUPPORT` confident
     links share (headline text, score half a point over the bar) are this page's article form, and
@@ -441,6 +502,7 @@ def _template_lift(scored: list[_Scored], min_score: float) -> dict[str, float]:
             confident.setdefault(link.template, set()).add(link.url)
     return {template: TEMPLATE_LIFT for template, urls in confident.items()
             if len(urls) >= TEMPLATE_SUPPORT and _template_has_evidence(template)}
+
 
 
 def _rejection(link: _Scored, score: float, min_score: float) -> str:
@@ -460,6 +522,7 @@ def _rejection(link: _Scored, score: float, min_score: float) -> str:
     return "url_shape"
 
 
+
 def find_next_page(root: html.HtmlElement | None, base_url: str, domains: Iterable[str]) -> str | None:
     """The listing's next page (``rel=next`` or a "Next"/"下一页"/"Далее" link) on the same site."""
     if root is None:
@@ -477,84 +540,3 @@ def find_next_page(root: html.HtmlElement | None, base_url: str, domains: Iterab
             return url
     return None
 
-
-def find_list_apis(root: html.HtmlElement | None, base_url: str) -> list[str]:
-    """JSON endpoints a JavaScript-rendered list is built from (``data-list-api`` attributes)."""
-    if root is None:
-        return []
-    base_url = document_base(root, base_url)
-    urls = []
-    for el in root.xpath("//*[@data-list-api]"):
-        value = el.get("data-list-api", "").strip()
-        if value:
-            urls.append(urljoin(base_url, value))
-    return list(dict.fromkeys(urls))
-
-
-_URL_KEYS = ("url", "link", "href", "docurl", "article_url", "share_url")
-_TITLE_KEYS = ("title", "headline", "name", "stitle")
-_DATE_KEYS = ("published", "date", "datePublished", "pubDate", "time", "ctime", "publish_time")
-
-
-@dataclass(frozen=True)
-class ApiEntry:
-    """One article listed by a JSON list endpoint."""
-
-    url: str
-    title: str
-    published: str | None = None  # ISO 8601 with offset, when the endpoint gives a zone
-    summary: str | None = None
-
-
-def _iso_date(value: object) -> str | None:
-    """An endpoint's date as ISO 8601 with offset: epoch seconds, or ISO text that carries an offset.
-
-    A date without a zone is left out rather than guessed; the page's own date decides then.
-    """
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)) or (isinstance(value, str) and value.strip().isdigit()):
-        seconds = float(value)
-        seconds = seconds / 1000 if seconds > 1e11 else seconds  # milliseconds
-        try:
-            return datetime.fromtimestamp(seconds, UTC).isoformat()
-        except (OverflowError, OSError, ValueError):
-            return None
-    if isinstance(value, str):
-        try:
-            parsed = datetime.fromisoformat(value.strip().replace(" ", "T", 1))
-        except ValueError:
-            return None
-        return parsed.isoformat() if parsed.tzinfo else None
-    return None
-
-
-def links_from_json(data: bytes | str | object, base_url: str, domains: Iterable[str]) -> list[ApiEntry]:
-    """Article entries anywhere in a JSON document: objects with a URL key and a title key."""
-    if isinstance(data, (bytes, str)):
-        try:
-            data = json.loads(data)
-        except (ValueError, UnicodeDecodeError):
-            return []
-    domains = tuple(domains)
-    entries: dict[str, ApiEntry] = {}
-    stack = [data]
-    while stack:
-        obj = stack.pop()
-        if isinstance(obj, list):
-            stack.extend(reversed(obj))
-            continue
-        if not isinstance(obj, dict):
-            continue
-        url = next((obj[k] for k in _URL_KEYS if isinstance(obj.get(k), str) and obj[k].strip()), None)
-        title = next((obj[k] for k in _TITLE_KEYS if isinstance(obj.get(k), str) and obj[k].strip()), None)
-        if url and title:
-            absolute = urljoin(base_url, url.strip()).split("#")[0]
-            parts = urlsplit(absolute)
-            if parts.scheme in ("http", "https") and host_allowed(parts.hostname, domains):
-                date = next((_iso_date(obj[k]) for k in _DATE_KEYS if obj.get(k) not in (None, "")), None)
-                summary = obj.get("summary") or obj.get("description")
-                summary = summary if isinstance(summary, str) else None
-                entries.setdefault(absolute, ApiEntry(absolute, normalize_space(title), date, summary))
-        stack.extend(reversed([v for v in obj.values() if isinstance(v, (dict, list))]))
-    return list(entries.values())

@@ -1,21 +1,21 @@
-"""Zero-configuration discovery: a news site's feeds, sections, list endpoints and article URL
-form, read from its home page and a few section pages.  No Scrapy imports.
+"""Zero-configuration discovery: what a news site's home page tells (no Scrapy imports).
 
-What a home page tells (each function takes a parsed page, its URL and the site's domains):
+Each function takes a parsed page, its URL and the site's domains:
 
 - :func:`feed_links`: feeds the page declares (``<link rel="alternate"
   type="application/rss+xml|atom+xml">``, RSS Advisory Board "RSS Autodiscovery", 2006) and
   anchors that point at a feed (a path ending in ``.rss``/``.xml``/``.atom`` or a
   ``rss``/``feed``/``atom`` segment, on the site); :data:`FEED_PATHS` are the common places
   to probe when the page names none;
-- :func:`section_links`: the site's navigation: same-site short paths (one or two segments, or a
-  subdomain's root) with a short label, inside ``nav``/``header``/menu containers or in a row
+- :func:`section_links`: the site's navigation: same-site short paths (one or two segments, or
+  a subdomain's root) with a short label, inside ``nav``/``header``/menu containers or in a row
   of such links, not media/tag/account pages;
-- list endpoints: :func:`newscrawl.catalogue.find_list_apis` (``data-list-api``);
-- sitemaps: the ``Sitemap:`` lines of robots.txt, which the site spider reads already;
-- :func:`infer_article_pattern`: a regular expression for the site's article URLs, from the
-  URL templates (:func:`newscrawl.catalogue.url_template`) most of the found article links
-  share, checked to match none of the section URLs.
+- list endpoints: :func:`newscrawl.discovery.list_api.find_list_apis` (``data-list-api``);
+- sitemaps: the ``Sitemap:`` lines of robots.txt, which the site spider reads already.
+
+:func:`site_table` and :func:`site_entry` turn a :class:`Survey` (what the ``discover`` spider
+found) into a validated ``[sites.NAME]`` entry, with an article pattern from
+:mod:`newscrawl.discovery.patterns`.
 """
 
 from __future__ import annotations
@@ -24,33 +24,45 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from re import _constants as sre_constants
-from re import _parser as sre_parse
 from urllib.parse import urljoin, urlsplit
 
 from lxml import html
 from w3lib.url import safe_url_string
 
-from . import catalogue
-from .extract.dom import normalize_space
-from .sites import _PSL, AllowList, _ascii_host, _is_ip, host_allowed, private_address
+from newscrawl.discovery import links
+from newscrawl.discovery.patterns import infer_article_pattern
+from newscrawl.extract.dom import normalize_space
+from newscrawl.sites import _PSL, AllowList, _ascii_host, _is_ip, host_allowed, private_address
 
 FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/feed+json")
+
+
 FEED_PATHS = ("/rss", "/feed", "/rss.xml", "/index.xml", "/atom.xml", "/feed.xml")  # probed if none named
+
+
 MAX_SECTIONS = 40  # section links kept from one page, in page order
-MAX_TEMPLATES = 3  # URL templates an inferred article pattern may join
+
+
 _FEED_PATH_RE = re.compile(
     r"(\.(rss|atom|rdf)$|(^|/)(rss|feeds?|atom)(/|\.xml$|$)|rss[^/]{0,40}\.xml$)", re.IGNORECASE)
+
+
 _NOT_SECTION_WORDS = frozenset({
     "about", "contact", "contacts", "privacy", "terms", "cookies", "help", "faq", "careers", "jobs", "login",
     "signin", "signup", "register", "account", "subscribe", "subscription", "newsletter", "newsletters",
     "search", "shop", "store", "advertise", "ads", "donate", "rss", "feed", "feeds", "sitemap", "legal",
     "policy", "copyright", "author", "authors", "tag", "tags", "user", "profile", "cart", "app", "apps",
 })
+
+
 _NOT_NAME_RE = re.compile(r"[^a-z0-9]+")
-_DIGIT_RE = re.compile(r"\d")  # a word with a digit (2024-05) changes: no literal in a pattern
+
+
 _MAX_SECTION_WORDS = 5
+
+
 _MAX_SECTION_CJK = 8
+
 
 
 @dataclass
@@ -68,12 +80,14 @@ class Survey:
     allowed: list[str] = field(default_factory=list)  # domains the user allowed besides the home origin
 
 
+
 def registrable_domain(url: str) -> str:
     """The registrable domain of ``url``'s host (``news.163.com`` -> ``163.com``), by the public
     suffix list; the host itself for an IP address, ``localhost`` or an unknown suffix."""
     host = (urlsplit(url).hostname or "").lower().rstrip(".")
     extracted = _PSL(host)
     return extracted.top_domain_under_public_suffix or host
+
 
 
 def site_name(url: str) -> str:
@@ -84,16 +98,18 @@ def site_name(url: str) -> str:
     return name if name[:1].isalpha() else f"site_{name}"
 
 
+
 def page_language(root: html.HtmlElement) -> str | None:
     """The page's language as an ISO 639-1 code: what it declares
     (:func:`newscrawl.extract.language.declared_language`), confirmed or overruled by reading
     its text (:func:`newscrawl.extract.language.detect_language`)."""
-    from .extract.language import declared_language, detect_language
+    from ..extract.language import declared_language, detect_language
 
     declared = declared_language(root)
     body = root.find("body")
     found = detect_language(body if body is not None else root, declared)
     return found.split("-")[0].lower() if found else None
+
 
 
 def feed_links(root: html.HtmlElement | None, base_url: str, domains: Iterable[str]) -> list[str]:
@@ -102,7 +118,7 @@ def feed_links(root: html.HtmlElement | None, base_url: str, domains: Iterable[s
     if root is None:
         return []
     domains = tuple(domains)
-    base_url = catalogue.document_base(root, base_url)
+    base_url = links.document_base(root, base_url)
     found = []
     for link in root.iter("link"):
         rels = (link.get("rel") or "").lower().split()
@@ -121,14 +137,17 @@ def feed_links(root: html.HtmlElement | None, base_url: str, domains: Iterable[s
     return [url for url in dict.fromkeys(found) if urlsplit(url).scheme in ("http", "https")]
 
 
+
 def _feed_host(host: str | None) -> bool:
     """``rss.example.com``/``feeds.example.com``: a host that serves feeds only."""
     return bool(host) and host.split(".")[0] in ("rss", "feeds", "feed")
 
 
+
 def probe_urls(home_url: str, limit: int = len(FEED_PATHS)) -> list[str]:
     """The common feed locations on the home page's origin, at most ``limit``."""
     return [urljoin(home_url, path) for path in FEED_PATHS[:limit]]
+
 
 
 def section_links(root: html.HtmlElement | None, base_url: str, domains: Iterable[str]) -> list[str]:
@@ -143,7 +162,7 @@ def section_links(root: html.HtmlElement | None, base_url: str, domains: Iterabl
     tree = root.getroottree()
     runs: Counter = Counter()
     candidates = []
-    for anchor, url, text in catalogue._candidates(root, base_url, domains):
+    for anchor, url, text in links._candidates(root, base_url, domains):
         section = _section_url(url, home)
         if section and _section_label(text):
             parent = anchor.getparent()
@@ -153,13 +172,15 @@ def section_links(root: html.HtmlElement | None, base_url: str, domains: Iterabl
             candidates.append((anchor, section, key))
     cache: dict = {}
     found = [section for anchor, section, key in candidates
-             if runs[key] >= 3 or _in_heading(anchor) or catalogue._placement_penalty(anchor, cache) >= 2.0]
+             if runs[key] >= 3 or _in_heading(anchor) or links._placement_penalty(anchor, cache) >= 2.0]
     return list(dict.fromkeys(found))[:MAX_SECTIONS]
+
 
 
 def _in_heading(anchor: html.HtmlElement) -> bool:
     parent = anchor.getparent()
     return parent is not None and parent.tag in ("h1", "h2", "h3", "h4", "h5", "h6")
+
 
 
 def _section_url(url: str, home) -> str | None:
@@ -174,131 +195,32 @@ def _section_url(url: str, home) -> str | None:
         return bare if parts.hostname != home.hostname else None  # money.example.com is a section
     if any(s.lower().rsplit(".", 1)[0] in _NOT_SECTION_WORDS for s in segments):
         return None
-    shape = catalogue.url_score(bare)
-    if shape is None or catalogue._ID_RE.search(parts.path) or catalogue._DATE_RE.search(parts.path):
+    shape = links.url_score(bare)
+    if shape is None or links._ID_RE.search(parts.path) or links._DATE_RE.search(parts.path):
         return None
-    return bare if shape < catalogue.MIN_SCORE else None
+    return bare if shape < links.MIN_SCORE else None
+
 
 
 def _section_label(text: str) -> bool:
     text = normalize_space(text)
-    if not text or text.casefold() in catalogue._MENU_TEXT:
+    if not text or text.casefold() in links._MENU_TEXT:
         return False
-    if len(catalogue._CJK_RE.findall(text)) > 0:
+    if len(links._CJK_RE.findall(text)) > 0:
         return len(text) <= _MAX_SECTION_CJK
-    return len(catalogue._WORD_RE.findall(text)) <= _MAX_SECTION_WORDS and len(text) <= 40
+    return len(links._WORD_RE.findall(text)) <= _MAX_SECTION_WORDS and len(text) <= 40
+
 
 
 def _absolute(base_url: str, href: str) -> str:
     return urljoin(base_url, href.strip()).split("#")[0]
 
 
-# -- the article URL pattern ---------------------------------------------------------------
-
-_PLACEHOLDER_RE = {"D": r"\d{%s}", "S": r"[\w.~%%-]+", "I": r"[0-9A-Za-z]+", "w": r"[\w.~%%-]+"}
-_MAX_LITERALS = 6  # a "w" position with at most this many words found becomes their alternation
-
-
-def infer_article_pattern(article_urls: Iterable[str], section_urls: Iterable[str] = ()) -> str | None:
-    """A regular expression (for ``re.search`` on the URL) matching the site's article URLs:
-    the URL templates shared by at least :data:`newscrawl.catalogue.TEMPLATE_SUPPORT` of
-    ``article_urls`` that together cover most of them (at most :data:`MAX_TEMPLATES`).
-    None when no template is shared, or when the pattern would match a section URL.
-
-    The pattern is linear-time by construction: anchored at the start, one bounded
-    character class or literal per path segment, no nested quantifiers
-    (:func:`nested_quantifier` checks).
-    """
-    by_template: dict[str, list[str]] = {}
-    for url in dict.fromkeys(article_urls):
-        by_template.setdefault(catalogue.url_template(url), []).append(url)
-    ranked = sorted(by_template.items(), key=lambda item: -len(item[1]))
-    total = sum(len(urls) for urls in by_template.values())
-    chosen, covered = [], 0
-    for template, urls in ranked[:MAX_TEMPLATES]:
-        if len(urls) < catalogue.TEMPLATE_SUPPORT or "?" in template or not template:
-            break
-        regex = _matching_regex(template, urls)
-        if regex is None:
-            continue  # its own URLs defeat it: not proposed
-        chosen.append(regex)
-        covered += len(urls)
-        if covered >= 0.8 * total:
-            break
-    if not chosen:
-        return None
-    pattern = _anchored(chosen[0] if len(chosen) == 1 else "(?:" + "|".join(chosen) + ")")
-    compiled = re.compile(pattern)
-    if nested_quantifier(pattern) or any(compiled.search(url) for url in section_urls):
-        return None
-    return pattern
-
-
-def _anchored(body: str) -> str:
-    return r"^https?://[^/?#]+/" + body + r"/?(?:[?#]|$)"
-
-
-def _matching_regex(template: str, urls: list[str]) -> str | None:
-    """The regex of ``template`` that matches every one of ``urls``, the URLs it was inferred from:
-    the tight one, else one whose id positions take any URL word (``content_100000`` is
-    an ``I`` to the template but no ``[0-9A-Za-z]+``); None when neither does."""
-    for wide in (False, True):
-        regex = _template_regex(template, urls, wide)
-        anchored = _anchored(regex)  # linear by construction, as infer_article_pattern's
-        compiled = re.compile(anchored)
-        if all(compiled.search(url) for url in urls):
-            return regex
-    return None
-
-
-def _template_regex(template: str, urls: list[str], wide: bool = False) -> str:
-    """One template as a regex; a ``w`` position keeps its words when few and without digits
-    (``story|review``, not ``2024-05``, which next month's articles will not have);
-    ``wide``, an id or slug position takes any run of URL word characters."""
-    shapes = template.split("/")
-    paths = [[s for s in urlsplit(url).path.split("/") if s] for url in urls]
-    parts = []
-    for i, shape in enumerate(shapes):
-        stem, dot, ext = shape.partition(".")
-        if stem.startswith("D"):
-            regex = _PLACEHOLDER_RE["D"] % stem[1:]
-        elif stem == "w":
-            words = {p[i].rsplit(".", 1)[0] if dot else p[i] for p in paths if len(p) > i}
-            if len(words) <= _MAX_LITERALS and all(words) and not any(map(_DIGIT_RE.search, words)):
-                regex = "(?:" + "|".join(sorted(re.escape(w) for w in words)) + ")"
-            else:
-                regex = _PLACEHOLDER_RE["w"].replace("%%", "%")
-        else:
-            regex = _PLACEHOLDER_RE["w" if wide else stem].replace("%%", "%")
-        parts.append(regex + (re.escape("." + ext) if dot else ""))
-    return "/".join(parts)
-
-
-def nested_quantifier(pattern: str) -> bool:
-    """Does ``pattern`` repeat something that itself repeats (``(a+)+``, ``(?:\\w+\\.)*``)?  Such
-    patterns can backtrack exponentially; a generated pattern must have none."""
-
-    def walk(items, inside: bool) -> bool:
-        for op, arg in items:
-            if op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT, sre_constants.POSSESSIVE_REPEAT):
-                low, high, sub = arg
-                if inside or walk(sub, high > 1 or high == sre_constants.MAXREPEAT):
-                    return True
-            elif op == sre_constants.SUBPATTERN:
-                if walk(arg[-1], inside):
-                    return True
-            elif op == sre_constants.BRANCH:
-                if any(walk(branch, inside) for branch in arg[1]):
-                    return True
-        return False
-
-    return walk(sre_parse.parse(pattern), False)
-
-
-# -- a sites-file entry for a person to review (scrapy addsite) ------------------------------
-
 MIN_CATALOGUE_LINKS = 3  # a section page listing fewer article links is not kept as a catalogue
+
+
 MAX_CATALOGUES = 10
+
 
 
 def site_table(survey: Survey) -> dict:
@@ -334,6 +256,7 @@ def site_table(survey: Survey) -> dict:
     return {key: value for key, value in table.items() if value}
 
 
+
 def _site_domain(url: str) -> str:
     """A URL's registrable domain; an IP address or ``localhost`` keeps its port (a test server)."""
     parts = urlsplit(url)
@@ -343,8 +266,10 @@ def _site_domain(url: str) -> str:
     return registrable_domain(url)
 
 
+
 def site_entry(name: str, table: dict) -> str:
     """``table`` as a validated TOML ``[sites.<name>]`` entry (:func:`newscrawl.siteswriter.entry_text`)."""
-    from .siteswriter import entry_text
+    from ..siteswriter import entry_text
 
     return entry_text(name, table)
+

@@ -1,4 +1,4 @@
-"""The exported record's Arrow schema, shared by the Parquet feed export (:mod:`newscrawl.exporters`)
+"""The exported record's Arrow schema, shared by the Parquet feed export (:mod:`newscrawl.export.parquet`)
 and ``scrapy archive``'s output (:mod:`newscrawl.archives.output`): one schema, whichever path wrote
 the file.  No Scrapy imports."""
 

@@ -1,13 +1,13 @@
 """Scrapy's core stats and progress lines, told in the crawl's own terms.
 
 - :class:`CoreStats` — Scrapy's ``CoreStats``, except that a listing item handed over to
-  its detail request (:class:`~newscrawl.extensions.Scheduled`, a ``DropItem`` so that the
+  its detail request (:class:`~newscrawl.run.drops.Scheduled`, a ``DropItem`` so that the
   item pipelines can end it) is not counted in ``item_dropped_count``: it is counted as
-  ``newscrawl/scheduled`` by :class:`~newscrawl.extensions.CrawlReport`.  Real drops are still
+  ``newscrawl/scheduled`` by :class:`~newscrawl.run.report.CrawlReport`.  Real drops are still
   ``item_dropped_count`` and ``item_dropped_reasons_count/Dropped``.
 - :class:`LogFormatter` — Scrapy's, without its own line for an item dropped by a newscrawl stage
-  (:class:`~newscrawl.extensions.Dropped`, :class:`~newscrawl.extensions.Scheduled`):
-  :func:`~newscrawl.extensions.record_drop` logs those once, with the URL and the reason.
+  (:class:`~newscrawl.run.drops.Dropped`, :class:`~newscrawl.run.drops.Scheduled`):
+  :func:`~newscrawl.run.drops.record_drop` logs those once, with the URL and the reason.
 - :class:`Progress` — replaces Scrapy's ``LogStats``: every ``NEWSCRAWL_PROGRESS_INTERVAL`` seconds
   (0: never) one INFO line per site, ``<site>: 37/120 article pages done (30 exported, 7 dropped),
   12/min; 51 responses (20/min), queue 95``; *total* is the article pages scheduled so far (it
@@ -28,8 +28,8 @@ from scrapy.extensions.corestats import CoreStats as ScrapyCoreStats
 from scrapy.logformatter import LogFormatter as ScrapyLogFormatter
 from scrapy.utils.asyncio import create_looping_call
 
-from .extensions import Dropped, Scheduled
-from .items import ArticleItem
+from ..items import ArticleItem
+from .drops import Dropped, Scheduled
 
 logger = logging.getLogger(__name__)
 

@@ -1,13 +1,13 @@
 """The seen-URL store: which article URLs a site has already exported, across runs.
 
 A URL is added only after its item has been written to the feed (see
-:class:`newscrawl.extensions.SeenUrls`), so a crash never marks an article that was not
+:class:`newscrawl.state.seen_urls.SeenUrls`), so a crash never marks an article that was not
 exported.  Keys are canonical URLs (:func:`canonical_url`), per site.
 
 :class:`SeenStore` is the small interface the crawl needs; :class:`SqliteSeenStore` is
 the default implementation (one SQLite file in WAL mode, so a reader such as a report
-script never blocks the crawl).  A Redis or database implementation for distributed
-crawls only needs the same four methods.  No Scrapy imports here.
+script never blocks the crawl); :class:`newscrawl.state.redis_seen.RedisSeenStore` is the
+distributed one.  No Scrapy imports here.
 
 Pages fetched but never exported for a lasting reason (no text: a video or podcast page;
 a page-type reject; an empty body) are remembered too, with their reason and date
@@ -15,17 +15,13 @@ a page-type reject; an empty body) are remembered too, with their reason and dat
 not fetch them again until ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS`` have passed.  A store
 written before that table existed gets it when it is opened; its ``seen`` rows are untouched.
 
-Also here, for the start checks of :class:`newscrawl.extensions.RunGuard`:
-:class:`RunLock` (one run per lock file, an ``flock(2)`` the kernel releases when the
-holder dies, even by ``kill -9``), :func:`check_sqlite` (readable, writable and passing
-``PRAGMA quick_check``) and :func:`move_aside` (a corrupt store is kept for inspection,
-not deleted).
+Also here, for the start checks of :class:`newscrawl.run.guard.RunGuard`:
+:func:`check_sqlite` (readable, writable and passing ``PRAGMA quick_check``) and
+:func:`move_aside` (a corrupt store is kept for inspection, not deleted).
 """
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import os
 import sqlite3
 from collections.abc import Iterable
@@ -35,10 +31,13 @@ from typing import Protocol
 
 from w3lib.url import canonicalize_url
 
-from .dedup import url_key
+from newscrawl.dedup import url_key
 
 DEFAULT_STATE_DIR = ".newscrawl"
+
+
 DB_NAME = "seen.sqlite3"
+
 
 
 def canonical_url(url: str) -> str:
@@ -48,6 +47,7 @@ def canonical_url(url: str) -> str:
     return url_key(url)
 
 
+
 def legacy_url_key(url: str) -> str:
     """The key stores written before :func:`canonical_url` dropped tracking parameters and
     AMP/mobile variants used (still looked up, so their URLs stay known)."""
@@ -55,12 +55,16 @@ def legacy_url_key(url: str) -> str:
 
 
 KEYS_VERSION = 1  # PRAGMA user_version of a store whose keys are all canonical_url's current form
+
+
 FINGERPRINTS_PER_SITE = 100_000  # content fingerprints kept per site; the oldest are pruned
+
 
 
 def state_dir(configured: str | os.PathLike | None = None) -> Path:
     """Where crawl state lives: ``configured``, else ``$NEWSCRAWL_STATE_DIR``, else ``./.newscrawl``."""
     return Path(configured or os.environ.get("NEWSCRAWL_STATE_DIR") or DEFAULT_STATE_DIR)
+
 
 
 class SeenStore(Protocol):
@@ -80,6 +84,7 @@ class SeenStore(Protocol):
 
     def close(self) -> None:
         """Release resources."""
+
 
 
 class SqliteSeenStore:
@@ -183,8 +188,10 @@ class SqliteSeenStore:
         self._db.close()
 
 
+
 class CorruptStore(Exception):
     """A SQLite state file that fails ``PRAGMA quick_check`` or is not a database at all."""
+
 
 
 def check_sqlite(path: str | os.PathLike) -> None:
@@ -216,6 +223,7 @@ def check_sqlite(path: str | os.PathLike) -> None:
         db.close()
 
 
+
 def move_aside(path: str | os.PathLike) -> Path:
     """Rename a damaged SQLite file (and its WAL) to ``<name>.corrupt-<UTC time>``; returns the new path."""
     path = Path(path)
@@ -228,58 +236,3 @@ def move_aside(path: str | os.PathLike) -> Path:
     path.with_name(path.name + "-shm").unlink(missing_ok=True)  # rebuilt from the WAL by SQLite
     return target
 
-
-class RunLock:
-    """An exclusive, non-blocking ``flock(2)`` on ``path`` (created if absent).
-
-    ``flock`` locks belong to the open file: the kernel drops them when the holder
-    exits, however it exits, so a killed run never leaves a stale lock.  With
-    ``note_pid`` the holder writes its pid into the file, for the message of the run
-    that finds it locked (lock files only: an export file is locked without writing).
-    """
-
-    def __init__(self, path: str | os.PathLike, *, note_pid: bool = True):
-        self.path = Path(path)
-        self.note_pid = note_pid
-        self._fd: int | None = None
-
-    def acquire(self) -> bool:
-        """Take the lock; False when another open file holds it.  OSError when the file cannot be opened."""
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            os.close(fd)
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                return False
-            raise
-        self._fd = fd
-        if self.note_pid:
-            try:
-                os.ftruncate(fd, 0)
-                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-            except OSError:
-                self.release()
-                raise
-        return True
-
-    @property
-    def fd(self) -> int | None:
-        """The locked file's descriptor while held."""
-        return self._fd
-
-    def holder(self) -> str | None:
-        """The pid noted by the holder, if it wrote one."""
-        try:
-            text = self.path.read_text(encoding="ascii", errors="replace").strip()
-        except OSError:
-            return None
-        return text if text.isdigit() else None
-
-    def release(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)  # closing the only descriptor releases the flock
-            self._fd = None
-
-    def __del__(self) -> None:
-        self.release()

@@ -1,0 +1,190 @@
+""":class:`DistributedScheduler`: scrapy-redis's scheduler with newscrawl's claims.
+
+Every request, detail pages included, goes into the shared priority queue and is downloaded by
+whichever worker pops it; a listing page is claimed when it is scheduled, so N workers starting
+together read each catalogue page once; requests scheduled while Redis is down are held in
+memory and queued when it is back.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from scrapy.exceptions import NotConfigured
+from scrapy_redis.queue import PriorityQueue
+from scrapy_redis.scheduler import Scheduler as RedisScheduler
+
+from newscrawl.distributed.claims import RedisClaims
+from newscrawl.distributed.options import CLAIM_TTL, REQUEUED, SETTING, STATS, _prefix
+from newscrawl.distributed.queue_pop import QueuePop
+from newscrawl.distributed.seen import RedisSeenUrls
+from newscrawl.middlewares import DETAIL_META
+from newscrawl.state.redis_client import UNREACHABLE
+from newscrawl.state.seen_store import canonical_url
+
+logger = logging.getLogger(__name__)
+
+
+
+def _seen(crawler) -> RedisSeenUrls:
+    seen = crawler.get_extension(RedisSeenUrls)
+    if seen is None:
+        raise NotConfigured(f"{SETTING} needs the newscrawl.distributed.seen.RedisSeenUrls extension")
+    return seen
+
+
+
+class DistributedScheduler(RedisScheduler):
+    """scrapy-redis's scheduler plus newscrawl's listing claims and Redis outages (module docstring).
+
+    While Redis is down, requests are held in memory (:attr:`held`) and queued when it is
+    back; ``next_request`` gives nothing.  Listing and detail pages claimed by a busy worker
+    wait in :attr:`parked` (see :meth:`retry_parked`).
+    """
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        scheduler = cls.from_settings(crawler.settings)
+        scheduler.stats = crawler.stats
+        scheduler.crawler = crawler
+        scheduler.attach(_seen(crawler), crawler.settings)
+        return scheduler
+
+    def attach(self, seen: RedisSeenUrls, settings) -> None:
+        """Claim as the worker of ``seen`` and follow its view of Redis (its ``worker`` and ``link``)."""
+        self.seen = seen
+        self.link = seen.link
+        self.claims = RedisClaims(self.server, _prefix(settings), owner=seen.worker)
+        self.claim_ttl = settings.getint("NEWSCRAWL_CLAIM_TTL", CLAIM_TTL)
+        self.held = []
+        self.parked: dict[tuple[str, str], Any] = {}  # (kind, claimed key) -> request
+        self.listed = set()  # listing pages this worker claimed (its own duplicates are refused)
+        self.link.on_recovery(self.queue_held)
+
+    def _scope(self, kind: str = "listing") -> str:
+        return f"{self.spider.name}:{kind}"
+
+    def enqueue_request(self, request) -> bool:
+        claimed = request.meta.pop(REQUEUED, False)
+        if not self.link.up:
+            return self._hold(request, claimed)
+        try:
+            if claimed:
+                self.queue.push(request)
+                return True
+            listing = DETAIL_META not in request.meta and not request.meta.get("retry_times")
+            if request.dont_filter and listing:
+                # A listing page (catalogue, feed, list endpoint): read once by all workers.
+                verdict = self._claim_listing(request)
+                if verdict is not None:
+                    return verdict
+                claimed = True
+            elif DETAIL_META in request.meta:
+                key = getattr(self.seen, "take_park", lambda url: None)(request.url)
+                if key is not None:  # its claim is a busy worker's: see retry_parked
+                    self._park("detail", key, request)
+                    return True
+            return super().enqueue_request(request)
+        except UNREACHABLE as exc:
+            self.link.failed(exc)
+            return self._hold(request, claimed)
+
+    def _hold(self, request, claimed: bool) -> bool:
+        if claimed:
+            request.meta[REQUEUED] = True
+        self.held.append(request)
+        self.stats.inc_value(STATS + "requests_held")
+        return True
+
+    def _claim_listing(self, request) -> bool | None:
+        """None when this worker now owns the listing page; else whether the request was accepted."""
+        key = canonical_url(request.url)
+        claim = None
+        if key not in self.listed:
+            claim = self.claims.claim(self._scope(), key, self.claim_ttl, takeover=self.link.may_take_over())
+        if claim:
+            self.listed.add(key)
+            if claim.taken_over:
+                self.stats.inc_value("newscrawl/distributed/claims_taken_over", claim.taken_over)
+            return None
+        if claim is not None and claim.holder_may_fail:
+            self._park("listing", key, request)
+            return True
+        self.stats.inc_value("newscrawl/distributed/listing_claimed_elsewhere")
+        return False
+
+    def _park(self, kind: str, key: str, request) -> None:
+        self.parked[(kind, key)] = request
+        self.stats.inc_value(f"newscrawl/distributed/{kind}_parked")
+
+    def retry_parked(self) -> None:
+        """Claim the parked pages again (each beat).
+
+        Their holder was busy: it may be reading them, or it may have died with them in
+        flight.  Taken over once its heartbeat is gone (and not in the grace after an outage,
+        :meth:`RedisLink.may_take_over`); dropped once it is idle or done (it processed what
+        it took, or the request waits in the shared queue).
+        """
+        for (kind, key), request in list(self.parked.items()):
+            claim = self.claims.claim(self._scope(kind), key, self.claim_ttl,
+                                      takeover=self.link.may_take_over())
+            if claim.holder_may_fail:
+                continue
+            del self.parked[(kind, key)]
+            if claim:
+                if kind == "listing":
+                    self.listed.add(key)
+                self.stats.inc_value("newscrawl/distributed/claims_taken_over", claim.taken_over)
+                request.meta[REQUEUED] = True
+                self.enqueue_request(request)
+            else:
+                self.stats.inc_value(f"newscrawl/distributed/{kind}_claimed_elsewhere")
+
+    def queue_held(self) -> None:
+        """Queue the requests held during an outage (a recovery hook; Redis failing again re-holds them)."""
+        held, self.held = self.held, []
+        for request in held:
+            self.enqueue_request(request)
+
+    def open(self, spider):
+        result = super().open(spider)
+        self.pops = None
+        if isinstance(self.queue, PriorityQueue):  # the queue the add-on configures
+            worker = getattr(self.seen, "worker", "-")
+            self.pops = QueuePop(self.server, self.queue.key, f"{self.queue.key}:last-pop:{worker}")
+        return result
+
+    def next_request(self):
+        if not self.link.up:
+            return None
+        try:
+            if self.pops is None:
+                return super().next_request()
+            data = self.pops.pop()
+        except UNREACHABLE as exc:
+            self.link.failed(exc)
+            return None
+        if data is None:
+            return None
+        if self.stats:
+            self.stats.inc_value("scheduler/dequeued/redis")
+        return self.queue._decode_request(data)  # noqa: SLF001 - scrapy-redis's own decoding
+
+    def __len__(self) -> int:
+        if self.link.up:
+            try:
+                return super().__len__() + len(self.held)
+            except UNREACHABLE as exc:
+                self.link.failed(exc)
+        return len(self.held)
+
+    def close(self, reason: str):
+        if self.held:
+            self.stats.inc_value(STATS + "requests_not_queued", len(self.held))
+            logger.warning("%d request(s) scheduled while Redis was unreachable were never queued; a later "
+                           "run reads their listing pages again", len(self.held))
+        for kind, _ in self.parked:
+            self.stats.inc_value(f"newscrawl/distributed/{kind}_claimed_elsewhere")
+        return super().close(reason)
+

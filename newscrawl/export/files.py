@@ -1,0 +1,107 @@
+"""The crawl's local feed files as state (no Scrapy imports): which file a feed URI names for a
+site (:func:`feed_path`), this run's line feeds (:func:`local_line_feeds`, remembered in
+:data:`RECENT_FEEDS`), and the records of a JSON-lines or CSV export read back
+(:func:`iter_records`, :func:`last_records`) for the seen-store reconciliation.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+
+from w3lib.url import file_uri_to_path
+
+logger = logging.getLogger(__name__)
+
+
+class _AnyParam(dict):
+    """``%(name)s``-style feed URI parameters: the spider name, anything else a placeholder."""
+
+    def __missing__(self, key: str) -> str:
+        return "check"
+
+
+RECENT_FEEDS = "recent-feeds.json"  # in the state directory: site -> this run's feed files
+
+
+
+def local_line_feeds(settings, site: str) -> list[str]:
+    """The local files of ``FEEDS`` written one item per line (JSON lines, JSON), as absolute paths."""
+    exporters = settings.getwithbase("FEED_EXPORTERS")
+    paths = []
+    for uri, options in settings.getdict("FEEDS").items():
+        uri = str(uri)
+        fmt = (options or {}).get("format") if isinstance(options, dict) else None
+        exporter = str(exporters.get(fmt) or "")
+        if not exporter.endswith(("JsonLinesItemExporter", "JsonItemExporter")):
+            continue
+        path = feed_path(uri, site)
+        if path is not None:
+            paths.append(str(path.resolve()))
+    return paths
+
+
+
+def feed_path(uri: str, site: str, *, exact: bool = False) -> Path | None:
+    """The local file a ``FEEDS`` URI writes for ``site``; None for remote storages and stdout.
+
+    ``%(name)s`` is the site; other URI parameters (``%(time)s``, ...) become ``check``,
+    or with ``exact`` the answer is None, as the run's real file name is not known yet.
+    """
+    uri = str(uri)
+    if uri.startswith("file:"):
+        return Path(file_uri_to_path(uri))
+    if urlparse(uri).scheme:
+        return None  # s3://, ftp://, stdout:, ...
+    try:
+        return Path(uri % ({"name": site} if exact else _AnyParam(name=site)))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+
+def iter_records(path: Path) -> Iterator[dict]:
+    """Every JSON object of a JSON-lines (or one-object-per-line JSON array) file; broken lines skipped."""
+    try:
+        with path.open("rb") as fh:
+            for line in fh:
+                line = line.strip().lstrip(b"[").rstrip(b",]").strip()
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(record, dict):
+                    yield record
+    except OSError as exc:
+        logger.warning("Cannot read the export file %s back: %s", path, exc.strerror or exc)
+
+
+
+def last_records(path: Path, lines: int = 8, max_bytes: int = 64 * 2**20) -> list[dict]:
+    """The last complete JSON objects of a JSON-lines (or JSON array) file, one per line."""
+    try:
+        with path.open("rb") as fh:
+            size = fh.seek(0, io.SEEK_END)
+            chunk, start = b"", size
+            while start > 0 and chunk.count(b"\n") <= lines and size - start < max_bytes:
+                step = min(start, 2**20)
+                start -= step
+                fh.seek(start)
+                chunk = fh.read(step) + chunk
+    except OSError:
+        return []
+    records = []
+    for line in chunk.split(b"\n")[-lines - 1:]:
+        line = line.strip().lstrip(b"[").rstrip(b",]").strip()
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue  # a line cut by the kill, or cut by the chunk's start
+        if isinstance(record, dict):
+            records.append(record)
+    return records
+
