@@ -153,6 +153,8 @@ class AllowedDomainsMiddleware:
     ports.  Refused requests fail with reason ``offsite``, which the spider's errbacks
     count as ``newscrawl/dropped/offsite``.  robots.txt requests pass through here too, so
     a robots.txt redirected off the allow-list is not fetched (and counts as unreachable).
+    A spider may take a refused redirect in (``adopt_redirect(request)``: the ``discover``
+    spider's home page moving within its registrable domain).
     Spiders with neither attribute are not restricted.
     """
 
@@ -179,6 +181,9 @@ class AllowedDomainsMiddleware:
             raise Refused("offsite", f"{request.url} is not an http(s) URL")
         allow_list = self.allow_list()
         if allow_list is not None and not allow_list.allows(request.url):
+            adopt = getattr(self.crawler.spider, "adopt_redirect", None)
+            if adopt is not None and adopt(request):
+                return None
             raise Refused("offsite", f"{parts.netloc} is not an allowed origin of this crawl")
         return None
 

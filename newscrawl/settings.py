@@ -51,7 +51,7 @@ NEWSCRAWL_DISCOVER_FEED_PROBES = 4  # common feed paths (/rss, /feed, ...) tried
 NEWSCRAWL_DISCOVER_ALLOW: list[str] = []  # discover/addsite: domains allowed besides the start origin
 NEWSCRAWL_SERVE_PORT = None  # port of a served (demo) site; None = stable per site name, 0 = random
 NEWSCRAWL_MAX_ERROR_RATE = 0.5  # exit status 1 when a larger share of fetched articles fails extraction
-NEWSCRAWL_WARC = None  # directory or .warc.gz file: record every response as WARC (newscrawl/archives/warc_writer.py)
+NEWSCRAWL_WARC = None  # directory or .warc.gz file: record every response as WARC (archives/warc_writer.py)
 NEWSCRAWL_WARC_MAX_SIZE = 1_000_000_000  # bytes per WARC file before the next one starts; 0 = one file
 
 # --- site health (newscrawl/health, docs/monitoring.md) -------------------------------

@@ -103,3 +103,33 @@ def test_private_addresses_are_refused_when_the_start_url_is_public():
     for url in ("http://127.0.0.1:6379/", "http://10.0.0.0/feed"):
         with pytest.raises(IgnoreRequest):
             middleware.process_request(Request(url))
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_home_page_redirect_within_its_domain_is_followed_and_one_elsewhere_is_not(http_server, tmp_path):
+    """``http://example.com/`` answering 301 to ``https://www.example.com/`` is the usual front door;
+    discovery moves to where the home page lands, within the home page's registrable domain only."""
+    build_site(http_server)
+    entry = RoutesServer("127.0.0.1")  # another origin of the same host: the old front door
+    elsewhere = RoutesServer("127.0.0.2")  # another site
+    try:
+        entry.add("/", "", status=301, headers={"Location": http_server.url("/")})
+        feed = tmp_path / "out.jsonl"
+        crawler = await run_crawl(DiscoverSpider, crawl_settings(tmp_path, feed), url=entry.url("/"))
+        items = read_jsonl(feed)
+        assert items and all(item["url"].startswith(http_server.base + "/") for item in items)
+        stats = crawler.stats.get_stats()
+        assert stats["newscrawl/discover/home_redirect"] == 1
+        assert crawler.spider.survey.home == http_server.url("/")
+        assert crawler.spider.survey.feeds == [http_server.url("/rss/all.xml")]
+
+        elsewhere.add("/", "", status=302, headers={"Location": http_server.url("/")})
+        feed = tmp_path / "elsewhere.jsonl"
+        crawler = await run_crawl(DiscoverSpider, crawl_settings(tmp_path / "2", feed), url=elsewhere.url("/"))
+        stats = crawler.stats.get_stats()
+        assert stats["newscrawl/discover/home_redirect_offsite"] == 1
+        assert http_server.hits.get("/", 0) == 1  # only the first crawl's visit
+        assert not feed.exists() or read_jsonl(feed) == []
+    finally:
+        entry.stop()
+        elsewhere.stop()

@@ -5,15 +5,19 @@ From the home page the spider finds the site's feeds, section pages and JSON lis
 pages with their pagination (``max_pages``, default 3, as for a configured catalogue); the
 ``Sitemap:`` lines of the host's robots.txt are read as for any site.
 
-**Where it goes.**  Discovery stays on the origin of ``url`` (scheme, host and port): a page
-is hostile input, and a feed, sitemap, section or article it names elsewhere (another port,
-another host) is reported (``newscrawl/discover/off_origin/<feed|sitemap|section>``, logged
-once a page) and not followed; article links elsewhere are dropped as ``offsite``.  More is
-allowed with ``-a allow=feeds.example.com,cdn.example.com:8443`` (comma-separated domains,
-``host`` for the default ports, subdomains included, or ``host:port``) or the
-``NEWSCRAWL_DISCOVER_ALLOW`` setting.  Unless the start URL itself is on one, no request goes to
-a loopback, private or link-local address (:class:`newscrawl.middlewares.PrivateAddressMiddleware`,
-which resolves host names too): a public page cannot aim the crawl at the machine's network.
+**Where it goes.** Discovery stays on the origin of ``url`` (scheme, host and port): a page is
+hostile input, and a feed, sitemap, section or article it names elsewhere (another port, another
+host) is reported (``newscrawl/discover/off_origin/<feed|sitemap|section>``, logged once a page)
+and not followed; article links elsewhere are dropped as ``offsite``. More is allowed with ``-a
+allow=feeds.example.com,cdn.example.com:8443`` (comma-separated domains, ``host`` for the
+default ports, subdomains included, or ``host:port``) or the ``NEWSCRAWL_DISCOVER_ALLOW``
+setting. A home page that redirects within its own registrable domain (``http://example.com/``
+-> ``https://www.example.com/``) moves discovery to where it lands
+(``newscrawl/discover/home_redirect``); one that redirects to another site is not followed, with
+a warning naming it (``newscrawl/discover/home_redirect_offsite``). Unless the start URL itself
+is on one, no request goes to a loopback, private or link-local address
+(:class:`newscrawl.middlewares.PrivateAddressMiddleware`, which resolves host names too): a
+public page cannot aim the crawl at the machine's network.
 
 **Its own site.**  Each discovered site is named after its registrable domain
 (``https://www.example.com/`` -> ``example_com``, :func:`newscrawl.discovery.survey.site_name`), so its
@@ -40,7 +44,15 @@ from scrapy.http import TextResponse
 from scrapy.utils.defer import maybe_deferred_to_future
 
 from newscrawl.discovery import links
-from newscrawl.discovery.survey import Survey, feed_links, page_language, probe_urls, section_links, site_name
+from newscrawl.discovery.survey import (
+    Survey,
+    feed_links,
+    page_language,
+    probe_urls,
+    registrable_domain,
+    section_links,
+    site_name,
+)
 
 from ..items import ListingItem
 from ..sites import AllowList, SiteConfig, domain_problem, origin_of, private_address, private_ip
@@ -98,6 +110,25 @@ class DiscoverSpider(SiteSpider):
         spider.survey.allowed = list(allowed)
         return spider
 
+    def adopt_redirect(self, request) -> bool:
+        """Is ``request``, refused by the allow-list, the home page's own redirect within its
+        registrable domain?  Then its origin joins the allow-list and becomes the home page."""
+        chain = request.meta.get("redirect_urls") or ()
+        if not chain or chain[0] != self.home_url or self.survey.language is not None:
+            return False
+        if registrable_domain(request.url) != registrable_domain(self.home_url):
+            self._count("home_redirect_offsite")
+            self.logger.warning("The home page %s redirects to %s, another site: not followed (discover that "
+                           "site with -a url=, or allow it with -a allow=)", short_url(self.home_url),
+                           short_url(request.url))
+            return False
+        self._count("home_redirect")
+        self.logger.info("The home page %s redirects to %s: discovering there", short_url(self.home_url),
+                    short_url(request.url))
+        self.allow_list = self.allow_list.with_origins([request.url])
+        self.allowed_domains = self.allow_list.hosts
+        return True
+
     def _setting(self, name: str, default: int) -> int:
         return self.crawler.settings.getint(name, default)
 
@@ -127,6 +158,8 @@ class DiscoverSpider(SiteSpider):
         if next(islice(root.iter("a"), max_links, None), None) is not None:
             yield from self.parse_catalogue(response)  # counts and logs the page as too_many_links
             return
+        if response.url != self.home_url and self.allow_list.allows(response.url):
+            self.home_url = self.survey.home = response.url  # a redirect adopted above
         self.survey.language = page_language(root)
         feeds = feed_links(root, response.url, self.allowed_domains)
         sections = section_links(root, response.url, self.allowed_domains)
