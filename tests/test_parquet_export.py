@@ -123,3 +123,35 @@ def test_a_killed_run_is_folded_in_by_the_next_run_nothing_lost_or_repeated(tmp_
                     "https://example.com/5"]
     assert fold(path, list(EXPORT_FIELDS)) == 4  # folding again changes nothing
     assert not path.with_name(path.name + ".tmp").exists()
+
+
+def test_folding_streams_so_memory_does_not_grow_with_the_file(tmp_path):
+    """A file appended to by months of runs is folded a row group at a time: the rows are never
+    all held in memory (Python's allocations stay far below the journal's size)."""
+    import tracemalloc
+
+    from newscrawl.export.parquet import ROWS_PER_GROUP
+
+    path = tmp_path / "out.parquet"
+    body = "word " * 4_000  # 20 KB of text per row
+    export(path, [item(url=f"https://example.com/old/{n}", text=body) for n in range(ROWS_PER_GROUP + 10)], "wb")
+    rows = 2 * ROWS_PER_GROUP + 500
+    with open(path, "ab") as fh:  # a killed run's journal, larger than any row group
+        fh.write(JOURNAL_MARKER)
+        for n in range(rows):
+            row = {name: None for name in EXPORT_FIELDS} | {"url": f"https://example.com/new/{n}", "text": body}
+            fh.write(json.dumps(row).encode() + b"\n")
+    journal_bytes = path.stat().st_size
+    tracemalloc.start()
+    try:
+        assert fold(path, list(EXPORT_FIELDS)) == ROWS_PER_GROUP + 10 + rows
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < journal_bytes / 3, (peak, journal_bytes)
+    parquet = pq.ParquetFile(path)
+    assert parquet.metadata.num_rows == ROWS_PER_GROUP + 10 + rows
+    assert max(parquet.metadata.row_group(g).num_rows for g in range(parquet.num_row_groups)) <= ROWS_PER_GROUP
+    urls = pq.read_table(path, columns=["url"]).column("url").to_pylist()
+    assert urls[0] == "https://example.com/old/0" and urls[-1] == f"https://example.com/new/{rows - 1}"
+    assert len(set(urls)) == len(urls)

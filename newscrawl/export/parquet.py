@@ -12,9 +12,9 @@ repeated; ``-O`` starts the file afresh as for every format.
 
 from __future__ import annotations
 
-import io
 import json
 import logging
+import mmap
 import os
 from pathlib import Path
 from typing import Any
@@ -62,44 +62,97 @@ class ParquetItemExporter(BaseItemExporter):
         fold(Path(name), self._fields())
 
 
-def read_journal(data: bytes, fields: list[str]) -> tuple[pa.Table | None, list[dict], int]:
-    """``(earlier Parquet table or None, journal rows, lines skipped)`` of a file's bytes."""
-    start = data.find(JOURNAL_MARKER)
-    head, journal = (data, b"") if start < 0 else (data[:start], data[start:])
-    table = None
-    if head.strip():
-        if not (head.startswith(PARQUET_MAGIC) and head.endswith(PARQUET_MAGIC)):
-            raise ValueError("the file holds neither Parquet nor a newscrawl journal")
-        table = pq.read_table(io.BytesIO(head))
-    rows, skipped = [], 0
-    for line in journal.split(b"\n"):
+ROWS_PER_GROUP = 1_000  # journal rows per Parquet row group at most ...
+BYTES_PER_GROUP = 8 * 2**20  # ... and JSON bytes: what the fold holds in memory at once
+
+
+def _journal_rows(lines, fields: list[str], skipped: list[int]):
+    """``(row, size)`` of each of a journal's lines; a cut line is counted in ``skipped``."""
+    for line in lines:
+        line = line.rstrip(b"\n")
         if not line.strip() or line == JOURNAL_MARKER.strip():
             continue
         try:
             row = json.loads(line)
         except ValueError:
-            skipped += 1  # a line a killed run left cut: it was never recorded as exported
+            skipped[0] += 1  # a line a killed run left cut: it was never recorded as exported
             continue
-        rows.append({name: row.get(name) for name in fields})
-    return table, rows, skipped
+        yield {name: row.get(name) for name in fields}, len(line)
+
+
+def _batches(rows, schema: pa.Schema):
+    """Tables of at most :data:`ROWS_PER_GROUP` rows and about :data:`BYTES_PER_GROUP` bytes."""
+    batch, size = [], 0
+    for row, length in rows:
+        batch.append(row)
+        size += length
+        if len(batch) == ROWS_PER_GROUP or size >= BYTES_PER_GROUP:
+            yield pa.Table.from_pylist(batch, schema=schema)
+            batch, size = [], 0
+    if batch:
+        yield pa.Table.from_pylist(batch, schema=schema)
+
+
+def _conformed(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """``table`` (an earlier run's rows) with ``schema``'s columns: cast, a field added since filled."""
+    columns = {}
+    for name in schema.names:
+        kind = schema.field(name).type
+        columns[name] = table.column(name).cast(kind) if name in table.column_names \
+            else pa.nulls(table.num_rows, kind)
+    return pa.table(columns, schema=schema)
+
+
+def _journal_start(fh, size: int) -> int:
+    """Where the first journal marker of the open file ``fh`` starts; -1 for none."""
+    if not size:
+        return -1
+    with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        return data.find(JOURNAL_MARKER)
+
+
+def _copy_earlier(head: pa.Buffer, schema: pa.Schema, writer: pq.ParquetWriter) -> int:
+    """Copy the Parquet file ``head`` into ``writer`` a row group at a time."""
+    ends = head.slice(0, 4).to_pybytes(), head.slice(head.size - 4).to_pybytes()
+    if ends != (PARQUET_MAGIC, PARQUET_MAGIC):
+        raise ValueError("the file holds neither Parquet nor a newscrawl journal")
+    earlier = pq.ParquetFile(pa.BufferReader(head))
+    rows = 0
+    for group in range(earlier.num_row_groups):
+        table = _conformed(earlier.read_row_group(group), schema)
+        writer.write_table(table)
+        rows += table.num_rows
+    return rows
 
 
 def fold(path: Path, fields: list[str]) -> int:
-    """Rewrite ``path`` (earlier Parquet and/or journal) as one Parquet file; returns its rows."""
-    table, rows, skipped = read_journal(path.read_bytes(), fields)
-    if skipped:
-        logger.warning("Skipped %d incomplete journal line(s) in %s", skipped, path)
+    """Rewrite ``path`` (earlier Parquet and/or journal) as one Parquet file; returns its rows.
+
+    It streams: the earlier Parquet is copied a row group at a time from a memory map and the
+    journal is read a row group at a time (:data:`ROWS_PER_GROUP`, :data:`BYTES_PER_GROUP`), so
+    memory does not grow with the file, however many runs have appended to it."""
     schema = schema_for(fields)
-    fresh = pa.Table.from_pylist(rows, schema=schema)
-    if table is not None:
-        columns = {}
-        for name in fields:
-            kind = schema.field(name).type
-            columns[name] = table.column(name).cast(kind) if name in table.column_names \
-                else pa.nulls(table.num_rows, kind)  # a field added since that run
-        earlier = pa.table(columns, schema=schema)
-        fresh = pa.concat_tables([earlier, fresh])
     temporary = path.with_name(path.name + ".tmp")
-    pq.write_table(fresh, temporary)
+    rows, skipped = 0, [0]
+    try:
+        with open(path, "rb") as fh, pq.ParquetWriter(temporary, schema) as writer:
+            size = os.fstat(fh.fileno()).st_size
+            start = _journal_start(fh, size)
+            head_size = size if start < 0 else start
+            if head_size:
+                with pa.memory_map(str(path), "r") as source:
+                    head = source.read_buffer(head_size)
+                    if head_size > 64 or head.to_pybytes().strip():
+                        rows += _copy_earlier(head, schema, writer)
+            if start >= 0:
+                fh.seek(start)
+                for table in _batches(_journal_rows(fh, fields, skipped), schema):
+                    writer.write_table(table)
+                    rows += table.num_rows
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    if skipped[0]:
+        logger.warning("Skipped %d incomplete journal line(s) in %s", skipped[0], path)
     os.replace(temporary, path)
-    return fresh.num_rows
+    return rows
