@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..dedup import ContentIndex, fingerprint, to_bytes
 from ..extract import dom
@@ -76,6 +77,14 @@ class Body:
         return to_bytes(self.minhash) if self.minhash is not None else b""
 
 
+class Clash(NamedTuple):
+    """A body extracted before from ``url``, under ``count`` other titles (``titles``, normalised)."""
+
+    url: str
+    count: int
+    titles: frozenset[str]
+
+
 class SharedBodies:
     """Per site, the bodies extracted in this run (see the module docstring)."""
 
@@ -89,15 +98,14 @@ class SharedBodies:
             return None
         return state.index.match(body.minhash) if body.minhash is not None else state.exact.get(body.digest)
 
-    def clash(self, site: str, body: Body, title: str | None) -> tuple[str, int] | None:
-        """``(URL, titles)`` when ``body`` was extracted before in ``site`` (first from URL) under
-        ``titles`` other titles, none of them ``title``; None when it is new, or repeats its title
-        too (a copy)."""
+    def clash(self, site: str, body: Body, title: str | None) -> Clash | None:
+        """The :class:`Clash` when ``body`` was extracted before in ``site`` under other titles,
+        none of them ``title``; None when it is new, or repeats its title too (a copy)."""
         key = self._key(site, body)
         if key is None:
             return None
         url, titles = self._sites[site].titles[key]
-        return None if _title_key(title) in titles else (url, len(titles))
+        return None if _title_key(title) in titles else Clash(url, len(titles), frozenset(titles))
 
     def add(self, site: str, url: str, body: Body, title: str | None) -> None:
         """Remember ``body`` as extracted from ``url`` with ``title`` (one more title of a body
