@@ -60,7 +60,7 @@ OK_FINISH_REASONS = frozenset({"finished", "closespider_itemcount", "closespider
 #: Drop reasons of an article page that was fetched but gave no article.
 EXTRACTION_FAILURES = ("extraction_error", "extraction_timeout", "extraction_crash", "unparseable",
                        "too_deep", "empty_body", "binary", "no_text", "no_title",
-                       "extraction_failed/shared_body")
+                       "extraction_failed/shared_body", "extraction_failed/boilerplate")
 DEFAULT_MAX_ERROR_RATE = 0.5
 AGAIN_PREFIX = UNEXPORTED_STATS + "again/"  # refetched pages rejected again, by reason
 

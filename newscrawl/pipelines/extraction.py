@@ -11,6 +11,7 @@ from newscrawl.run.drops import Dropped
 
 from ..dedup import page_canonical
 from ..extract import ExtractionError, Page, extract_page, page_type_of
+from ..extract.body_check import not_the_article, unrelated
 from ..extract.collector import collector_paused
 from ..extract.fields.authors import find_authors
 from ..extract.fields.dates import find_published
@@ -19,7 +20,8 @@ from .shared_body import MANY_TITLES, RETRY_METHODS, Body, SharedBodies
 from .templates import CrawlTemplates
 
 logger = logging.getLogger(__name__)
-SHARED_BODY_STATS = "newscrawl/extract/shared_body_"
+EXTRACT_STATS = "newscrawl/extract/"
+_STATS_NAME = {"shared_body": "shared_body", "boilerplate": "boilerplate_body"}
 
 # ExtractionError.reason -> drop reason
 _EXTRACTION_REASONS = {"empty": "empty_body", "binary": "binary", "too-large": "too_large",
@@ -69,7 +71,7 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
         article = extract_page(page, listing_title=listing_title, feed_entry=feed_entry, method=method,
                                published=published, authors=authors)
         if bodies is not None:
-            article, fingerprint = _not_shared(
+            article, fingerprint = _the_article(
                 bodies, templates, method, article, site=site, body=body, url=url, content_type=content_type,
                 listing_title=listing_title, feed_entry=feed_entry, published=published, authors=authors)
     except Dropped:
@@ -118,43 +120,66 @@ def rich_fields(article) -> dict:
     }
 
 
-def _not_shared(bodies: SharedBodies, templates: CrawlTemplates, method: str, article, *, site: str,
+_BOILERPLATE = "boilerplate (legal notices, licence lines, code) that is not about its title"
+
+
+def _failure(bodies: SharedBodies, site: str, body: Body, title: str | None,
+             lang: str | None) -> tuple[str, str, str | None] | None:
+    """``(reason, what, the earlier page)`` when ``body`` is not the page's article:
+    boilerplate by the page's own evidence (:func:`~newscrawl.extract.body_check.not_the_article`),
+    or a body extracted before from pages with other titles (:mod:`.shared_body`), under
+    :data:`MANY_TITLES` of them or under one that it is as unrelated to as to this page's title.
+    ``("copy", ...)``: the body of a page with one other title that it is related to (a copy
+    under a new headline, perhaps)."""
+    if not_the_article(title, body.text, lang):
+        return "boilerplate", _BOILERPLATE, None
+    clash = bodies.clash(site, body, title)
+    if clash is None:
+        return None
+    others = f" and of {clash.count - 1} other page(s)" if clash.count > 1 else ""
+    what = f"the body of {clash.url}{others} with other titles"
+    if clash.count >= MANY_TITLES or (unrelated(title, body.text, lang)
+                                      and all(unrelated(other, body.text, lang) for other in clash.titles)):
+        return "shared_body", what, clash.url
+    return "copy", what, clash.url
+
+
+def _the_article(bodies: SharedBodies, templates: CrawlTemplates, method: str, article, *, site: str,
                 body: bytes, url: str, content_type: str | None, listing_title: str | None,
                 feed_entry: dict, published, authors):
-    """``(article, its text's stored fingerprint)``: the article, or when its body is the body of
-    an earlier page of the site with another title (:mod:`.shared_body`), the first distinct body
-    extracted again without the template and with other methods; raises ``Dropped``
-    (``extraction_failed/shared_body``) when every try gives a body already extracted under
-    :data:`MANY_TITLES` other titles."""
+    """``(article, its text's stored fingerprint)``: the article, or when its body is not the
+    article (:func:`_failure`), the first body that is, extracted again from the raw bytes without
+    the template and with the other methods (:data:`RETRY_METHODS`).  When none is, raises
+    ``Dropped`` (``extraction_failed/boilerplate`` or ``extraction_failed/shared_body``).  A copy
+    under a new headline goes on as it is, to the content dedup."""
     found = Body.of(article.text or "")
-    clash = bodies.clash(site, found, article.title or listing_title)
-    if clash is not None:
-        earlier, titles = clash
-        for retry_method in dict.fromkeys((method, *RETRY_METHODS)):
-            page = Page.from_html(body, url=url, content_type=content_type)
-            retried = extract_page(page, listing_title=listing_title, feed_entry=feed_entry,
-                                   method=retry_method, published=published, authors=authors)
-            candidate = Body.of(retried.text or "")
-            title = retried.title or listing_title
-            if candidate.digest != found.digest and candidate.text.strip() \
-                    and bodies.clash(site, candidate, title) is None:
-                templates.crawler.stats.inc_value(SHARED_BODY_STATS + "recovered")
-                logger.info("%s: extraction gave the body of %s, a page with another title; "
-                            "extracted again with %s (no template)", url, earlier, retry_method)
-                article, found = retried, candidate
-                break
-        else:
-            if titles < MANY_TITLES:  # a copy under a new headline, perhaps: the content dedup decides
-                bodies.add(site, url, found, article.title or listing_title)
-                return article, found.stored
-            templates.crawler.stats.inc_value(SHARED_BODY_STATS + "unrecovered")
-            logger.warning("%s: extraction gives the same body as %s and %d other page(s) with other "
-                           "titles: a failed extraction (the text exported for %s is suspect too), not "
-                           "a duplicate", url, earlier, titles - 1, earlier)
-            raise Dropped("extraction_failed/shared_body",
-                          f"the body of {earlier} and of {titles - 1} other page(s) with other titles", url)
-    bodies.add(site, url, found, article.title or listing_title)
-    return article, found.stored
+    failure = _failure(bodies, site, found, article.title or listing_title, article.language)
+    if failure is None:
+        bodies.add(site, url, found, article.title or listing_title)
+        return article, found.stored
+    reason, what, earlier = failure
+    if reason == "copy":  # a copy under a new headline: the content dedup decides.  (Extracted
+        # again, its new headline would come with its text, and the copy pass for an article.)
+        bodies.add(site, url, found, article.title or listing_title)
+        return article, found.stored
+    stats = templates.crawler.stats
+    for retry_method in dict.fromkeys((method, *RETRY_METHODS)):
+        page = Page.from_html(body, url=url, content_type=content_type)
+        retried = extract_page(page, listing_title=listing_title, feed_entry=feed_entry,
+                               method=retry_method, published=published, authors=authors)
+        candidate, title = Body.of(retried.text or ""), retried.title or listing_title
+        if candidate.digest != found.digest and candidate.text.strip() \
+                and _failure(bodies, site, candidate, title, retried.language) is None:
+            stats.inc_value(f"{EXTRACT_STATS}{_STATS_NAME[reason]}_recovered")
+            logger.info("%s: extraction gave %s; extracted again with %s (no template)",
+                        url, what, retry_method)
+            bodies.add(site, url, candidate, title)
+            return retried, candidate.stored
+    stats.inc_value(f"{EXTRACT_STATS}{_STATS_NAME[reason]}_unrecovered")
+    suspect = f" (the text exported for {earlier} is suspect too)" if earlier else ""
+    logger.warning("%s: extraction gives %s: a failed extraction%s, not an article nor a duplicate; "
+                   "dropped", url, what, suspect)
+    raise Dropped(f"extraction_failed/{reason}", what, url)
 
 
 def _page_type(page: Page) -> str:

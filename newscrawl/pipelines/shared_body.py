@@ -4,29 +4,30 @@ When a site's pages defeat extraction the same way (the "body" comes out as the 
 footer, a cookie notice, a stylesheet), every page of the site gets the same text.  The
 content dedup (:mod:`newscrawl.dedup`) would take the second and later ones for copies of
 the first and drop them as ``duplicate_content``: distinct articles lost, and the first
-one's garbage exported.  A syndicated copy or a mirror repeats its *title* with its body;
-pages with different titles sharing one body are a failed extraction.
+one's garbage exported.  Much of that shows on the page itself
+(:func:`newscrawl.extract.body_check.not_the_article`: boilerplate not about the title);
+what does not shows when the body comes again under another title.
 
 :class:`SharedBodies` remembers, per site and for this run, each extracted body's
 fingerprint (the MinHash of :mod:`newscrawl.dedup` at its :data:`~newscrawl.dedup.SIMILARITY`;
 the exact text for bodies too short to fingerprint) with the page's URL and the titles it
-came with.  :func:`~.extraction.extract_fields` asks it about every page; when a body was
-already extracted from a page with another title, the page is extracted again from its raw
-bytes, without the site's template library and with the other body methods
-(:data:`RETRY_METHODS`), and the first distinct body is kept
-(``newscrawl/extract/shared_body_recovered``).  When every try gives the shared body:
+came with, and tells :func:`~.extraction.extract_fields` of a :class:`Clash`: the body
+extracted before under other titles.  The body is
 
-- under one other title so far, it may be a copy retitled (a story republished under a new
-  headline, a partner's copy): the page goes on, and the content dedup drops it as
-  ``duplicate_content``;
-- under :data:`MANY_TITLES` other titles or more, it is a failed extraction: the page is
-  dropped as ``extraction_failed/shared_body`` with a warning naming the page the body was
-  first extracted from (whose exported text is suspect too), counted
-  (``newscrawl/extract/shared_body_unrecovered``) and toward ``NEWSCRAWL_MAX_ERROR_RATE``.
+- a copy under a new headline (a story republished, a partner's copy) when it is related to one
+  of its titles (:func:`~newscrawl.extract.body_check.unrelated`): the content dedup decides
+  (``duplicate_content``);
+- a failed extraction when it is related to none of them, or came under :data:`MANY_TITLES`
+  other titles already: the page is extracted again from its raw bytes, without the site's
+  template library and with the other body methods (:data:`RETRY_METHODS`), and the first body
+  that passes is kept (``newscrawl/extract/shared_body_recovered``); else the page is dropped as
+  ``extraction_failed/shared_body`` with a warning naming the page the body was first extracted
+  from (whose exported text is suspect too), counted (``newscrawl/extract/shared_body_unrecovered``)
+  and toward ``NEWSCRAWL_MAX_ERROR_RATE``.
 
 A site's pages go to one extraction worker (:mod:`.pool`), so the check sees all of them.
 Memory is bounded: the last :data:`WINDOW` bodies of a site are remembered.
-``NEWSCRAWL_SHARED_BODY_CHECK = False`` switches the check off.
+``NEWSCRAWL_SHARED_BODY_CHECK = False`` switches these checks off.
 """
 
 from __future__ import annotations
@@ -34,13 +35,14 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..dedup import ContentIndex, fingerprint, to_bytes
 from ..extract import dom
 
 RETRY_METHODS = ("cevc", "decay")  # tried after the crawl's own method without the template
 WINDOW = 500  # bodies remembered per site (~1 MB of fingerprints)
-MANY_TITLES = 2  # other titles of one body from which it is a failed extraction, not a copy
+MANY_TITLES = 2  # other titles of one body from which it is a failed extraction, related or not
 
 
 def _title_key(title: str | None) -> str:
@@ -76,6 +78,14 @@ class Body:
         return to_bytes(self.minhash) if self.minhash is not None else b""
 
 
+class Clash(NamedTuple):
+    """A body extracted before from ``url``, under ``count`` other titles (``titles``, normalised)."""
+
+    url: str
+    count: int
+    titles: frozenset[str]
+
+
 class SharedBodies:
     """Per site, the bodies extracted in this run (see the module docstring)."""
 
@@ -89,15 +99,14 @@ class SharedBodies:
             return None
         return state.index.match(body.minhash) if body.minhash is not None else state.exact.get(body.digest)
 
-    def clash(self, site: str, body: Body, title: str | None) -> tuple[str, int] | None:
-        """``(URL, titles)`` when ``body`` was extracted before in ``site`` (first from URL) under
-        ``titles`` other titles, none of them ``title``; None when it is new, or repeats its title
-        too (a copy)."""
+    def clash(self, site: str, body: Body, title: str | None) -> Clash | None:
+        """The :class:`Clash` when ``body`` was extracted before in ``site`` under other titles,
+        none of them ``title``; None when it is new, or repeats its title too (a copy)."""
         key = self._key(site, body)
         if key is None:
             return None
         url, titles = self._sites[site].titles[key]
-        return None if _title_key(title) in titles else (url, len(titles))
+        return None if _title_key(title) in titles else Clash(url, len(titles), frozenset(titles))
 
     def add(self, site: str, url: str, body: Body, title: str | None) -> None:
         """Remember ``body`` as extracted from ``url`` with ``title`` (one more title of a body
