@@ -1,5 +1,9 @@
 """``scrapy archive``: the job on Dask's local cluster, exactly once at file level, bad input as
-counted skips, usage errors; every case runs the real command (``python -m newscrawl archive``)."""
+counted skips, usage errors; every case runs the real command (``python -m newscrawl archive``).
+
+The command's own local cluster is started and killed for real in the SIGKILL case; the other jobs
+run on one real Dask cluster per module, given to the command with ``--scheduler`` as a user with a
+long-lived cluster would, so that each case does not pay for a cluster's start and stop."""
 
 from __future__ import annotations
 
@@ -32,6 +36,25 @@ def archive(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=timeout)
 
 
+@pytest.fixture(scope="module")
+def scheduler():
+    """The address of a real Dask cluster (one worker process of one thread), shared by the module."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+def in_process(capsys, *args: str) -> tuple[int, str]:
+    """The command line run in this process (``python -m newscrawl archive ARGS`` without a new
+    interpreter): its exit status and standard error, for the cases that stop before any job."""
+    from newscrawl.__main__ import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["archive", *args])
+    return stopped.value.code, capsys.readouterr().err
+
+
 def articles_warc(path: Path, start: int, count: int, gzipped: bool = True) -> Path:
     records = [warc_record(f"https://news.example/2024/01/02/story-{n}.html", http_block(article(headline(n))))
                for n in range(start, start + count)]
@@ -42,18 +65,18 @@ def all_rows(out: Path) -> list[dict]:
     return [row for output in finished_outputs(out) for row in read_rows(output)]
 
 
-def test_usage_errors_exit_2(tmp_path):
+def test_usage_errors_exit_2(tmp_path, capsys):
     good = articles_warc(tmp_path / "a.warc.gz", 0, 1)
-    assert archive(str(good)).returncode == 2  # no -o
-    assert archive("-o", str(tmp_path / "out")).returncode == 2  # no input
-    missing = archive(str(tmp_path / "none.warc.gz"), "-o", str(tmp_path / "out"))
-    assert missing.returncode == 2 and "no input file found" in missing.stderr
-    assert archive(str(good), "-o", str(tmp_path / "out"), "--format", "csv").returncode == 2
-    assert archive(str(good), "-o", str(tmp_path / "out"), "--workers", "0").returncode == 2
+    assert archive(str(good)).returncode == 2  # no -o; in a subprocess: the exit status the shell sees
+    assert in_process(capsys, "-o", str(tmp_path / "out"))[0] == 2  # no input
+    missing = in_process(capsys, str(tmp_path / "none.warc.gz"), "-o", str(tmp_path / "out"))
+    assert missing[0] == 2 and "no input file found" in missing[1]
+    assert in_process(capsys, str(good), "-o", str(tmp_path / "out"), "--format", "csv")[0] == 2
+    assert in_process(capsys, str(good), "-o", str(tmp_path / "out"), "--workers", "0")[0] == 2
     assert not (tmp_path / "out").exists()
 
 
-def test_bad_input_is_counted_and_named_the_rest_exported_once_and_a_rerun_skips_done_files(tmp_path):
+def test_bad_input_is_counted_and_named_the_rest_exported_once_and_a_rerun_skips_done_files(tmp_path, scheduler):
     good = articles_warc(tmp_path / "good.warc.gz", 0, 6)
     plain = articles_warc(tmp_path / "plain.warc", 10, 3, gzipped=False)
     # a cut gzip member after two whole records
@@ -82,7 +105,7 @@ def test_bad_input_is_counted_and_named_the_rest_exported_once_and_a_rerun_skips
     out = tmp_path / "out"
     inputs = [good, plain, cut, liar, huge, empty, missing]
 
-    run = archive(*map(str, inputs), "-o", str(out), "--workers", "1")
+    run = archive(*map(str, inputs), "-o", str(out), "--scheduler", scheduler)
     assert run.returncode == 1, run.stderr  # one file failed: the missing one
     assert f"failed: {missing}: no such file" in run.stdout
     assert "7 file(s): 6 done, 0 already done, 1 failed" in run.stdout
@@ -101,13 +124,13 @@ def test_bad_input_is_counted_and_named_the_rest_exported_once_and_a_rerun_skips
     damage = json.loads(next(out.glob("huge-*.done")).read_text())
     assert damage["skips"] == {"too_large": 1} and damage["damage"][0]["offset"] > 0
 
-    again = archive(*map(str, inputs), "-o", str(out), "--workers", "1")
+    again = archive(*map(str, inputs), "-o", str(out), "--scheduler", scheduler)
     assert again.returncode == 1
     assert "7 file(s): 0 done, 6 already done, 1 failed" in again.stdout
     assert sorted(r["url"] for r in all_rows(out)) == urls
 
 
-def test_json_lines_on_request_and_the_dedup_pass_lists_repeats(tmp_path):
+def test_json_lines_on_request_and_the_dedup_pass_lists_repeats(tmp_path, scheduler):
     first = articles_warc(tmp_path / "a.warc.gz", 0, 3)
     body = http_block(article(headline(1)))
     second = write_warc(tmp_path / "b.warc.gz", [
@@ -116,7 +139,7 @@ def test_json_lines_on_request_and_the_dedup_pass_lists_repeats(tmp_path):
         warc_record("https://news.example/2024/01/02/story-7.html", http_block(article(headline(7)))),
     ])
     out = tmp_path / "out"
-    run = archive(str(first), str(second), "-o", str(out), "--workers", "1", "--format", "jsonl", "--dedup")
+    run = archive(str(first), str(second), "-o", str(out), "--scheduler", scheduler, "--format", "jsonl", "--dedup")
     assert run.returncode == 0, run.stderr
     outputs = finished_outputs(out)
     assert [p.suffix for p in outputs] == [".jsonl", ".jsonl"]
@@ -153,12 +176,12 @@ def test_a_job_killed_with_sigkill_midway_then_run_again_gives_every_article_exa
     assert not list(out.glob(".*tmp"))
 
 
-def test_a_plain_compressed_stream_is_not_a_warc_and_costs_a_skip(tmp_path):
+def test_a_plain_compressed_stream_is_not_a_warc_and_costs_a_skip(tmp_path, scheduler):
     """A .warc.gz that holds gzip of something else: counted as not_warc, the file done."""
     other = tmp_path / "other.warc.gz"
     other.write_bytes(gzip.compress(b"just text, no WARC record"))
     good = articles_warc(tmp_path / "good.warc.gz", 0, 1)
-    run = archive(str(other), str(good), "-o", str(tmp_path / "out"), "--workers", "1")
+    run = archive(str(other), str(good), "-o", str(tmp_path / "out"), "--scheduler", scheduler)
     assert run.returncode == 0 and "not_warc 1" in run.stdout
 
 
@@ -167,7 +190,7 @@ DEMO = ROOT / "data" / "demo" / "manifest.json"
 
 @pytest.mark.skipif(not DEMO.exists(), reason="data/demo not built")
 @pytest_twisted.ensureDeferred
-async def test_the_demo_crawl_recorded_then_archived_gives_the_crawls_articles(tmp_path):
+async def test_the_demo_crawl_recorded_then_archived_gives_the_crawls_articles(tmp_path, scheduler):
     """The crawl recorded with NEWSCRAWL_WARC, its archive through ``scrapy archive``: the same articles
     (title, text, published, authors) as the crawl exported."""
     from conftest import crawl_settings, read_jsonl, run_crawl
@@ -182,7 +205,7 @@ async def test_the_demo_crawl_recorded_then_archived_gives_the_crawls_articles(t
     assert len(crawled) >= 30
 
     out = tmp_path / "out"
-    run = archive(str(recorded), "-o", str(out), "--workers", "1")
+    run = archive(str(recorded), "-o", str(out), "--scheduler", scheduler)
     assert run.returncode == 0, run.stdout + run.stderr
     rows = {row["url"]: row for row in all_rows(out)}
     assert sorted(rows) == sorted(crawled)
