@@ -238,3 +238,17 @@ def test_a_channel_after_a_double_hyphen_is_decoration():
     assert find_title(bare("Bridge over the Volga opens in spring -- News -- Daily Post"), precise=True) == (
         "Bridge over the Volga opens in spring"
     )
+
+
+def test_a_kicker_set_off_only_by_markup_in_the_h1_is_not_the_headline():
+    # <title> and og:title agree; the <h1> adds a leading kicker in its own element.
+    head = "<title>Schulze: Germany stands by the food programme | Ministry</title>" + meta(
+        "og:title", "Schulze: Germany stands by the food programme"
+    )
+    p = page(head, '<h1><span class="kicker">Securing food</span> Schulze: Germany stands by the food programme</h1>')
+    assert find_title(p, precise=True) == "Schulze: Germany stands by the food programme"
+    # A longer <h1> whose extra words lead a shorter source is not a kicker when the shorter is
+    # the lesser part (a site name run into the headline's end).
+    head = "<title>Colder nights forecast for the week Daily Post</title>" + meta("og:title", "Daily Post")
+    p = page(head, "<h1>Colder nights forecast for the week Daily Post</h1>")
+    assert find_title(p, precise=True) == "Colder nights forecast for the week Daily Post"

@@ -445,13 +445,21 @@ def _without_stamp(heading: str, title: str) -> str:
     return heading
 
 
-def _without_kicker(longer: str, shorter: str) -> bool:
-    """Is ``longer`` just ``shorter`` with a kicker or tail joined by a separator?"""
+def _without_kicker(longer: str, shorter: str, unjoined: bool = False) -> bool:
+    """Is ``longer`` just ``shorter`` with a kicker or tail joined by a separator?  With
+    ``unjoined``, also with leading words set off by markup alone (an ``<h1>`` whose kicker is its
+    own ``<span>``: "Ernährung sichern Schulze: ..." where ``<title>`` and ``og:title`` say
+    "Schulze: ...").  Only a leading part, shorter than what it leads (a site name run into the
+    end of a headline is no headline): the end of a long headline is what metadata truncates."""
     lf, sf = _fold(longer), _fold(shorter)
     if sf == lf or sf not in lf or len(sf) < 8:
         return False
     rest = lf.replace(sf, "", 1).strip()
-    return bool(rest) and (rest[0] in _KICKER_JOINS or rest[-1] in _KICKER_JOINS)
+    if not rest:
+        return False
+    if rest[0] in _KICKER_JOINS or rest[-1] in _KICKER_JOINS:
+        return True
+    return unjoined and lf.endswith(" " + sf) and 2 * len(sf) > len(lf)
 
 
 def voted_headline(page: Page) -> str | None:
@@ -520,7 +528,7 @@ def _vote(
     own = dict(votes)  # at most six keys: the pairwise pass below is cheap
     for a in own:
         for b in own:
-            if a != b and _without_kicker(first_seen[a], first_seen[b]):
+            if a != b and _without_kicker(first_seen[a], first_seen[b], unjoined=not plain):
                 votes[b] += own[a]
     best = max(votes, key=votes.get)
     if h1 and _fold(h1) == best:
