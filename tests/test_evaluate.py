@@ -184,6 +184,17 @@ def test_baselines_run_on_the_same_pages(dataset):
         assert result.figures["body_zyte_r"] > 0.3, result.method
 
 
+def test_gne_and_goose3_baselines_read_titles_and_bodies(dataset):
+    pytest.importorskip("gne", reason="GNE is in the optional baselines extra")
+    pytest.importorskip("goose3", reason="goose3 is in the optional baselines extra")
+    results = runner.run_all([dataset], [], ["gne", "goose3"], progress=False)["tiny"]
+    assert [r.method for r in results] == ["gne", "goose3"]
+    for result in results:
+        assert result.errors <= 1, result.method  # the blank page at most
+        assert result.figures["title_char_f1"] > 0.5, result.method  # goose3 keeps "| Daily Example"
+        assert result.figures["body_zyte_r"] > 0.3, result.method
+
+
 def test_parse_params():
     assert runner.parse_params(["alpha=0.4", "cjk_mode=char"]) == {"alpha": 0.4, "cjk_mode": "char"}
     with pytest.raises(ValueError):

@@ -50,3 +50,16 @@ def test_daniel_ids_name_their_site():
     record = Record(id="20111209_entertainment.dbw.cn_8fa5bdab", html=b"")
     assert site_key(record) == "dbw.cn"
     assert site_key(Record(id="x", html=b"", truth={"url": "https://news.sina.com.cn/a.html"})) == "sina.com.cn"
+
+
+def test_site_half_keeps_only_the_pages_of_that_half_of_the_sites(tmp_path):
+    from newscrawl.evaluation.runner import run_all
+
+    sites = {"one-news.com": 3, "two-news.org": 2, "three-news.net": 1, "four-news.info": 2}
+    dataset = write_set(tmp_path / "set", sites)
+    for half in "AB":
+        (result,) = run_all([dataset], ["auto"], site_half=half)["set"]
+        expected = sorted(f"{h}-{i}" for h, n in sites.items() if site_half(h) == half for i in range(n))
+        assert sorted(p.id for p in result.pages) == expected
+    (whole,) = run_all([dataset], ["auto"])["set"]
+    assert len(whole.pages) == sum(sites.values())

@@ -192,3 +192,63 @@ def test_a_bare_hyphen_after_cjk_punctuation_opens_the_site_part():
     assert find_title(bare("武汉的声音：有英勇的你，才有英雄的城！-新华网"), precise=True) == (
         "武汉的声音：有英勇的你，才有英雄的城！"
     )
+
+
+# Issue 26: decoration that holds on sites never seen, by generic evidence of the site's name.
+
+
+def test_a_host_name_spelled_with_hyphens_or_ascii_letters_still_names_the_site():
+    # gruene-wiese.de writes "Grüne Wiese" with a hyphen and "ue": the leading part is the site.
+    p = bare("Grüne Wiese Köln - Neue Beete für den Schulgarten der Stadt", url="https://www.gruene-wiese.de/a/1")
+    assert find_title(p, precise=True) == "Neue Beete für den Schulgarten der Stadt"
+    p = bare("Neue Beete für den Schulgarten der Stadt | Grüne Wiese Köln", url="https://gruene-wiese.de/a/1")
+    assert find_title(p, precise=True) == "Neue Beete für den Schulgarten der Stadt"
+
+
+def test_the_registrable_label_names_the_site_behind_a_subdomain():
+    p = bare("Stadtblatt24 Wien - Neue Beete für den Schulgarten der Stadt", url="https://garten.stadtblatt24.at/x")
+    assert find_title(p, precise=True) == "Neue Beete für den Schulgarten der Stadt"
+
+
+def test_a_title_part_holding_a_host_name_is_the_site_even_without_a_url():
+    p = bare("Новый мост через Волгу откроют весной - Wochenblatt.RU")
+    assert find_title(p, precise=True) == "Новый мост через Волгу откроют весной"
+    # "Site: Headline" with the site's name before the colon, however the colon is spaced.
+    p = bare("Wochenblatt.ru в Твери: Новый мост через Волгу откроют весной")
+    assert find_title(p, precise=True) == "Новый мост через Волгу откроют весной"
+    # A topic before a colon is the headline's own.
+    p = bare("Тверь: новый мост через Волгу откроют весной")
+    assert find_title(p, precise=True) == "Тверь: новый мост через Волгу откроют весной"
+
+
+def test_a_heading_that_is_a_host_name_is_still_the_headline():
+    # Guards the rule above: host names judge <title> parts, not headings.
+    p = bare("»rede.jetzt« – Projektblog", "<h1>»rede.jetzt«</h1><h2>Über das Projekt</h2>",
+             url="https://projektblog.example.org/rede-jetzt/")
+    assert find_title(p, precise=True) == "»rede.jetzt«"
+
+
+def test_a_channel_after_a_double_hyphen_is_decoration():
+    assert find_title(bare("Новый мост через Волгу откроют весной--Новости"), precise=True) == (
+        "Новый мост через Волгу откроют весной"
+    )
+    assert find_title(bare("伏尔加河新大桥将于明年春季通车--财经频道--某某新闻网"), precise=True) == (
+        "伏尔加河新大桥将于明年春季通车"
+    )
+    assert find_title(bare("Bridge over the Volga opens in spring -- News -- Daily Post"), precise=True) == (
+        "Bridge over the Volga opens in spring"
+    )
+
+
+def test_a_kicker_set_off_only_by_markup_in_the_h1_is_not_the_headline():
+    # <title> and og:title agree; the <h1> adds a leading kicker in its own element.
+    head = "<title>Schulze: Germany stands by the food programme | Ministry</title>" + meta(
+        "og:title", "Schulze: Germany stands by the food programme"
+    )
+    p = page(head, '<h1><span class="kicker">Securing food</span> Schulze: Germany stands by the food programme</h1>')
+    assert find_title(p, precise=True) == "Schulze: Germany stands by the food programme"
+    # A longer <h1> whose extra words lead a shorter source is not a kicker when the shorter is
+    # the lesser part (a site name run into the headline's end).
+    head = "<title>Colder nights forecast for the week Daily Post</title>" + meta("og:title", "Daily Post")
+    p = page(head, "<h1>Colder nights forecast for the week Daily Post</h1>")
+    assert find_title(p, precise=True) == "Colder nights forecast for the week Daily Post"

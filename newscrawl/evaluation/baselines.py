@@ -1,6 +1,10 @@
-"""newspaper4k as a baseline (``scrapy evaluate --baseline newspaper4k``): body, title, date,
-authors, and the rich fields it gives — top image, images, meta description, meta keywords,
-tags, and the subheadings of its article HTML.  Installed with the ``baselines`` extra."""
+"""Peers as baselines of ``scrapy evaluate --baseline``, each imported only here and installed
+with the ``baselines`` extra:
+
+- newspaper4k: body, title, date, authors, and the rich fields it gives — top image, images,
+  meta description, meta keywords, tags, and the subheadings of its article HTML;
+- GNE (GeneralNewsExtractor, the Chinese-news peer): title, body, date, author;
+- goose3: title, body, date, authors, top image, meta description, keywords, tags."""
 
 from __future__ import annotations
 
@@ -50,3 +54,30 @@ def _headings_markdown(article_html: str | None) -> str:
         if text:
             lines.append("## " + text.replace("#", "\\#"))
     return "\n\n".join(lines)
+
+
+def gne(record: Record) -> dict:
+    """GNE's (0.4.3) fields of one page, with its defaults (no XPath hints)."""
+    from gne import GeneralNewsExtractor
+
+    result = GeneralNewsExtractor().extract(decode_like_scrapy(record.html))
+    return dict(text=result.get("content") or "", title=result.get("title") or None,
+                published=result.get("publish_time") or None, authors=result.get("author") or None)
+
+
+def goose3(record: Record) -> dict:
+    """goose3's (3.1.22) fields of one page, from the decoded HTML (no network: images are not
+    fetched)."""
+    from goose3 import Goose
+
+    logging.getLogger("goose3").setLevel(logging.CRITICAL)
+    with Goose({"enable_image_fetching": False}) as goose:
+        article = goose.extract(url=record.url or None, raw_html=decode_like_scrapy(record.html))
+    image = article.top_image.src if article.top_image is not None else None
+    return dict(
+        text=article.cleaned_text or "", title=article.title or None, published=article.publish_date,
+        authors=list(article.authors or []), image=image or None,
+        description=article.meta_description or None,
+        keywords=[k.strip() for k in (article.meta_keywords or "").split(",") if k.strip()],
+        tags=sorted(article.tags or []),
+    )

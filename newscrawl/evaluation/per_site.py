@@ -52,6 +52,11 @@ def site_half(site: str) -> str:
     return "AB"[hashlib.sha1(site.encode("utf-8")).digest()[0] % 2]
 
 
+def in_half(record: Record, half: str) -> bool:
+    """Is ``record``'s site in ``half`` of the site split?  A page without a site is its own."""
+    return site_half(site_key(record) or f"page:{record.id}") == half
+
+
 @dataclass
 class SiteLearning:
     """What the crawl learns about one site, as plain library objects."""

@@ -32,7 +32,7 @@ from .rich import score_rich, summarize_rich
 
 logger = logging.getLogger(__name__)
 
-BASELINES = ("trafilatura", "readability", "newspaper4k")
+BASELINES = ("trafilatura", "readability", "newspaper4k", "gne", "goose3")
 NOT_GIVEN = ...  # a rich field the extractor does not produce (not scored), as opposed to None (none found)
 
 
@@ -119,10 +119,24 @@ def _newspaper4k(record: Record) -> Prediction:
     return Prediction(**newspaper4k(record))
 
 
+def _gne(record: Record) -> Prediction:
+    from .baselines import gne
+
+    return Prediction(**gne(record))
+
+
+def _goose3(record: Record) -> Prediction:
+    from .baselines import goose3
+
+    return Prediction(**goose3(record))
+
+
 def baseline_extractor(name: str) -> Extractor:
     """``trafilatura`` (2.3.1, metadata on; its Markdown for the rich record), ``readability``
-    (readability-lxml 0.9, title only) or ``newspaper4k`` (0.9.6, :mod:`.baselines`)."""
-    runners = {"trafilatura": _trafilatura, "readability": _readability, "newspaper4k": _newspaper4k}
+    (readability-lxml 0.9, title only), ``newspaper4k`` (0.9.6), ``gne`` (0.4.3) or ``goose3``
+    (3.1.22) (:mod:`.baselines`)."""
+    runners = {"trafilatura": _trafilatura, "readability": _readability, "newspaper4k": _newspaper4k,
+               "gne": _gne, "goose3": _goose3}
     if name not in runners:
         raise ValueError(f"unknown baseline {name!r}; choose from {', '.join(BASELINES)}")
     return runners[name]
@@ -445,11 +459,18 @@ def run_all(
     params: Mapping[str, Any] | None = None,
     limit: int | None = None,
     progress: bool | None = None,
+    site_half: str | None = None,
 ) -> dict[str, list[Result]]:
-    """Every method and baseline on every dataset: ``{dataset name: [Result, ...]}``."""
+    """Every method and baseline on every dataset: ``{dataset name: [Result, ...]}``; with
+    ``site_half`` (``"A"`` or ``"B"``), only the pages of the sites in that half of the site split
+    (:func:`.per_site.site_half`), so a rule designed on one half is measured on sites it never saw."""
     out: dict[str, list[Result]] = {}
     for dataset in datasets:
         records = list(load_dataset(dataset, limit))
+        if site_half:
+            from .per_site import in_half
+
+            records = [r for r in records if in_half(r, site_half)]
         results = out.setdefault(Path(dataset).name, [])
         for method in methods:
             results.append(
@@ -613,6 +634,10 @@ def add_arguments(parser: argparse.ArgumentParser, positional: bool = True) -> N
     parser.add_argument("--worst", type=int, default=0, metavar="N", help="list the N lowest body-F1 pages")
     parser.add_argument("--check-floors", metavar="FLOORS_JSON", help="exit 1 if a figure is below its floor")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="tqdm bar")
+    parser.add_argument(
+        "--site-half", choices=("A", "B"),
+        help="only the pages of one half of the sites (split by a hash of the registered domain)",
+    )  # fmt: skip
 
 
 def run_cli(args: argparse.Namespace, echo: Callable[[str], None] = print) -> int:
@@ -642,6 +667,7 @@ def run_cli(args: argparse.Namespace, echo: Callable[[str], None] = print) -> in
             params=params,
             limit=args.limit,
             progress=args.progress,
+            site_half=args.site_half,
         )
     for dataset_results in results.values():
         echo(format_table(dataset_results))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from urllib.parse import urljoin, urlsplit
 
 from rapidfuzz.distance import LCSseq
@@ -26,11 +27,12 @@ from rapidfuzz.distance import LCSseq
 from .. import dom
 from ..page import Page
 
-# " | ", "_", " - ", "——", ...  White space opens a separator only where its run starts (the
+# " | ", "_", " - ", "——", "--" (a run of hyphens is never inside a word: "标题--频道"), ...
+# White space opens a separator only where its run starts (the
 # look-behind; then the alternatives in their original order), so a long run is scanned once,
 # not again from each of its characters (tests/test_regex_linear.py).
 _SEPARATORS = re.compile(
-    r"(?<!\s)\s++(?:[|\-–—_·:»«/]\s+|[|｜_]\s*|-\s*|——\s*|－\s*)|[|｜_]\s*|——\s*|－\s*"
+    r"(?<!\s)\s++(?:--+\s*|[|\-–—_·:»«/]\s+|[|｜_]\s*|-\s*|——\s*|－\s*)|[|｜_]\s*|——\s*|－\s*|--+\s*"
 )
 # Where a <title> splits into parts besides _SEPARATORS: a hyphen before a Han character after
 # another or after CJK punctuation (Chinese titles join headline, section and site with a bare
@@ -71,6 +73,14 @@ _TYPOGRAPHY = str.maketrans(
 # Characters that join a kicker or a tail to a headline (compared after _fold, so the
 # dash kinds are already "-"); quotes are not among them.
 _KICKER_JOINS = ":-|/·›‹•*~：｜ㅣ"
+# Letters a site's host spells in ASCII where its name has them ("backenmachtgluecklich" for
+# "Backen macht glücklich"); other accents are dropped (NFKD) when names are compared.
+_TRANSLITERATION = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "æ": "ae", "ø": "oe", "å": "aa"}
+)
+# A title part at most this many times the length of the site name it holds is that name
+# ("Grüne Wiese Köln" for gruene-wiese.de), a longer one a headline naming it.
+NAME_PART_RATIO = 2
 # JSON-LD types whose ``name`` is the page's headline (``name`` of a Person, an
 # Organization or a WebSite is not).
 _HEADLINE_NAME_TYPES = re.compile(r"Article|Posting|Report|Recipe")
@@ -183,13 +193,14 @@ def _main_h1(page: Page) -> str | None:
     return None
 
 
-def _site_names(page: Page) -> set[str]:
+def _site_names(page: Page, plain: bool = False) -> set[str]:
     """The site's names (og:site_name and the like, the host's first label, the title parts the
-    crawl learned for the site: :mod:`.title_decoration`); kept on the page, callers do not
-    change the set."""
-    names = page.derived.get("site_names")
+    crawl learned for the site: :mod:`.title_decoration`; unless ``plain``, the host's registrable
+    label too); kept on the page, callers do not change the set."""
+    key = "site_names_plain" if plain else "site_names"
+    names = page.derived.get(key)
     if names is None:
-        names = page.derived["site_names"] = _read_site_names(page) | _learned_decoration(page)
+        names = page.derived[key] = _read_site_names(page, plain) | _learned_decoration(page)
     return names
 
 
@@ -203,7 +214,7 @@ def _learned_decoration(page: Page) -> set[str]:
     return {LearnedPart(p) for p in page.derived.get("title_decoration") or ()}
 
 
-def _read_site_names(page: Page) -> set[str]:
+def _read_site_names(page: Page, plain: bool = False) -> set[str]:
     names = {
         _fold(v)
         for v in (page.meta("og:site_name", "application-name", "twitter:site"),)
@@ -212,32 +223,102 @@ def _read_site_names(page: Page) -> set[str]:
     host = urlsplit(page.url or "").hostname or ""
     labels = [x for x in host.split(".") if x not in ("www", "m", "com", "co", "org", "net")]
     names.update(labels[:1])
+    domain = None if plain else _host_name(host)
+    if domain:  # the registrable label: "oe24" of auto.oe24.at, "bbc" of www.bbc.co.uk
+        names.add(domain)
     return {n.lstrip("@") for n in names if n}
 
 
-def strip_site_name(title: str | None, site_names: set[str]) -> str | None:
+@lru_cache(maxsize=1)
+def _public_suffixes():
+    import tldextract
+
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)  # the bundled list, no network
+
+
+def _host_name(host: str) -> str | None:
+    """The registrable label of ``host`` (``news.bbc.co.uk`` -> ``bbc``), if it has a public suffix."""
+    if not host or "." not in host:
+        return None
+    found = _public_suffixes()(host)
+    return found.domain.casefold() if found.suffix and found.domain else None
+
+
+def _name_keys(text: str) -> set[str]:
+    """Comparison keys of a name or part: folded, without spaces, hyphens and dots, and the same
+    spelled in ASCII two ways (umlauts transliterated, or accents dropped), since a host name
+    writes "Backen macht glücklich" as backenmachtgluecklich and "Habertürk" as haberturk."""
+    folded = _fold(text)
+    keys = set()
+    for variant in (folded, folded.translate(_TRANSLITERATION)):
+        ascii_ = "".join(c for c in unicodedata.normalize("NFKD", variant) if not unicodedata.combining(c))
+        for v in (variant, ascii_):
+            key = "".join(c for c in v if c.isalnum())
+            if key:
+                keys.add(key)
+    return keys
+
+
+def _host_tokens(part: str) -> list[str]:
+    """Words of ``part`` that are host names ("NEWSmsk.com", "Likar.INFO"): a title part holding
+    one names the site even on a page whose URL is unknown."""
+    hosts = []
+    for word in part.split():
+        word = word.strip("()[]«»\"'.,;:!?")
+        if "." in word and _host_name(word.casefold()):
+            hosts.append(word)
+    return hosts
+
+
+def strip_site_name(title: str | None, site_names: set[str], plain: bool = False) -> str | None:
     """``Headline | Site`` → ``Headline``: drop separated parts that name the site."""
     if not title:
         return title
     parts = [p for p in _SEPARATORS.split(title) if p and p.strip()]
     if len(parts) < 2:
         return title
-    kept = [p.strip() for p in parts if not _names_site(p, site_names)]
+    kept = [p.strip() for p in parts if not _names_site(p, site_names, not plain, not plain)]
     if kept and len(kept) < len(parts):
         return " - ".join(kept)
     return title
 
 
-def _names_site(part: str, site_names: set[str]) -> bool:
+def _names_site(part: str, site_names: set[str], hosts: bool = True, spellings: bool = True) -> bool:
+    """Does title part ``part`` name the site: is it one of ``site_names``, or hardly more than
+    one (:data:`NAME_PART_RATIO`), compared as written or (``spellings``) by :func:`_name_keys`,
+    or (``hosts``) a host name with little around it?  A learned part (:class:`LearnedPart`)
+    names the site only where it is the part.  A heading is not judged by its host names:
+    "rede.jetzt" may be the story's subject."""
     folded = _fold(part).replace(" ", "")
+    keys = None
     for name in site_names:
         squeezed = name.replace(" ", "")
         if isinstance(name, LearnedPart):
             if folded == squeezed:
                 return True
-        elif squeezed and (folded == squeezed or (squeezed in folded and len(folded) <= 2 * len(squeezed))):
+            continue
+        if not squeezed:
+            continue
+        if folded == squeezed or (squeezed in folded and len(folded) <= NAME_PART_RATIO * len(squeezed)):
             return True
-    return False
+        if not spellings:
+            continue
+        keys = keys if keys is not None else _name_keys(part)
+        if any(n in k and len(k) <= NAME_PART_RATIO * len(n) for n in _name_keys(name) for k in keys):
+            return True
+    return hosts and any(len(folded) <= NAME_PART_RATIO * len(host) for host in _host_tokens(part))
+
+
+def _cut_site_prefix(title: str, site_names: set[str]) -> str:
+    """``Site: Headline`` -> ``Headline`` where the part before the first colon names the site
+    (``NEWSmsk.com в Москве: ...``); a colon after a topic ("Brexit: ...") stays."""
+    cut = min((i for i in (title.find(": "), title.find("：")) if i > 0), default=-1)
+    if cut < 0:
+        return title
+    rest = title[cut + 1:].strip()
+    if len(rest) >= MIN_TITLE_HEADLINE_CHARS and _names_site(title[:cut], site_names):
+        return rest
+    return title
 
 
 def _title_parts(title: str) -> list[tuple[int, int, str]]:
@@ -278,7 +359,7 @@ def title_headline(title: str | None, site_names: set[str] = frozenset()) -> tup
     since ``Ozone - the cure nobody tried`` keeps its first word.  The text between the kept
     parts stays as written (a headline's own `` - `` survives when its halves are long).
     """
-    title = dom.normalize_space(title)[:MAX_CANDIDATE_CHARS]
+    title = _cut_site_prefix(dom.normalize_space(title)[:MAX_CANDIDATE_CHARS], site_names)
     parts = _title_parts(title)
     if len(parts) < 2:
         return title, set()
@@ -327,7 +408,7 @@ def _he_title(page: Page, site_names: set[str]) -> str | None:
     for el in page.root.iter(*dom.HEADING_TAGS):
         text = dom.node_text(el)[:MAX_CANDIDATE_CHARS]
         folded = _fold(text)
-        if not text or folded in chrome or _names_site(text, site_names) or _is_home_link(el, page):
+        if not text or folded in chrome or _names_site(text, site_names, False) or _is_home_link(el, page):
             continue
         score = max((similarity(folded, ref) for ref in references), default=0.0)
         if h1 is None and el.tag == "h1":
@@ -364,13 +445,21 @@ def _without_stamp(heading: str, title: str) -> str:
     return heading
 
 
-def _without_kicker(longer: str, shorter: str) -> bool:
-    """Is ``longer`` just ``shorter`` with a kicker or tail joined by a separator?"""
+def _without_kicker(longer: str, shorter: str, unjoined: bool = False) -> bool:
+    """Is ``longer`` just ``shorter`` with a kicker or tail joined by a separator?  With
+    ``unjoined``, also with leading words set off by markup alone (an ``<h1>`` whose kicker is its
+    own ``<span>``: "Ernährung sichern Schulze: ..." where ``<title>`` and ``og:title`` say
+    "Schulze: ...").  Only a leading part, shorter than what it leads (a site name run into the
+    end of a headline is no headline): the end of a long headline is what metadata truncates."""
     lf, sf = _fold(longer), _fold(shorter)
     if sf == lf or sf not in lf or len(sf) < 8:
         return False
     rest = lf.replace(sf, "", 1).strip()
-    return bool(rest) and (rest[0] in _KICKER_JOINS or rest[-1] in _KICKER_JOINS)
+    if not rest:
+        return False
+    if rest[0] in _KICKER_JOINS or rest[-1] in _KICKER_JOINS:
+        return True
+    return unjoined and lf.endswith(" " + sf) and 2 * len(sf) > len(lf)
 
 
 def voted_headline(page: Page) -> str | None:
@@ -378,11 +467,15 @@ def voted_headline(page: Page) -> str | None:
     headline metadata, where the article's title comes from :func:`_he_title` instead.
 
     ``auto`` leaves this headline out of the body: its body figures were measured with it,
-    and the choice of the reported title does not move them.
+    and the choice of the reported title does not move them.  So it weighs the site's names
+    ``plain``ly (as written, no host-name spellings or host names in parts): that evidence is
+    the reported title's (:func:`_names_site`).
     """
     if "voted_headline" not in page.derived:
         reference = page.title_tag[:MAX_CANDIDATE_CHARS]
-        page.derived["voted_headline"] = _vote(page, reference, heading_texts(page), _site_names(page))
+        page.derived["voted_headline"] = _vote(
+            page, reference, heading_texts(page), _site_names(page, plain=True), plain=True
+        )
     return page.derived["voted_headline"]
 
 
@@ -397,16 +490,18 @@ def _precise_title(page: Page, reference: str, listing: str, candidates: list[st
     return _vote(page, reference, candidates, names)
 
 
-def _metadata_headlines(page: Page, names: set[str]) -> list[str | None]:
+def _metadata_headlines(page: Page, names: set[str], plain: bool = False) -> list[str | None]:
     """JSON-LD ``headline``, ``og:title`` and ``twitter:title``, the site name cut off."""
     return [
         _json_ld_headline(page),
-        strip_site_name(page.meta("og:title"), names),
-        strip_site_name(page.meta("twitter:title"), names),
+        strip_site_name(page.meta("og:title"), names, plain),
+        strip_site_name(page.meta("twitter:title"), names, plain),
     ]
 
 
-def _vote(page: Page, reference: str, candidates: list[str], names: set[str]) -> str | None:
+def _vote(
+    page: Page, reference: str, candidates: list[str], names: set[str], plain: bool = False
+) -> str | None:
     """The headline by agreement between the page's own sources.
 
     Sources: the first ``<h1>`` that is not a link home (a blog's name), the He (2019)
@@ -418,7 +513,9 @@ def _vote(page: Page, reference: str, candidates: list[str], names: set[str]) ->
     """
     h1 = _main_h1(page)
     lcs_pick = lcs_title(reference, candidates) if candidates and reference else None
-    sources = [h1, lcs_pick, *_metadata_headlines(page, names), strip_site_name(page.title_tag, names)]
+    sources = [
+        h1, lcs_pick, *_metadata_headlines(page, names, plain), strip_site_name(page.title_tag, names, plain)
+    ]
     present = [s for s in sources if s]
     if not present:
         return candidates[0] if candidates else None
@@ -431,7 +528,7 @@ def _vote(page: Page, reference: str, candidates: list[str], names: set[str]) ->
     own = dict(votes)  # at most six keys: the pairwise pass below is cheap
     for a in own:
         for b in own:
-            if a != b and _without_kicker(first_seen[a], first_seen[b]):
+            if a != b and _without_kicker(first_seen[a], first_seen[b], unjoined=not plain):
                 votes[b] += own[a]
     best = max(votes, key=votes.get)
     if h1 and _fold(h1) == best:
