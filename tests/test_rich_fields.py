@@ -74,6 +74,19 @@ def test_srcset_largest_candidate_with_commas_in_urls():
     assert srcset_largest("only.jpg") == "only.jpg"
 
 
+def test_srcset_candidates_split_at_a_comma_without_space():
+    """The HTML standard ends a candidate's descriptors at a comma: ``a 1x,b 2x`` is two candidates
+    (CMSs write it so); taking ``1x,b`` for a URL made a relative path of it."""
+    srcset = "https://cdn.example.com/r/640x360/a.jpg 1x,https://cdn.example.com/r/1280x720/a.jpg 2x"
+    assert srcset_largest(srcset) == "https://cdn.example.com/r/1280x720/a.jpg"
+    assert srcset_largest("/s/a.jpg 400w,/s/b.jpg 1200w,/s/c.jpg 800w") == "/s/b.jpg"
+    html = english_article(extra_body='<figure><picture><source srcset="https://cdn.example.com/r/640/v.webp 640w,'
+                           'https://cdn.example.com/r/1536/v.webp 1536w"><img src="/r/320/v.jpg"></picture>'
+                           "<figcaption>The vote.</figcaption></figure>")
+    article = extract(html, url="https://example.com/news/1")
+    assert [i["url"] for i in article.images] == ["https://cdn.example.com/r/1536/v.webp"]
+
+
 FIGURES = """
 <figure><img src="data:image/gif;base64,R0lGOD" data-src="/img/lazy.jpg" alt="A lazy picture">
 <figcaption>The council chamber on Tuesday. <span class="credit">Photo: Ann Lee</span></figcaption></figure>
@@ -134,3 +147,4 @@ def test_rich_false_leaves_the_rich_record_out_and_text_as_it_is():
     full, plain = extract(html, url="https://example.com/1"), extract(html, url="https://example.com/1", rich=False)
     assert plain.text == full.text and plain.title == full.title
     assert full.markdown and full.images and not plain.markdown and not plain.images and plain.tags == []
+
