@@ -20,6 +20,7 @@ from itertools import islice
 from .. import dom
 from ..body import Body
 from ..page import Page
+from ..render.blocks import HEADING_DEK_CHARS
 from ..tokens import tokenize
 
 FIRST_LINES = 3  # body lines looked at for a lead
@@ -31,7 +32,6 @@ MIN_LEAD_CHARS = 40  # a shorter description is a label, not a standfirst
 LENGTH_SLACK = 0.3  # an element shown as the description differs in length by at most this share
 SHOWN_OVERLAP = 0.8  # token F1 between the element's text and the description
 LEAD_LINK_SHARE = 0.3
-HEADING_DEK_CHARS = 60  # a first-line heading this long is a dek, not a section title
 _NOT_LEADS = frozenset({"body", "html", "title", "a", "li", "td", "th", "figcaption", "h1", "option"})
 _BOLD = frozenset({"strong", "b"})
 _DEK_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})

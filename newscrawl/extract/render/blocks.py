@@ -39,13 +39,14 @@ _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 # Chinese pages mark sections so.  Elsewhere bold lines are mostly emphasis: on fundus (41
 # countries) taking them as headings moved subheading recall/precision 0.921/0.837 -> 0.951/0.756.
 BOLD_HEADING_MAX_CHARS = 30
-LINKED_HEADING_SHARE = 0.5
+LINKED_HEADING_SHARE = 0.5  # of a heading's characters in links: a teaser headline
+HEADING_DEK_CHARS = 60  # a heading this long before the body's first paragraph is a dek
 # A subtree the body method left out still shows the article's pictures when it is a picture with
 # its caption: this many images at most, a caption's length of text, links on at most this share of
 # it (fundus: left-out subtrees so bounded hold 71 of the expected images and 19 others).
 MAX_LEFT_OUT_PICTURES = 3
 MAX_LEFT_OUT_CAPTION_CHARS = 500
-LEFT_OUT_LINK_SHARE = 0.1  # of a heading's characters in links: a teaser headline
+LEFT_OUT_LINK_SHARE = 0.1
 _SENTENCE_END = tuple(".!?。！？…:;,，；：")
 
 
@@ -385,7 +386,20 @@ def render_body(root, skip, lines: list[str], base_url: str | None, page_url: st
                 fallbacks: dict | None = None) -> Rendering:
     """Markdown, HTML, images and headings of the body ``root`` minus ``skip``, holding ``lines``."""
     built = _Walker(root, skip, base_url, page_url, fallbacks).walk() if root is not None else []
-    return _serialise(_empty_headings_demoted(align(built, lines)))
+    return _serialise(_empty_headings_demoted(_deks_demoted(align(built, lines))))
+
+
+def _deks_demoted(blocks: list[Block]) -> list[Block]:
+    """A heading of :data:`HEADING_DEK_CHARS` or more before the body's first paragraph is the
+    article's dek (standfirst) or its headline set again with a kicker, not a section's title:
+    rendered as a paragraph (fundus subheading precision 0.837 -> 0.863, recall unchanged)."""
+    for block in blocks:
+        if block.kind == "h":
+            if len(block.lines[0]) >= HEADING_DEK_CHARS:
+                block.kind = "p"
+        elif block.kind not in ("image", "figure"):
+            break
+    return blocks
 
 
 def _empty_headings_demoted(blocks: list[Block]) -> list[Block]:
