@@ -50,3 +50,22 @@ def test_a_bold_first_paragraph_and_a_sentence_long_heading_dek_are_leads():
 def test_a_summary_class_on_the_whole_story_makes_no_lead_of_its_first_paragraph():
     story = f'<div class="summary font-resizer">{REST}</div>'
     assert extract(_page(story), url=URL).lead is None
+
+
+def test_a_standfirst_marked_in_the_article_header_outside_the_body_is_the_lead():
+    header = f'<p class="detail__excerpt">{STANDFIRST}</p>'
+    html = _page(REST).replace("<h1>", f"<header>{header}<h1>", 1).replace("</h1>", "</h1></header>", 1)
+    article = extract(html, url=URL)
+    assert STANDFIRST not in article.text or article.text.startswith(STANDFIRST)
+    assert article.lead == STANDFIRST
+    subtitle = _page(f'<p class="article-subtitle">{STANDFIRST}</p>{REST}')
+    assert extract(subtitle, url=URL).lead == STANDFIRST
+
+
+def test_several_marked_summaries_before_the_body_are_teasers_not_a_lead():
+    teasers = "".join(f'<div class="teaser"><p class="summary">Another story number {i} that the site wants '
+                      f"read, with its own summary.</p></div>" for i in range(3))
+    html = _page(REST).replace("<header>", f"<header><div class='rail'>{teasers}</div>", 1)
+    article = extract(html, url=URL)
+    assert article.text.split("\n") == ARTICLE_PARAGRAPHS
+    assert article.lead is None

@@ -29,6 +29,8 @@ RUN_LINES = 6  # body lines a lead-marked run of lines may reach
 WRAPPER_SLACK = 2.0  # a lead-marked wrapper holds at most this many times its lead paragraph's text
 DESCRIPTION_OVERLAP = 0.6  # token F1 between a line and the description that makes it the lead
 MIN_LEAD_CHARS = 40  # a shorter description is a label, not a standfirst
+MAX_LEAD_CHARS = 800  # non-space characters of a standfirst at most
+MAX_HEADER_LEADS = 6  # lead-marked elements before the body beyond which they are teasers
 LENGTH_SLACK = 0.3  # an element shown as the description differs in length by at most this share
 SHOWN_OVERLAP = 0.8  # token F1 between the element's text and the description
 LEAD_LINK_SHARE = 0.3
@@ -37,7 +39,14 @@ _BOLD = frozenset({"strong", "b"})
 _DEK_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 # Class or id words naming a lead: after a separator in any case, or a capitalised camelCase part.
 _WORDS = ("lead|standfirst|intro(?:duction)?|excerpt|abstract|summary|synopsis|strapline|teaser|dek|deck|"
-          "chapo|chapeau|bajada|entradilla|sumario|vorspann|einleitung|preface|sub-?headline")
+          "chapo|chapeau|bajada|entradilla|sumario|vorspann|einleitung|preface|preamble|ingress|"
+          "sub-?headline|sub-?title")
+_HEADER_WORDS = ("standfirst|excerpt|abstract|summary|synopsis|strapline|dek|chapo|chapeau|bajada|entradilla|"
+                 "sumario|vorspann|einleitung|preamble|ingress|sub-?title")
+HEADER_LEAD_NAMES = re.compile(
+    rf"(?:(?:^|[-_ ])(?i:{_HEADER_WORDS})|(?<=[a-z])(?:Standfirst|Excerpt|Summary|Synopsis|Dek))"
+    r"(?:$|[-_ 0-9]|(?=[A-Z]))"
+)
 LEAD_NAMES = re.compile(
     rf"(?:(?:^|[-_ ])(?i:{_WORDS})|(?<=[a-z])(?:Lead|Standfirst|Intro|Excerpt|Summary|Synopsis|Teaser|Dek))"
     r"(?:$|[-_ 0-9]|(?=[A-Z]))"
@@ -64,10 +73,11 @@ def find_lead(page: Page, body: Body, title: str | None, description: str | None
         found = None
     if found:
         return found
-    lines = body.text_paragraphs()[:FIRST_LINES]
+    every = body.text_paragraphs()
+    lines = every[:FIRST_LINES]
     if not lines:
         return None
-    found = marked_lead(body, lines)
+    found = marked_lead(body, every)
     if found:
         return found
     restated = description_line(lines, description) if description else None
@@ -79,9 +89,31 @@ def find_lead(page: Page, body: Body, title: str | None, description: str | None
         if after is not None and len(line) >= MIN_LEAD_CHARS and (
                 held.tag in _BOLD or held.tag in _DEK_HEADINGS and len(line) >= HEADING_DEK_CHARS):
             return line
-    if description and not restated:
-        return shown_description(page, description)
-    return None
+    if restated:
+        return None
+    return header_lead(page, body) or (shown_description(page, description) if description else None)
+
+
+def header_lead(page: Page, body: Body) -> str | None:
+    """The one element before the body, outside it, whose class or id names a standfirst
+    (:data:`HEADER_LEAD_NAMES`: ``excerpt``, ``strapline``, ``synopsis``, ``standfirst``...; not
+    ``teaser``, which lists of other articles use) and that reads as prose: the lead a page sets
+    in the article header, beside the headline.  Several such texts are teasers: none is taken."""
+    lengths = page.lengths
+    found: list = []
+    for el in page.body.iter():
+        if el is body.root:
+            break
+        if not isinstance(el.tag, str) or el.tag in _NOT_LEADS or not _names_header_lead(el):
+            continue
+        length, links = lengths.get(el, (0, 0))
+        if MIN_LEAD_CHARS <= length <= MAX_LEAD_CHARS and links <= LEAD_LINK_SHARE * length:
+            found.append(el)
+            if len(found) > MAX_HEADER_LEADS:
+                return None  # a list of teasers
+    inner = [el for el in found if not any(el in other.iterancestors() for other in found)]
+    texts = {dom.normalize_space(dom.node_text(el)) for el in inner}
+    return texts.pop() if len(texts) == 1 else None
 
 
 def marked_lead(body: Body, lines: list[str]) -> str | None:
@@ -90,7 +122,7 @@ def marked_lead(body: Body, lines: list[str]) -> str | None:
     (:data:`LEAD_NAMES`), or by one of the first paragraphs of such an element that holds little
     else (a lead-marked wrapper; not a ``summary`` class on the whole story)."""
     runs: dict[str, str] = {}
-    first = lines[:RUN_LINES]
+    first = lines[:min(RUN_LINES, len(lines) - 1)]  # a lead leaves text after it
     for start in range(min(FIRST_LINES, len(first))):
         for end in range(start + 1, len(first) + 1):
             joined = "\n".join(first[start:end])
@@ -108,6 +140,15 @@ def marked_lead(body: Body, lines: list[str]) -> str | None:
             if key in runs and len(whole) <= WRAPPER_SLACK * len(key):
                 return runs[key]
     return None
+
+
+def _names_header_lead(el) -> bool:
+    return any(value and _header_lead_word(value) for value in (el.get("class"), el.get("id")))
+
+
+@lru_cache(maxsize=8192)
+def _header_lead_word(value: str) -> bool:
+    return HEADER_LEAD_NAMES.search(value) is not None
 
 
 def _names_lead(el) -> bool:
