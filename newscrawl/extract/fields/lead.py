@@ -26,7 +26,7 @@ from ..tokens import tokenize
 FIRST_LINES = 3  # body lines looked at for a lead
 MARKUP_LEVELS = 3  # paragraphs of a lead-marked element searched for the lead
 RUN_LINES = 6  # body lines a lead-marked run of lines may reach
-WRAPPER_SLACK = 2.0  # a lead-marked wrapper holds at most this many times its lead paragraph's text
+LEAD_COVER = 0.8  # share of a lead-marked element's text its lead lines cover at least
 DESCRIPTION_OVERLAP = 0.6  # token F1 between a line and the description that makes it the lead
 MIN_LEAD_CHARS = 40  # a shorter description is a label, not a standfirst
 MAX_LEAD_CHARS = 800  # non-space characters of a standfirst at most
@@ -119,26 +119,26 @@ def header_lead(page: Page, body: Body) -> str | None:
 def marked_lead(body: Body, lines: list[str]) -> str | None:
     """The body's first line, or a run of its first :data:`RUN_LINES` lines (a summary list, a
     standfirst of several paragraphs), held by an element whose class or id names a lead
-    (:data:`LEAD_NAMES`), or by one of the first paragraphs of such an element that holds little
-    else (a lead-marked wrapper; not a ``summary`` class on the whole story)."""
-    runs: dict[str, str] = {}
+    (:data:`LEAD_NAMES`) and that holds little else (:data:`LEAD_COVER` of its text: not a
+    ``summary`` class on the whole story), or by one of the first paragraphs of such an element."""
     first = lines[:min(RUN_LINES, len(lines) - 1)]  # a lead leaves text after it
-    for start in range(min(FIRST_LINES, len(first))):
-        for end in range(start + 1, len(first) + 1):
-            joined = "\n".join(first[start:end])
-            if len(joined) >= MIN_LEAD_CHARS:
-                runs.setdefault(_squeezed(joined), joined)
+    keys = [_squeezed(line) for line in first]
     for el in body.root.iter():
         if not isinstance(el.tag, str) or el in body.skip or not _names_lead(el):
             continue
         whole = _squeezed(dom.node_text(el))
-        found = runs.get(whole)
-        if found:
-            return found
-        for inner in islice(el.iter("p"), MARKUP_LEVELS):
+        for start in range(min(FIRST_LINES, len(first))):
+            covered, end = 0, start
+            while end < len(first) and keys[end] and whole.startswith(keys[end], covered):
+                covered += len(keys[end])
+                end += 1
+            joined = "\n".join(first[start:end])
+            if end > start and len(joined) >= MIN_LEAD_CHARS and covered >= LEAD_COVER * len(whole):
+                return joined
+        for inner in islice(el.iter("p"), MARKUP_LEVELS):  # a lead-marked wrapper around the lead's paragraph
             key = _squeezed(dom.node_text(inner))
-            if key in runs and len(whole) <= WRAPPER_SLACK * len(key):
-                return runs[key]
+            if key in keys[:FIRST_LINES] and len(key) >= LEAD_COVER * len(whole):
+                return first[keys.index(key)]
     return None
 
 
