@@ -35,6 +35,7 @@ LENGTH_SLACK = 0.3  # an element shown as the description differs in length by a
 SHOWN_OVERLAP = 0.8  # token F1 between the element's text and the description
 LEAD_LINK_SHARE = 0.3
 _NOT_LEADS = frozenset({"body", "html", "title", "a", "li", "td", "th", "figcaption", "h1", "option"})
+HOLDER_SLACK_CHARS = 2000  # body text read past the lead's lines while looking for their elements
 _BOLD = frozenset({"strong", "b"})
 _DEK_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 # Class or id words naming a lead: after a separator in any case, or a capitalised camelCase part.
@@ -82,7 +83,7 @@ def find_lead(page: Page, body: Body, title: str | None, description: str | None
         return found
     restated = description_line(lines, description) if description else None
     line = restated or lines[0]
-    held, after = _holders(page, body, line, lines)
+    held, after = _holders(body, line, lines)
     if held is not None and set_apart(held, after):
         if restated:
             return restated
@@ -99,15 +100,18 @@ def header_lead(page: Page, body: Body) -> str | None:
     (:data:`HEADER_LEAD_NAMES`: ``excerpt``, ``strapline``, ``synopsis``, ``standfirst``...; not
     ``teaser``, which lists of other articles use) and that reads as prose: the lead a page sets
     in the article header, beside the headline.  Several such texts are teasers: none is taken."""
-    lengths = page.lengths
+    above = set(body.root.iterancestors())
     found: list = []
     for el in page.body.iter():
         if el is body.root:
             break
-        if not isinstance(el.tag, str) or el.tag in _NOT_LEADS or not _names_header_lead(el):
+        if not isinstance(el.tag, str) or el.tag in _NOT_LEADS or el in above or not _names_header_lead(el):
             continue
-        length, links = lengths.get(el, (0, 0))
-        if MIN_LEAD_CHARS <= length <= MAX_LEAD_CHARS and links <= LEAD_LINK_SHARE * length:
+        length = len(_squeezed_upto(el, MAX_LEAD_CHARS))
+        if not MIN_LEAD_CHARS <= length <= MAX_LEAD_CHARS:
+            continue
+        links = sum(len(_squeezed_upto(a, length)) for a in el.iter("a"))
+        if links <= LEAD_LINK_SHARE * length:
             found.append(el)
             if len(found) > MAX_HEADER_LEADS:
                 return None  # a list of teasers
@@ -168,27 +172,50 @@ def description_line(lines: list[str], description: str) -> str | None:
     return None
 
 
-def _holders(page: Page, body: Body, line: str, lines: list[str]) -> tuple:
+def _holders(body: Body, line: str, lines: list[str]) -> tuple:
     """The innermost elements of the body holding ``line`` and the line after it (None: not one
-    element's text).  Elements are looked up by non-space length in :attr:`.Page.lengths`
-    (computed already by the body methods), so only elements of the two lines' lengths are read."""
+    element's text)."""
     i = lines.index(line)
     following = lines[i + 1] if i + 1 < len(lines) else None
-    wanted = {_squeezed(line): None}
-    if following is not None:
-        wanted.setdefault(_squeezed(following), None)
-    sizes = {len(k) for k in wanted}
-    inside = None
-    for el, (length, _links) in page.lengths.items():
-        if length not in sizes or not isinstance(el.tag, str):
+    budget = sum(map(len, lines[: i + 2])) + HOLDER_SLACK_CHARS
+    return _holder(body, line, budget), (_holder(body, following, budget) if following is not None else None)
+
+
+def _holder(body: Body, line: str, budget: int):
+    """The innermost element whose text is ``line``: an ancestor of the first text node that
+    starts it, among the body's text within ``budget`` characters of its start (the lead is
+    one of its first lines), its ancestors' text read only up to the line's length."""
+    key = _squeezed(line)
+    seen = 0
+    for owner, text in dom.iter_text_nodes(body.root, body.skip):
+        piece = _squeezed(text)
+        if not piece:
             continue
-        key = _squeezed(dom.node_text(el))
-        if key in wanted:
-            if inside is None:
-                inside = set(body.root.iter())
-            if el in inside:
-                wanted[key] = el  # the innermost: descendants come after their ancestors
-    return wanted[_squeezed(line)], (wanted.get(_squeezed(following)) if following is not None else None)
+        if key.startswith(piece):
+            node = owner
+            while node is not None:
+                held = _squeezed_upto(node, len(key))
+                if held == key:
+                    return node
+                if len(held) > len(key) or node is body.root:
+                    break
+                node = node.getparent()
+        seen += len(piece)
+        if seen > budget:
+            return None
+    return None
+
+
+def _squeezed_upto(el, limit: int) -> str:
+    """``el``'s text without white space, read until it is longer than ``limit``."""
+    parts, size = [], 0
+    for text in el.itertext():
+        piece = _squeezed(text)
+        parts.append(piece)
+        size += len(piece)
+        if size > limit:
+            break
+    return "".join(parts)
 
 
 def set_apart(held, after) -> bool:
