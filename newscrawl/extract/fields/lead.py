@@ -105,7 +105,9 @@ def header_lead(page: Page, body: Body) -> str | None:
     for el in page.body.iter():
         if el is body.root:
             break
-        if not isinstance(el.tag, str) or el.tag in _NOT_LEADS or el in above or not _names_header_lead(el):
+        cls, ident = el.get("class"), el.get("id")
+        if not (cls and _header_lead_word(cls) or ident and _header_lead_word(ident)) or \
+                el in above or el.tag in _NOT_LEADS or not isinstance(el.tag, str):
             continue
         length = len(_squeezed_upto(el, MAX_LEAD_CHARS))
         if not MIN_LEAD_CHARS <= length <= MAX_LEAD_CHARS:
@@ -147,7 +149,8 @@ def marked_lead(body: Body, lines: list[str]) -> str | None:
 
 
 def _names_header_lead(el) -> bool:
-    return any(value and _header_lead_word(value) for value in (el.get("class"), el.get("id")))
+    cls, ident = el.get("class"), el.get("id")
+    return bool(cls and _header_lead_word(cls) or ident and _header_lead_word(ident))
 
 
 @lru_cache(maxsize=8192)
@@ -156,7 +159,8 @@ def _header_lead_word(value: str) -> bool:
 
 
 def _names_lead(el) -> bool:
-    return any(value and _lead_word(value) for value in (el.get("class"), el.get("id")))
+    cls, ident = el.get("class"), el.get("id")
+    return bool(cls and _lead_word(cls) or ident and _lead_word(ident))
 
 
 @lru_cache(maxsize=8192)  # class lists repeat through a page and across a site's pages

@@ -203,9 +203,11 @@ class _Walker:
         pictures = list(islice(el.iter("img"), MAX_LEFT_OUT_PICTURES + 1))
         if not pictures or len(pictures) > MAX_LEFT_OUT_PICTURES:
             return
-        chars = dom.non_space_len(dom.node_text(el))
-        if chars > MAX_LEFT_OUT_CAPTION_CHARS:
-            return
+        chars = 0
+        for text in el.itertext():  # read up to the cap only: a left-out comment section is long
+            chars += dom.non_space_len(text)
+            if chars > MAX_LEFT_OUT_CAPTION_CHARS:
+                return
         linked = sum(dom.non_space_len(dom.node_text(a)) for a in el.iter("a") if a.get("href"))
         if linked > LEFT_OUT_LINK_SHARE * chars:
             return
