@@ -127,3 +127,19 @@ def test_a_heading_that_heads_nothing_is_a_paragraph():
     assert rendering.markdown == ""
     kept = blocks._empty_headings_demoted(blocks.align(built, ["Section", "Text of it.", "Weitere Videos", "Last"]))
     assert [b.kind for b in kept] == ["h", "p", "p", "p"]
+
+
+def test_a_sentence_long_heading_before_the_first_paragraph_is_a_dek_not_a_subheading():
+    """Pages set the standfirst (or the headline again, with a kicker) as an ``<h2>`` above the
+    text; a section title is short, and one after the first paragraph stays a heading."""
+    dek = "The city will spend more on schools and buses next year, and less on its offices."
+    later = "A long section title that comes after the first paragraph of the story"
+    story = f"<div><h2>{dek}</h2><p>{ARTICLE_PARAGRAPHS[0]}</p><h2>{later}</h2><p>{ARTICLE_PARAGRAPHS[1]}</p></div>"
+    root = lxml_html.fromstring(story)
+    lines = [dek, ARTICLE_PARAGRAPHS[0], later, ARTICLE_PARAGRAPHS[1]]
+    rendering = blocks.render_body(root, (), lines, None, None)
+    assert markdown_headings(rendering.markdown) == [later]
+    assert markdown_text(rendering.markdown).split("\n") == lines
+    short = lxml_html.fromstring(f"<div><h2>The vote</h2><p>{ARTICLE_PARAGRAPHS[0]}</p></div>")
+    assert markdown_headings(blocks.render_body(short, (), ["The vote", ARTICLE_PARAGRAPHS[0]], None, None).markdown) \
+        == ["The vote"]

@@ -74,6 +74,19 @@ def test_srcset_largest_candidate_with_commas_in_urls():
     assert srcset_largest("only.jpg") == "only.jpg"
 
 
+def test_srcset_candidates_split_at_a_comma_without_space():
+    """The HTML standard ends a candidate's descriptors at a comma: ``a 1x,b 2x`` is two candidates
+    (CMSs write it so); taking ``1x,b`` for a URL made a relative path of it."""
+    srcset = "https://cdn.example.com/r/640x360/a.jpg 1x,https://cdn.example.com/r/1280x720/a.jpg 2x"
+    assert srcset_largest(srcset) == "https://cdn.example.com/r/1280x720/a.jpg"
+    assert srcset_largest("/s/a.jpg 400w,/s/b.jpg 1200w,/s/c.jpg 800w") == "/s/b.jpg"
+    html = english_article(extra_body='<figure><picture><source srcset="https://cdn.example.com/r/640/v.webp 640w,'
+                           'https://cdn.example.com/r/1536/v.webp 1536w"><img src="/r/320/v.jpg"></picture>'
+                           "<figcaption>The vote.</figcaption></figure>")
+    article = extract(html, url="https://example.com/news/1")
+    assert [i["url"] for i in article.images] == ["https://cdn.example.com/r/1536/v.webp"]
+
+
 FIGURES = """
 <figure><img src="data:image/gif;base64,R0lGOD" data-src="/img/lazy.jpg" alt="A lazy picture">
 <figcaption>The council chamber on Tuesday. <span class="credit">Photo: Ann Lee</span></figcaption></figure>
@@ -134,3 +147,38 @@ def test_rich_false_leaves_the_rich_record_out_and_text_as_it_is():
     full, plain = extract(html, url="https://example.com/1"), extract(html, url="https://example.com/1", rich=False)
     assert plain.text == full.text and plain.title == full.title
     assert full.markdown and full.images and not plain.markdown and not plain.images and plain.tags == []
+
+
+def _story(html_inside_story: str) -> str:
+    return english_article(paragraphs=[]).replace('<div class="story"></div>',
+                                                  f'<div class="story">{html_inside_story}</div>')
+
+
+PARAS = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+
+
+def test_a_picture_the_body_method_left_out_is_still_an_article_image():
+    """A figure the text method leaves out (its caption is no body text, its wrapper's class reads as
+    furniture) still shows the article's picture; a teaser box left out (linked text) shows none."""
+    figure = ('<figure class="img-container shareable-item wp-caption"><img src="/img/vote.jpg" alt="The vote">'
+              "<figcaption>Councillors vote on Tuesday.</figcaption></figure>")
+    teaser = ('<div class="widget related"><a href="/news/2"><img src="/img/other.jpg"></a>'
+              '<a href="/news/2">Another story the site wants read</a></div>')
+    html = _story(PARAS[: len(PARAS) // 2].rsplit("<p>", 1)[0] + figure + teaser + "<p>" +
+                  PARAS[: len(PARAS) // 2].rsplit("<p>", 1)[1] + PARAS[len(PARAS) // 2:])
+    article = extract(html, url="https://example.com/news/1")
+    assert "Councillors vote" not in article.text  # text as the method made it
+    assert [i["url"] for i in article.images] == ["https://example.com/img/vote.jpg"]
+    assert article.images[0]["caption"] == "Councillors vote on Tuesday."
+    assert "![The vote](https://example.com/img/vote.jpg)" in article.markdown
+
+
+def test_a_picture_above_the_first_line_the_method_kept_is_kept():
+    """Lines the method drops at the body's start (a date line, a share prompt) no longer take the
+    lead picture standing between them and the first kept line with them."""
+    for dropped in ("<p>Submitted on Mon, 2019-01-21 13:49</p>", "<p>Share this article</p>"):
+        html = _story(dropped + '<p><img src="/img/lead.jpg" style="width: 600px"></p>' + PARAS)
+        article = extract(html, url="https://example.com/news/1")
+        assert article.text.split("\n")[0] == ARTICLE_PARAGRAPHS[0]
+        assert [i["url"] for i in article.images] == ["https://example.com/img/lead.jpg"]
+        assert article.image == "https://example.com/img/lead.jpg"

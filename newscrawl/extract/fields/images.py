@@ -39,6 +39,8 @@ _CREDIT_MARKUP = re.compile(r"credit|copyright|source|photographer|byline|attrib
 _CREDIT_TEXT = re.compile(r"(?:©|\(c\)|(?:photo|foto|picture|image|bild|credit|fuente|crédit)s?\s*+:)\s*+",
                           re.IGNORECASE)
 _CAPTION_MARKUP = re.compile(r"caption|legend|beschreibung|bildunterschrift", re.IGNORECASE)
+_SRCSET_GAP = re.compile(r"[\s,]*")
+_SRCSET_URL = re.compile(r"\S*")
 _IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|bmp|tiff?)(?:$|[?#])", re.IGNORECASE)
 FIGURE_LEVELS = 5  # ancestors climbed from an <img> to its <figure> (libxml2 nests it in unclosed <source>s)
 # Attributes naming the full-size picture (a zoom or lightbox view), preferred to any other.
@@ -46,33 +48,42 @@ FULL_SIZE_ATTRIBUTES = ("data-fullscreen-src", "data-zoom-src", "data-zoom-image
                         "data-full-src", "data-hi-res-src", "data-src-large", "data-lazy-src-large")
 
 
-def srcset_largest(value: str | None) -> str | None:
-    """The largest candidate of a ``srcset`` (by ``w``, else ``x`` descriptor, else the last).
-
-    Per the HTML standard a candidate is a URL (no white space, trailing commas stripped) and an
-    optional descriptor; URLs may hold commas (image CDNs' ``c_fill,w_800``)."""
+def srcset_candidates(value: str | None) -> list[tuple[str, str]]:
+    """``(url, descriptor)`` of each candidate of a ``srcset``, parsed as the HTML standard's
+    "parse a srcset attribute" does: white space and commas before a URL are skipped; the URL
+    runs to white space (trailing commas end the candidate); its descriptors run to the next
+    comma.  So ``a.jpg 1x,b.jpg 2x`` (no space after the comma, as some CMSs write it) is two
+    candidates, and URLs may hold commas (image CDNs' ``c_fill,w_800``)."""
+    out: list[tuple[str, str]] = []
     if not value:
-        return None
-    best, best_size, last = None, -1.0, None
-    words = value.split()
-    i = 0
-    while i < len(words):
-        url = words[i]
-        i += 1
+        return out
+    pos, n = 0, len(value)
+    while pos < n:
+        pos = _SRCSET_GAP.match(value, pos).end()
+        if pos >= n:
+            break
+        end = _SRCSET_URL.match(value, pos).end()
+        url, pos = value[pos:end], end
         descriptor = ""
         if url.endswith(","):
             url = url.rstrip(",")
-        elif i < len(words):
-            descriptor = words[i].rstrip(",")
-            i += 1
-            if descriptor[-1:] not in ("w", "x", "h"):
-                i -= 1  # no descriptor: that word is the next URL
-                descriptor = ""
-        if not url:
-            continue
+        else:
+            comma = value.find(",", pos)
+            comma = n if comma < 0 else comma
+            descriptor, pos = value[pos:comma].strip(), comma + 1
+        if url:
+            out.append((url, descriptor))
+    return out
+
+
+def srcset_largest(value: str | None) -> str | None:
+    """The largest candidate of a ``srcset`` (by ``w``, else ``x`` descriptor, else the last)."""
+    best, best_size, last = None, -1.0, None
+    for url, descriptor in srcset_candidates(value):
         last = url
+        word = next((w for w in descriptor.split() if w[-1:] in ("w", "x", "h")), "")
         try:
-            size = float(descriptor[:-1]) * (1 if descriptor.endswith("w") else 1000) if descriptor else 0.0
+            size = float(word[:-1]) * (1 if word.endswith("w") else 1000) if word else 0.0
         except ValueError:
             size = 0.0
         if size > best_size:

@@ -1,30 +1,57 @@
 """The article's lead (standfirst, dek, summary paragraph), where the page has one.
 
-Three generic signs, in order: the lead the body method found set before the body's block
+Generic signs, in order: the lead the body method found set before the body's block
 (:func:`..methods.auto.lead_before`: marked as a lead or the one paragraph of the article
-header); one of the body's first lines held by an element whose class or id names a lead
-(``lead``, ``standfirst``, ``teaser``, ``intro``...); one of its first lines that the page's own
-meta description restates (publishers reuse the standfirst as the description).
+header); the body's first lines held by an element whose class or id names a lead
+(:data:`LEAD_NAMES`: ``lead``, ``standfirst``, ``summary``, ``teaser``, ``intro``..., also in
+camelCase, ``elementLead``, ``leadIn``), one line or several (a summary list); one of its first
+lines that the page's own meta description restates, when it is set apart from the paragraph
+after it (:func:`set_apart`); a first line set apart in bold or as a sentence-long heading (a dek
+written as ``<h2>``); else the element outside the body that shows the description.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from functools import lru_cache
 from itertools import islice
 
 from .. import dom
 from ..body import Body
 from ..page import Page
+from ..render.blocks import HEADING_DEK_CHARS
 from ..tokens import tokenize
 
 FIRST_LINES = 3  # body lines looked at for a lead
-DESCRIPTION_OVERLAP = 0.6  # token F1 between a line and the description that makes it the lead
 MARKUP_LEVELS = 3  # paragraphs of a lead-marked element searched for the lead
+RUN_LINES = 6  # body lines a lead-marked run of lines may reach
+LEAD_COVER = 0.8  # share of a lead-marked element's text its lead lines cover at least
+DESCRIPTION_OVERLAP = 0.6  # token F1 between a line and the description that makes it the lead
 MIN_LEAD_CHARS = 40  # a shorter description is a label, not a standfirst
+MAX_LEAD_CHARS = 800  # non-space characters of a standfirst at most
+MAX_HEADER_LEADS = 6  # lead-marked elements before the body beyond which they are teasers
 LENGTH_SLACK = 0.3  # an element shown as the description differs in length by at most this share
 SHOWN_OVERLAP = 0.8  # token F1 between the element's text and the description
 LEAD_LINK_SHARE = 0.3
 _NOT_LEADS = frozenset({"body", "html", "title", "a", "li", "td", "th", "figcaption", "h1", "option"})
+HOLDER_SLACK_CHARS = 2000  # body text read past the lead's lines while looking for their elements
+_BOLD = frozenset({"strong", "b"})
+_DEK_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+# Class or id words naming a lead: after a separator in any case, or a capitalised camelCase part.
+_WORDS = ("lead|standfirst|intro(?:duction)?|excerpt|abstract|summary|synopsis|strapline|teaser|dek|deck|"
+          "chapo|chapeau|bajada|entradilla|sumario|vorspann|einleitung|preface|preamble|ingress|"
+          "sub-?headline|sub-?title")
+_HEADER_WORDS = ("standfirst|excerpt|abstract|summary|synopsis|strapline|dek|chapo|chapeau|bajada|entradilla|"
+                 "sumario|vorspann|einleitung|preamble|ingress|sub-?title")
+HEADER_LEAD_NAMES = re.compile(
+    rf"(?:(?:^|[-_ ])(?i:{_HEADER_WORDS})|(?<=[a-z])(?:Standfirst|Excerpt|Summary|Synopsis|Dek))"
+    r"(?:$|[-_ 0-9]|(?=[A-Z]))"
+)
+LEAD_NAMES = re.compile(
+    rf"(?:(?:^|[-_ ])(?i:{_WORDS})|(?<=[a-z])(?:Lead|Standfirst|Intro|Excerpt|Summary|Synopsis|Teaser|Dek))"
+    r"(?:$|[-_ 0-9]|(?=[A-Z]))"
+)
 
 
 def _overlap(a: str, b: str) -> float:
@@ -39,7 +66,7 @@ def _overlap(a: str, b: str) -> float:
 def find_lead(page: Page, body: Body, title: str | None, description: str | None) -> str | None:
     if body.root is None:
         return None
-    from ..methods.auto import _names_lead, lead_before
+    from ..methods.auto import lead_before
 
     try:
         found = lead_before(body.root, page, title)
@@ -47,26 +74,166 @@ def find_lead(page: Page, body: Body, title: str | None, description: str | None
         found = None
     if found:
         return found
-    lines = body.text_paragraphs()[:FIRST_LINES]
+    every = body.text_paragraphs()
+    lines = every[:FIRST_LINES]
     if not lines:
         return None
-    wanted = set(lines)
-    for el in body.root.iter():
-        if not isinstance(el.tag, str) or not _names_lead(el.get("class"), el.get("id")) or el in body.skip:
+    found = marked_lead(body, every)
+    if found:
+        return found
+    restated = description_line(lines, description) if description else None
+    line = restated or lines[0]
+    held, after = _holders(body, line, lines)
+    if held is not None and set_apart(held, after):
+        if restated:
+            return restated
+        if after is not None and len(line) >= MIN_LEAD_CHARS and (
+                held.tag in _BOLD or held.tag in _DEK_HEADINGS and len(line) >= HEADING_DEK_CHARS):
+            return line
+    if restated:
+        return None
+    return header_lead(page, body) or (shown_description(page, description) if description else None)
+
+
+def header_lead(page: Page, body: Body) -> str | None:
+    """The one element before the body, outside it, whose class or id names a standfirst
+    (:data:`HEADER_LEAD_NAMES`: ``excerpt``, ``strapline``, ``synopsis``, ``standfirst``...; not
+    ``teaser``, which lists of other articles use) and that reads as prose: the lead a page sets
+    in the article header, beside the headline.  Several such texts are teasers: none is taken."""
+    above = set(body.root.iterancestors())
+    found: list = []
+    for el in page.body.iter():
+        if el is body.root:
+            break
+        cls, ident = el.get("class"), el.get("id")
+        if not (cls and _header_lead_word(cls) or ident and _header_lead_word(ident)) or \
+                el in above or el.tag in _NOT_LEADS or not isinstance(el.tag, str):
             continue
-        text = dom.normalize_space(dom.node_text(el))
-        if text in wanted:
-            return text
-        inner = next((x for x in islice(el.iter("p"), MARKUP_LEVELS) if dom.normalize_space(dom.node_text(x))
-                      in wanted), None)  # a lead-marked wrapper around the lead's paragraph
-        if inner is not None:
-            return dom.normalize_space(dom.node_text(inner))
-    if description:
-        for line in lines:
-            if len(line) >= 40 and _overlap(line, description) >= DESCRIPTION_OVERLAP:
-                return line
-        return shown_description(page, description)
+        length = len(_squeezed_upto(el, MAX_LEAD_CHARS))
+        if not MIN_LEAD_CHARS <= length <= MAX_LEAD_CHARS:
+            continue
+        links = sum(len(_squeezed_upto(a, length)) for a in el.iter("a"))
+        if links <= LEAD_LINK_SHARE * length:
+            found.append(el)
+            if len(found) > MAX_HEADER_LEADS:
+                return None  # a list of teasers
+    inner = [el for el in found if not any(el in other.iterancestors() for other in found)]
+    texts = {dom.normalize_space(dom.node_text(el)) for el in inner}
+    return texts.pop() if len(texts) == 1 else None
+
+
+def marked_lead(body: Body, lines: list[str]) -> str | None:
+    """The body's first line, or a run of its first :data:`RUN_LINES` lines (a summary list, a
+    standfirst of several paragraphs), held by an element whose class or id names a lead
+    (:data:`LEAD_NAMES`) and that holds little else (:data:`LEAD_COVER` of its text: not a
+    ``summary`` class on the whole story), or by one of the first paragraphs of such an element."""
+    first = lines[:min(RUN_LINES, len(lines) - 1)]  # a lead leaves text after it
+    keys = [_squeezed(line) for line in first]
+    for el in body.root.iter():
+        if not isinstance(el.tag, str) or el in body.skip or not _names_lead(el):
+            continue
+        whole = _squeezed(dom.node_text(el))
+        for start in range(min(FIRST_LINES, len(first))):
+            covered, end = 0, start
+            while end < len(first) and keys[end] and whole.startswith(keys[end], covered):
+                covered += len(keys[end])
+                end += 1
+            joined = "\n".join(first[start:end])
+            if end > start and len(joined) >= MIN_LEAD_CHARS and covered >= LEAD_COVER * len(whole):
+                return joined
+        for inner in islice(el.iter("p"), MARKUP_LEVELS):  # a lead-marked wrapper around the lead's paragraph
+            key = _squeezed(dom.node_text(inner))
+            if key in keys[:FIRST_LINES] and len(key) >= LEAD_COVER * len(whole):
+                return first[keys.index(key)]
     return None
+
+
+def _names_header_lead(el) -> bool:
+    cls, ident = el.get("class"), el.get("id")
+    return bool(cls and _header_lead_word(cls) or ident and _header_lead_word(ident))
+
+
+@lru_cache(maxsize=8192)
+def _header_lead_word(value: str) -> bool:
+    return HEADER_LEAD_NAMES.search(value) is not None
+
+
+def _names_lead(el) -> bool:
+    cls, ident = el.get("class"), el.get("id")
+    return bool(cls and _lead_word(cls) or ident and _lead_word(ident))
+
+
+@lru_cache(maxsize=8192)  # class lists repeat through a page and across a site's pages
+def _lead_word(value: str) -> bool:
+    return LEAD_NAMES.search(value) is not None
+
+
+def description_line(lines: list[str], description: str) -> str | None:
+    """One of the body's first ``lines`` that the meta description restates."""
+    for line in lines:
+        if len(line) >= MIN_LEAD_CHARS and _overlap(line, description) >= DESCRIPTION_OVERLAP:
+            return line
+    return None
+
+
+def _holders(body: Body, line: str, lines: list[str]) -> tuple:
+    """The innermost elements of the body holding ``line`` and the line after it (None: not one
+    element's text)."""
+    i = lines.index(line)
+    following = lines[i + 1] if i + 1 < len(lines) else None
+    budget = sum(map(len, lines[: i + 2])) + HOLDER_SLACK_CHARS
+    return _holder(body, line, budget), (_holder(body, following, budget) if following is not None else None)
+
+
+def _holder(body: Body, line: str, budget: int):
+    """The innermost element whose text is ``line``: an ancestor of the first text node that
+    starts it, among the body's text within ``budget`` characters of its start (the lead is
+    one of its first lines), its ancestors' text read only up to the line's length."""
+    key = _squeezed(line)
+    seen = 0
+    for owner, text in dom.iter_text_nodes(body.root, body.skip):
+        piece = _squeezed(text)
+        if not piece:
+            continue
+        if key.startswith(piece):
+            node = owner
+            while node is not None:
+                held = _squeezed_upto(node, len(key))
+                if held == key:
+                    return node
+                if len(held) > len(key) or node is body.root:
+                    break
+                node = node.getparent()
+        seen += len(piece)
+        if seen > budget:
+            return None
+    return None
+
+
+def _squeezed_upto(el, limit: int) -> str:
+    """``el``'s text without white space, read until it is longer than ``limit``."""
+    parts, size = [], 0
+    for text in el.itertext():
+        piece = _squeezed(text)
+        parts.append(piece)
+        size += len(piece)
+        if size > limit:
+            break
+    return "".join(parts)
+
+
+def set_apart(held, after) -> bool:
+    """Whether the element ``held`` holding a line is set apart from the one holding the next line:
+    another tag or class (``<p class="intro">`` before ``<p>``s, a ``<strong>`` paragraph, an
+    ``<h2>`` dek), or no paragraph after it.  A first paragraph written like the others is the
+    article's opening, not a standfirst, even when the description restates it (CMSs fill the
+    description from the first paragraph: on fundus 31 of the 93 lines the description restated
+    were no lead, and 28 of those were written like the next paragraph)."""
+    return after is None or (held.tag, held.get("class")) != (after.tag, after.get("class"))
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
 
 
 def shown_description(page: Page, description: str) -> str | None:

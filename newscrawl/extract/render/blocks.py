@@ -17,6 +17,7 @@ import html as html_lib
 from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import islice
 
 from lxml import etree, html
 
@@ -39,6 +40,13 @@ _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 # countries) taking them as headings moved subheading recall/precision 0.921/0.837 -> 0.951/0.756.
 BOLD_HEADING_MAX_CHARS = 30
 LINKED_HEADING_SHARE = 0.5  # of a heading's characters in links: a teaser headline
+HEADING_DEK_CHARS = 60  # a heading this long before the body's first paragraph is a dek
+# A subtree the body method left out still shows the article's pictures when it is a picture with
+# its caption: this many images at most, a caption's length of text, links on at most this share of
+# it (fundus: left-out subtrees so bounded hold 71 of the expected images and 19 others).
+MAX_LEFT_OUT_PICTURES = 3
+MAX_LEFT_OUT_CAPTION_CHARS = 500
+LEFT_OUT_LINK_SHARE = 0.1
 _SENTENCE_END = tuple(".!?。！？…:;,，；：")
 
 
@@ -128,6 +136,7 @@ class _Walker:
             tag = el.tag if isinstance(el.tag, str) else ""
             if ev == "start":
                 if el in self.skip:
+                    self._left_out_pictures(el)
                     walker.skip_subtree()
                     continue
                 if tag == "table" and _data_table(el):
@@ -185,6 +194,24 @@ class _Walker:
 
     def _image(self, img) -> dict | None:
         return describe_image(img, self.base_url, self.page_url, self.fallbacks)
+
+    def _left_out_pictures(self, el) -> None:
+        """The pictures of a subtree the body method left out of ``text`` (a figure whose caption
+        is no body text, a picture wrapper with no text at all), listed where they stand: a
+        subtree with at most :data:`MAX_LEFT_OUT_PICTURES` images, a caption's length of text and
+        no links (teasers of other articles and link boxes have linked text)."""
+        pictures = list(islice(el.iter("img"), MAX_LEFT_OUT_PICTURES + 1))
+        if not pictures or len(pictures) > MAX_LEFT_OUT_PICTURES:
+            return
+        chars = 0
+        for text in el.itertext():  # read up to the cap only: a left-out comment section is long
+            chars += dom.non_space_len(text)
+            if chars > MAX_LEFT_OUT_CAPTION_CHARS:
+                return
+        linked = sum(dom.non_space_len(dom.node_text(a)) for a in el.iter("a") if a.get("href"))
+        if linked > LEFT_OUT_LINK_SHARE * chars:
+            return
+        self.pending_images.extend(found for img in pictures if (found := self._image(img)) is not None)
 
     def _figure(self, figure) -> Block | None:
         found = [i for el in figure.iter("img") if not self._skipped(el, figure) and (i := self._image(el))]
@@ -341,7 +368,12 @@ def align(blocks: list[Block], lines: list[str]) -> list[Block]:
         later = starts.get(lines[i], [])
         k = bisect_left(later, j + 1)  # block j itself did not match: each step moves i or j on
         if k < len(later):
-            j = later[k]  # the blocks before it are lines the method dropped
+            # The blocks before it are lines the method dropped; their pictures are kept, as
+            # everywhere else (above the first kept line stands the lead picture: fundus top
+            # image 0.752 -> 0.785, image recall 0.695 -> 0.708).
+            out.extend(Block("image", [], images=b.images) for b in blocks[j + 1:later[k]]
+                       if b.kind in ("image", "figure"))
+            j = later[k]
             continue
         md, out_html = inline.render([("t", lines[i])])
         out.append(Block("p", [lines[i]], md, out_html))
@@ -356,7 +388,20 @@ def render_body(root, skip, lines: list[str], base_url: str | None, page_url: st
                 fallbacks: dict | None = None) -> Rendering:
     """Markdown, HTML, images and headings of the body ``root`` minus ``skip``, holding ``lines``."""
     built = _Walker(root, skip, base_url, page_url, fallbacks).walk() if root is not None else []
-    return _serialise(_empty_headings_demoted(align(built, lines)))
+    return _serialise(_empty_headings_demoted(_deks_demoted(align(built, lines))))
+
+
+def _deks_demoted(blocks: list[Block]) -> list[Block]:
+    """A heading of :data:`HEADING_DEK_CHARS` or more before the body's first paragraph is the
+    article's dek (standfirst) or its headline set again with a kicker, not a section's title:
+    rendered as a paragraph (fundus subheading precision 0.837 -> 0.863, recall unchanged)."""
+    for block in blocks:
+        if block.kind == "h":
+            if len(block.lines[0]) >= HEADING_DEK_CHARS:
+                block.kind = "p"
+        elif block.kind not in ("image", "figure"):
+            break
+    return blocks
 
 
 def _empty_headings_demoted(blocks: list[Block]) -> list[Block]:
