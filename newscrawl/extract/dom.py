@@ -481,7 +481,7 @@ def text_and_link_lengths(root: html.HtmlElement) -> dict[html.HtmlElement, tupl
             if in_anchor[p]:
                 links[p] += n
     sums = tree.subtree_totals(own).tolist()  # integers: exact
-    return dict(zip(elements, zip(sums[0], sums[1]), strict=True))
+    return dict(zip(elements, zip(*sums, strict=True), strict=True))
 
 
 TextFilter = Callable[[html.HtmlElement, str], bool]
