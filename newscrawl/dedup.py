@@ -24,12 +24,16 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import numpy as np
 from courlan.clean import TRACKERS_RE
-from datasketch import LeanMinHash, MinHash, MinHashLSH
 from w3lib.url import canonicalize_url
+
+if TYPE_CHECKING:  # datasketch is imported where used: it brings SciPy (~0.8 s CPU), which a process
+    # that never fingerprints (an archive job's worker, every scrapy command) need not load
+    from datasketch import LeanMinHash, MinHash
 
 # Query parameters that only say where a reader came from (besides courlan's TRACKERS_RE).
 TRACKING_PARAMS = frozenset({
@@ -160,6 +164,8 @@ def fingerprint(text: str) -> MinHash | None:
     grams = shingles(text or "")
     if len(grams) < MIN_SHINGLES:
         return None
+    from datasketch import MinHash
+
     minhash = MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME)
     minhash.update_batch(list(grams))
     return minhash
@@ -175,6 +181,8 @@ def from_bytes(data: bytes) -> LeanMinHash | None:
     values = np.frombuffer(data, dtype="<u4")
     if len(values) != NUM_PERM:
         return None
+    from datasketch import LeanMinHash
+
     return LeanMinHash(seed=SEED, hashvalues=values, scheme=SCHEME)  # no permutations: 25x cheaper
 
 
@@ -182,6 +190,8 @@ def from_bytes(data: bytes) -> LeanMinHash | None:
 def _lsh_bands() -> tuple[int, int]:
     """The (bands, rows) datasketch's ``MinHashLSH`` chooses for ``SIMILARITY``: found once, not
     by its numeric search per site (8-66 ms each, which dominated a many-site WARC read)."""
+    from datasketch import MinHashLSH
+
     lsh = MinHashLSH(threshold=SIMILARITY, num_perm=NUM_PERM)
     return lsh.b, lsh.r
 
@@ -193,6 +203,8 @@ class ContentIndex:
     all, so 100,000 bodies take ~220 MB."""
 
     def __init__(self, stored: Iterable[tuple[str, bytes]] = ()):
+        from datasketch import MinHashLSH
+
         self._lsh = MinHashLSH(threshold=SIMILARITY, num_perm=NUM_PERM, params=_lsh_bands())
         self._hashes: dict[str, bytes] = {}
         self._figures: dict[str, Counter] = {}  # of the bodies indexed in this run

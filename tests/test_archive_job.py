@@ -224,3 +224,35 @@ def test_without_the_archive_extra_the_command_says_how_to_install_it(tmp_path):
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
     assert "pip install 'newscrawl[archive]'" in run.stderr
+
+
+def test_the_local_clusters_worker_samples_no_stacks_and_the_callers_dask_config_is_left_as_it_was():
+    """Dask's dashboard samplers (a stack sample every 10 ms, an event-loop tick every 20 ms) cost
+    CPU on every record; the local cluster runs without them, and the caller's settings stay."""
+    import dask
+
+    from newscrawl.archives.job import start_client
+
+    before = dask.config.get("distributed.worker.profile.enabled")
+    client = start_client(1)
+    try:
+        callbacks = client.run(lambda dask_worker: sorted(dask_worker.periodic_callbacks))
+        ticks = client.run(lambda: dask.config.get("distributed.admin.tick.interval"))
+    finally:
+        cluster = client.cluster
+        client.close()
+        cluster.close()
+    assert callbacks and all("profile" not in names for names in callbacks.values())
+    assert set(ticks.values()) == {"1s"}
+    assert dask.config.get("distributed.worker.profile.enabled") == before
+
+
+def test_the_command_and_the_archive_worker_do_not_load_datasketch_and_scipy():
+    """MinHash is needed where bodies are fingerprinted; importing it costs each process ~0.8 s CPU."""
+    code = ("import sys, newscrawl.settings, newscrawl.archives.job, newscrawl.pipelines.extraction; "
+            "print(sorted(m for m in ('datasketch', 'scipy') if m in sys.modules))")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                           timeout=120)
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.strip() == "[]"

@@ -23,3 +23,21 @@ def test_furigana_without_parentheses_is_left_out_and_ruby_with_them_is_read_inl
     root = parse_html(f"<html><body>{learners}{named}</body></html>")
     remove_noise(root)
     assert render_paragraphs(root.find("body")) == ["子どもへの虐待をなくす", "尹錫悦（ユンソンニョル）大統領は"]
+
+
+def test_text_and_link_lengths_are_each_elements_text_and_link_text_without_white_space():
+    from newscrawl.extract.dom import non_space_len, text_and_link_lengths
+
+    root = html.fromstring(
+        "<div><p>One two <a href='/x'>link <b>bold</b></a> tail words</p>"
+        "<ul><li><a href='/y'>only a link</a></li><li>plain item <i>it</i></li></ul>"
+        "<a href='/z'><span>inside <em>deep</em></span> after</a> end of div</div>")
+    lengths = text_and_link_lengths(root)
+    assert list(lengths) == list(root.iter())  # every element, in document order
+    for el in root.iter():
+        anchors = [a for a in el.iter("a") if not any(x.tag == "a" for x in a.iterancestors() if x in set(el.iter()))]
+        expected_links = sum(non_space_len(t) for a in anchors for t in a.itertext())
+        if any(a.tag == "a" for a in el.iterancestors()):
+            expected_links = sum(non_space_len(t) for t in el.itertext())
+        assert lengths[el] == (sum(non_space_len(t) for t in el.itertext()), expected_links), el.tag
+        assert all(type(n) is int for n in lengths[el])

@@ -29,6 +29,18 @@ def test_zero_width_characters_leave_text_and_title():
     assert dom.drop_invisible("plain text\nstays") == "plain text\nstays"
 
 
+def test_invisible_characters_are_found_wherever_they_are_in_long_text():
+    """The substring pre-check must find each of the five characters anywhere, ASCII or not."""
+    long = "Ein Satz über Straßen. " * 400
+    for ch in ("\u200b", "\u2060", "\ufeff", "\u200c", "\u200d"):
+        for at in (0, len(long) // 2, len(long)):
+            text = long[:at] + " " + ch + " " + long[at:]
+            assert ch not in dom.drop_invisible(text) and ch not in dom.drop_invisible_chars(text)
+    joined = long + "\u0645\u06cc\u200c\u062e"  # a joiner between letters shapes the word: kept
+    assert dom.drop_invisible_chars(joined) is joined
+    assert dom.drop_invisible(long) is long and dom.drop_invisible_chars("ascii " * 100) == "ascii " * 100
+
+
 def test_list_headings_and_toolbar_labels_left_at_the_body_edges_go():
     """Lines measured in our output and absent from the datasets' truth: the heading of a list of
     links whose links were left out, and toolbar buttons, at the body's end."""
