@@ -57,7 +57,7 @@ def write_files(directory: Path, pages: list, records: int, files: int) -> list[
     """``records`` records over ``files`` files, cycling through ``pages`` as one sequence."""
     from warcio.statusandheaders import StatusAndHeaders
 
-    from newscrawl.archives.warc_writer import WarcFiles
+    from newscrawl.archives.warc_files import WarcFiles
 
     directory.mkdir(parents=True, exist_ok=True)
     paths = []

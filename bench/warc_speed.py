@@ -64,7 +64,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from newscrawl.archives.warc_writer import WarcFiles  # noqa: E402
+from newscrawl.archives.warc_files import WarcFiles  # noqa: E402
 from newscrawl.evaluation.datasets import load_dataset  # noqa: E402
 
 DATASETS_DIR = ROOT.parent / "shared" / "datasets"

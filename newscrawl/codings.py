@@ -1,5 +1,5 @@
 """HTTP content codings undone with the end of each stream checked: one decoder for the crawl
-(:class:`newscrawl.middlewares.DecompressionMiddleware`) and for WARC archives
+(:class:`newscrawl.middlewares.decompression.DecompressionMiddleware`) and for WARC archives
 (:mod:`newscrawl.archives`), so that a page read back from an archive is the page the crawl read.
 
 The codings are the ones Scrapy's HttpCompressionMiddleware asks for (its

@@ -51,7 +51,7 @@ NEWSCRAWL_DISCOVER_FEED_PROBES = 4  # common feed paths (/rss, /feed, ...) tried
 NEWSCRAWL_DISCOVER_ALLOW: list[str] = []  # discover/addsite: domains allowed besides the start origin
 NEWSCRAWL_SERVE_PORT = None  # port of a served (demo) site; None = stable per site name, 0 = random
 NEWSCRAWL_MAX_ERROR_RATE = 0.5  # exit status 1 when a larger share of fetched articles fails extraction
-NEWSCRAWL_WARC = None  # directory or .warc.gz file: record every response as WARC (archives/warc_writer.py)
+NEWSCRAWL_WARC = None  # directory or .warc.gz file: record every response as WARC (middlewares/)
 NEWSCRAWL_WARC_MAX_SIZE = 1_000_000_000  # bytes per WARC file before the next one starts; 0 = one file
 
 # --- site health (newscrawl/health, docs/monitoring.md) -------------------------------
@@ -98,7 +98,7 @@ DOWNLOAD_TIMEOUT = 30
 CONCURRENT_ITEMS = 16
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
-URLLENGTH_LIMIT = 2083  # Scrapy's default; held for every request (newscrawl.middlewares.UrlLengthMiddleware)
+URLLENGTH_LIMIT = 2083  # Scrapy's default; held for every request (middlewares.origins.UrlLengthMiddleware)
 # Only http(s) is ever fetched: no file://, ftp://, s3:// or data: requests, whatever a
 # page, feed or argument says (spider arguments and the sites file are checked too).
 DOWNLOAD_HANDLERS = {"file": None, "ftp": None, "s3": None, "data": None}
@@ -136,22 +136,22 @@ FEED_EXPORT_ENCODING = "utf-8"
 FEED_STORE_EMPTY = False  # a run that exports nothing leaves an earlier run's -O file as it was
 
 # --- scheduling: JOBDIR queues survive a clean stop, a killed run's queue is discarded ---
-SCHEDULER = "newscrawl.middlewares.CrashSafeScheduler"
+SCHEDULER = "newscrawl.middlewares.scheduler.CrashSafeScheduler"
 # Scrapy's OffsiteMiddleware (50) skips dont_filter requests, and every newscrawl request
 # is dont_filter: this one holds the allow-list for all of them, redirects included.
 DOWNLOADER_MIDDLEWARES = {
-    "newscrawl.middlewares.AllowedDomainsMiddleware": 51,  # scheme, host and port (origin)
-    "newscrawl.middlewares.UrlLengthMiddleware": 52,  # URLLENGTH_LIMIT for every request
-    "newscrawl.middlewares.PrivateAddressMiddleware": 53,  # discover: no loopback/private/link-local
+    "newscrawl.middlewares.origins.AllowedDomainsMiddleware": 51,  # scheme, host and port (origin)
+    "newscrawl.middlewares.origins.UrlLengthMiddleware": 52,  # URLLENGTH_LIMIT for every request
+    "newscrawl.middlewares.origins.PrivateAddressMiddleware": 53,  # discover: no loopback/private/link-local
     # robots.txt that cannot be read (5xx, timeout, too large) disallows its host (RFC 9309)
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-    "newscrawl.middlewares.RobotsTxtMiddleware": 100,
-    "newscrawl.middlewares.RetryAfterMiddleware": 560,
+    "newscrawl.middlewares.robots.RobotsTxtMiddleware": 100,
+    "newscrawl.middlewares.retry.RetryAfterMiddleware": 560,  # a 429/503 Retry-After slows the host down
     # Scrapy's decompression, refusing a body cut short (truncated) instead of exporting part of it
     "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
-    "newscrawl.middlewares.DecompressionMiddleware": 590,  # a 429/503 Retry-After slows the host down
+    "newscrawl.middlewares.decompression.DecompressionMiddleware": 590,
     # NEWSCRAWL_WARC: responses as received, before decompression
-    "newscrawl.archives.warc_writer.WarcRecorder": 950,
+    "newscrawl.middlewares.warc_recorder.WarcRecorder": 950,
 }
 NEWSCRAWL_RETRY_AFTER_MAX = 120  # seconds: longer Retry-After values are capped
 # NEWSCRAWL_DISTRIBUTED swaps in scrapy-redis's scheduler and dupefilter and the Redis seen store.

@@ -168,7 +168,7 @@ def test_addon_switches_scheduler_store_and_extensions(redis_url):
     settings = Settings()
     settings.setmodule("newscrawl.settings", priority="project")
     RedisAddon().update_settings(settings)
-    assert settings["SCHEDULER"] == "newscrawl.middlewares.CrashSafeScheduler"  # off by default
+    assert settings["SCHEDULER"] == "newscrawl.middlewares.scheduler.CrashSafeScheduler"  # off by default
     settings.set("NEWSCRAWL_DISTRIBUTED", redis_url, priority="cmdline")
     RedisAddon().update_settings(settings)
     assert settings["SCHEDULER"] == "newscrawl.distributed.scheduler.DistributedScheduler"
@@ -265,7 +265,7 @@ def test_scheduler_claims_listing_pages_once_but_not_retries_or_details(redis_ur
     from newscrawl.distributed.options import REQUEUED
     from newscrawl.distributed.scheduler import DistributedScheduler
     from newscrawl.distributed.workers import RedisWorkers
-    from newscrawl.middlewares import DETAIL_META
+    from newscrawl.middlewares.scheduler import DETAIL_META
 
     spidercls = site_spider(catalogues=["http://127.0.0.1:1/list/1.html"])
     settings = Settings()

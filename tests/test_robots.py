@@ -55,7 +55,7 @@ async def test_an_unreachable_robots_txt_disallows_the_host(http_server, tmp_pat
     stats = crawler.stats.get_stats()
     assert stats["newscrawl/robots_unreachable"] == 1  # once for the host
     assert stats["newscrawl/listing_error/robots_unreachable"] == 1  # the feed, dropped with its reason
-    warnings = [r.getMessage() for r in caplog.records if r.name == "newscrawl.middlewares"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "newscrawl.middlewares.robots"]
     assert len(warnings) == 1 and reason in warnings[0]
 
 

@@ -161,7 +161,7 @@ def test_request_limits_are_set(project):
     assert project.getint("NEWSCRAWL_ROBOTSTXT_MAXSIZE") >= 500 * 1024  # RFC 9309 2.5
     middlewares = project.getwithbase("DOWNLOADER_MIDDLEWARES")
     assert middlewares["scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware"] is None
-    assert middlewares["newscrawl.middlewares.RobotsTxtMiddleware"] == 100
+    assert middlewares["newscrawl.middlewares.robots.RobotsTxtMiddleware"] == 100
 
 
 @pytest_twisted.ensureDeferred

@@ -1,7 +1,8 @@
 """WARC archives: recording a crawl, reading archives back, and WARC files to article rows as a job
 on Dask distributed.
 
-- :mod:`.warc_writer` — the downloader middleware that records a crawl (``NEWSCRAWL_WARC``);
+- :mod:`.warc_files` — the WARC files a crawl records into (the recording middleware is
+  :mod:`newscrawl.middlewares.warc_recorder`);
 - :mod:`.warc_reader` — the article pages of one archive, and a counted skip for every other
   record (no Scrapy imports; the ``warc`` spider and the job read through it);
 - :mod:`.mapper` — one decoded WARC page to one article row (the crawl's extraction) or a skip;

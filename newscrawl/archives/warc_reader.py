@@ -35,7 +35,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from newscrawl import codings
-from newscrawl.archives.warc_writer import METADATA_TYPE, SUFFIX
+from newscrawl.archives.warc_files import METADATA_TYPE, SUFFIX
 
 logger = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from newscrawl.distributed.claims import RedisClaims
 from newscrawl.distributed.options import CLAIM_TTL, REQUEUED, SETTING, STATS, _prefix
 from newscrawl.distributed.queue_pop import QueuePop
 from newscrawl.distributed.seen import RedisSeenUrls
-from newscrawl.middlewares import DETAIL_META
+from newscrawl.middlewares.scheduler import DETAIL_META
 from newscrawl.state.redis_client import UNREACHABLE
 from newscrawl.state.seen_store import canonical_url
 

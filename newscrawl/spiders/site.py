@@ -66,11 +66,12 @@ from twisted.internet.task import deferLater
 from twisted.internet.threads import deferToThread
 
 from newscrawl.discovery import links, list_api
+from newscrawl.middlewares.retry import exception_reason
+from newscrawl.middlewares.scheduler import DETAIL_META
 from newscrawl.run.crawlstats import DETAIL_FAILED
 from newscrawl.run.drops import DROP_PREFIX, record_drop
 
 from ..items import ArticleItem, ListingItem, now_iso
-from ..middlewares import DETAIL_META, exception_reason
 from ..sites import (
     PLACEHOLDER_HOST,
     POLITENESS_SETTINGS,
@@ -101,7 +102,8 @@ SITEMAP_OUTSIDE_WINDOW = "newscrawl/sitemap/outside_window"  # stats: entries da
 
 
 def failure_reason(failure) -> tuple[str, str]:
-    """A drop reason and detail for a failed download (see :func:`newscrawl.middlewares.exception_reason`)."""
+    """A drop reason and detail for a failed download (see
+    :func:`newscrawl.middlewares.retry.exception_reason`)."""
     exc = failure.value
     if isinstance(exc, HttpError):
         return "http_error", f"HTTP {exc.response.status}"
