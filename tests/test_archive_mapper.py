@@ -63,8 +63,12 @@ def test_reader_skips_keep_their_reasons(tmp_path):
                     http_block(b"\xfd7zXZ", headers={"Content-Type": "text/html", "Content-Encoding": "xz"})),
     ]
     path = write_warc(tmp_path / "a.warc.gz", records)
-    found = [o.reason for o in read_archive(path, ReadOptions(max_bytes=4000)) if isinstance(o, Skip)]
-    assert found == ["not_html", "http_status", "not_article", "too_large", "unsupported_encoding"]
+    outcomes = list(read_archive(path, ReadOptions(max_bytes=4000)))
+    found = [o.reason for o in outcomes if isinstance(o, Skip)]
+    assert found == ["not_html", "http_status", "too_large", "unsupported_encoding"]
+    about = [o for o in outcomes if not isinstance(o, Skip)]
+    assert [o.url for o in about] == ["https://a.example/about"]  # judged by the extraction, not the reader
+    assert isinstance(map_page(about[0]), Skip)
 
 
 def test_an_extraction_past_the_time_budget_is_a_skip_in_the_main_thread_and_in_a_worker_thread():

@@ -68,8 +68,8 @@ class Skip:
 @dataclass
 class ReadOptions:
     """How :func:`read_archive` chooses pages: ``max_bytes`` per record and per decoded body;
-    ``keep`` ``articles`` (pages that look like articles, or in a newscrawl archive the crawl's
-    article pages) or ``html`` (every HTML page)."""
+    ``keep`` ``articles`` (in a newscrawl archive the crawl's article pages, in another
+    archive every HTML page, for the page type to judge) or ``html`` (every HTML page)."""
 
     max_bytes: int = 16 * 1024 * 1024
     keep: str = "articles"
@@ -107,16 +107,12 @@ _HTML_START = re.compile(rb"\A\s*+(?:<!--.{0,200}?-->\s*+)?<(?:!doctype\s+html|h
 _NEWSCRAWL_SOFTWARE = re.compile(rb"(?m)^software:\s*+newscrawl/")  # in a warcinfo record
 
 
-_ARTICLE_SCAN = 512 * 1024
 
 
-_OG_ARTICLE = re.compile(rb"""content\s{0,5}=\s{0,5}["']?article\b""", re.IGNORECASE)
 
 
-_LD_ARTICLE = re.compile(rb'"@type"\s{0,20}:\s{0,20}\[?\s{0,20}"(?:\w{0,30}Article|BlogPosting)"')
 
 
-_MAX_OG_TAGS = 5
 
 
 
@@ -522,39 +518,12 @@ def _iso_second(warc_date: str | None) -> str | None:
 
 
 def _finish(page: WarcPage, options: ReadOptions, progress: Progress) -> WarcPage | Skip:
-    """Keep ``page`` if it is an article: in a newscrawl archive, a page the crawl fetched as an
-    article (it has its listing metadata); otherwise by the page's own signals."""
-    if options.keep == "html":
+    """Keep ``page``: every HTML page of another crawler's archive (the extraction's page type then
+    judges it, as in a crawl), and in a newscrawl archive a page the crawl fetched as an article
+    (it has its listing metadata), not the listing pages it read."""
+    if options.keep == "html" or not progress.newscrawl or page.metadata:
         return page
-    if progress.newscrawl:
-        if page.metadata:
-            return page
-        return Skip("not_article", "a listing page of the recorded crawl (no listing metadata)", page.url)
-    if looks_like_article(page.url, page.body):
-        return page
-    return Skip("not_article", "no og:type article, JSON-LD Article or article-shaped URL", page.url)
-
-
-
-def looks_like_article(url: str, body: bytes) -> bool:
-    """An article page by ``og:type`` ``article``, a JSON-LD ``*Article``/``BlogPosting`` type, or an
-    article-shaped URL (:func:`newscrawl.discovery.links.url_score`), as ``scrapy parse`` judges pages;
-    the markup is scanned in its first 512 KB, without parsing it."""
-    from ..discovery.links import MIN_SCORE, url_score
-
-    head = body[:_ARTICLE_SCAN]
-    start = 0
-    for _ in range(_MAX_OG_TAGS):
-        found = head.find(b"og:type", start)
-        if found < 0:
-            break
-        if _OG_ARTICLE.search(head, max(0, found - 200), found + 200):
-            return True
-        start = found + 7
-    if _LD_ARTICLE.search(head):
-        return True
-    return (url_score(url) or 0.0) >= MIN_SCORE
-
+    return Skip("not_article", "a listing page of the recorded crawl (no listing metadata)", page.url)
 
 
 def page_site(page: WarcPage) -> str:

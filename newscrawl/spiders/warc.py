@@ -15,9 +15,9 @@ Arguments (``-a``):
 - ``path`` — WARC files (``.warc.gz`` or ``.warc``): comma-separated files, directories and
   glob patterns;
 - ``keep`` — ``articles`` (default): in an archive newscrawl recorded, the pages the crawl
-  fetched as articles (they carry its listing metadata); in any other archive, HTML pages with
-  ``og:type`` article, a JSON-LD ``*Article`` type or an article-shaped URL; ``html``: every
-  HTML page (the pipeline still drops pages without a title or text).
+  fetched as articles (they carry its listing metadata); in any other archive, every HTML
+  page, judged by the pipeline's page-type stage as in a crawl; ``html``: every HTML page
+  (the pipeline still drops pages without a title or text).
 
 Each exported article has the record's target URI as ``url`` and its ``WARC-Date`` as
 ``fetched_at``; ``site`` is the crawl's site name in a newscrawl archive, the host (without
