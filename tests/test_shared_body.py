@@ -63,6 +63,15 @@ def scripted_with(n: int, markup: str, title: str) -> str:
             f"{markup}</body></html>")
 
 
+async def crawl_catalogue(http_server, tmp_path, links):
+    """Serve ``links`` as the site's one catalogue page and crawl it: ``(crawler, exported items)``."""
+    http_server.add("/list/1.html", catalogue_html(links))
+    feed = tmp_path / "out.jsonl"
+    crawler = await run_crawl(site_spider(catalogues=[http_server.url("/list/1.html")]),
+                              crawl_settings(tmp_path, feed))
+    return crawler, read_jsonl(feed)
+
+
 @pytest_twisted.ensureDeferred
 async def test_an_outlet_whose_pages_extract_to_their_footer_exports_nothing_and_drops_nothing_as_duplicate(
         http_server, tmp_path, caplog):
@@ -80,12 +89,8 @@ async def test_an_outlet_whose_pages_extract_to_their_footer_exports_nothing_and
         links.append((path, f"Council story number {n}"))
     http_server.add("/news/0-copy.html", article_page(0))  # a true copy: same title, same text
     links.append(("/news/0-copy.html", "Council story number 0 (copy)"))
-    http_server.add("/list/1.html", catalogue_html(links))
-    feed = tmp_path / "out.jsonl"
     with caplog.at_level(logging.WARNING):
-        crawler = await run_crawl(site_spider(catalogues=[http_server.url("/list/1.html")]),
-                                  crawl_settings(tmp_path, feed))
-    items = read_jsonl(feed)
+        crawler, items = await crawl_catalogue(http_server, tmp_path, links)
     dropped = drops(crawler)
     assert outlet_items(items, "valley") == []  # no footer exported as an article
     assert not any("All rights reserved" in item["text"] for item in items)
@@ -114,11 +119,7 @@ async def test_an_outlet_whose_pages_extract_to_a_stylesheet_exports_nothing_and
         title = f"Harbour master reports on the docks in week {n}"
         http_server.add(path, scripted_with(n, f"<div><p>{CSS}</p></div>", title))
         links.append((path, title))
-    http_server.add("/list/1.html", catalogue_html(links))
-    feed = tmp_path / "out.jsonl"
-    crawler = await run_crawl(site_spider(catalogues=[http_server.url("/list/1.html")]),
-                              crawl_settings(tmp_path, feed))
-    items = read_jsonl(feed)
+    crawler, items = await crawl_catalogue(http_server, tmp_path, links)
     dropped = drops(crawler)
     assert not any("margin:" in item["text"] for item in items)
     assert outlet_items(items, "styled") == []
@@ -150,12 +151,8 @@ async def test_one_body_under_titles_it_is_not_about_is_a_failed_extraction_a_re
     http_server.add("/news/7.html", article_page(7, original))
     http_server.add("/news/7-again.html", article_page(7, retitled))
     links += [("/news/7.html", original), ("/news/7-again.html", retitled)]
-    http_server.add("/list/1.html", catalogue_html(links))
-    feed = tmp_path / "out.jsonl"
     with caplog.at_level(logging.WARNING):
-        crawler = await run_crawl(site_spider(catalogues=[http_server.url("/list/1.html")]),
-                                  crawl_settings(tmp_path, feed))
-    items = read_jsonl(feed)
+        crawler, items = await crawl_catalogue(http_server, tmp_path, links)
     dropped = drops(crawler)
     # The first page's body cannot be told from an article on its own: it is exported, and the
     # warnings about the later pages name it.
@@ -185,11 +182,7 @@ async def test_pages_whose_body_comes_out_as_their_footer_are_rescued_by_another
         path = f"/rescued/{n}.html"
         http_server.add(path, comments_page(n))
         links.append((path, f"Council story number {n}"))
-    http_server.add("/list/1.html", catalogue_html(links))
-    feed = tmp_path / "out.jsonl"
-    crawler = await run_crawl(site_spider(catalogues=[http_server.url("/list/1.html")]),
-                              crawl_settings(tmp_path, feed))
-    items = read_jsonl(feed)
+    crawler, items = await crawl_catalogue(http_server, tmp_path, links)
     assert drops(crawler) == {}
     assert len(items) == 6
     for item in items:
