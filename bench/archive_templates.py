@@ -29,7 +29,7 @@ from scrapy.settings import Settings  # noqa: E402
 
 from newscrawl.evaluation.datasets import load_dataset  # noqa: E402
 from newscrawl.evaluation.metrics import mean_prf, zyte_prf  # noqa: E402
-from newscrawl.evaluation.template_eval import site_of  # noqa: E402
+from newscrawl.evaluation.sites import site_of  # noqa: E402
 from newscrawl.pipelines.extraction import extract_fields  # noqa: E402
 from newscrawl.pipelines.pool import CountingStats  # noqa: E402
 from newscrawl.pipelines.templates import CrawlTemplates  # noqa: E402

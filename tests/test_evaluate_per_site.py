@@ -9,7 +9,8 @@ from test_evaluate_command import scrapy
 from test_title_decoration import HEADLINES, page_html
 
 from newscrawl.evaluation.datasets import Record
-from newscrawl.evaluation.per_site import evaluate_per_site, site_half, site_key
+from newscrawl.evaluation.per_site import evaluate_per_site
+from newscrawl.evaluation.sites import site_half, site_key
 
 
 def write_set(root, sites: dict[str, int]):

@@ -12,13 +12,8 @@ import numpy as np
 from test_evaluate_command import scrapy
 
 from newscrawl.evaluation.datasets import Record
-from newscrawl.evaluation.template_eval import (
-    LeafCounts,
-    gold_leaves,
-    leaf_counts,
-    registered_domain,
-    site_of,
-)
+from newscrawl.evaluation.sites import registered_domain, site_of
+from newscrawl.evaluation.template_eval import LeafCounts, gold_leaves, leaf_counts
 from newscrawl.extract import Page
 from newscrawl.extract.methods.template import SiteTemplates
 

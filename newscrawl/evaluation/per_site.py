@@ -20,8 +20,6 @@ a rule tuned on one half can be reported on the other: sites never seen.
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,27 +32,11 @@ from ..extract.fields.title_decoration import SiteDecoration
 from ..extract.methods.template import N1, N2, SiteTemplates, iter_leaves
 from .datasets import Record, load_dataset
 from .runner import PageScore, Prediction, _error_label, library_extractor, score_page, summarize
-from .template_eval import registered_domain, site_of
+from .sites import site_half, site_key
 
-# DAnIEL's page ids carry the host: "20111209_entertainment.dbw.cn_8fa5bd..."
-_HOST_IN_ID = re.compile(r"^\d{8}_([A-Za-z0-9.-]+\.[A-Za-z]{2,})_")
 MAX_SHARE = 0.5  # as the crawl's NEWSCRAWL_TEMPLATE_MAX_SHARE default
 
 
-def site_key(record: Record) -> str | None:
-    """The page's site: the registered domain of its ``url``, or of the host its id names."""
-    match = None if record.url else _HOST_IN_ID.match(record.id)
-    return registered_domain(match.group(1)) if match else site_of(record)
-
-
-def site_half(site: str) -> str:
-    """``"A"`` or ``"B"``: a split of sites that does not depend on the set or the code."""
-    return "AB"[hashlib.sha1(site.encode("utf-8")).digest()[0] % 2]
-
-
-def in_half(record: Record, half: str) -> bool:
-    """Is ``record``'s site in ``half`` of the site split?  A page without a site is its own."""
-    return site_half(site_key(record) or f"page:{record.id}") == half
 
 
 @dataclass

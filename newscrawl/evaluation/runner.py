@@ -463,12 +463,12 @@ def run_all(
 ) -> dict[str, list[Result]]:
     """Every method and baseline on every dataset: ``{dataset name: [Result, ...]}``; with
     ``site_half`` (``"A"`` or ``"B"``), only the pages of the sites in that half of the site split
-    (:func:`.per_site.site_half`), so a rule designed on one half is measured on sites it never saw."""
+    (:func:`.sites.site_half`), so a rule designed on one half is measured on sites it never saw."""
     out: dict[str, list[Result]] = {}
     for dataset in datasets:
         records = list(load_dataset(dataset, limit))
         if site_half:
-            from .per_site import in_half
+            from .sites import in_half
 
             records = [r for r in records if in_half(r, site_half)]
         results = out.setdefault(Path(dataset).name, [])

@@ -33,13 +33,10 @@ Table 7 comparison).  No Scrapy imports.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -48,48 +45,10 @@ from ..extract.page import Page
 from ..training import BODY_SHARE, SEED, balanced_block_sample, block_samples_of, gold_tokens_per_element
 from . import metrics
 from .datasets import Record, load_dataset
+from .sites import site_of
 
 logger = logging.getLogger(__name__)
 
-_WAYBACK = re.compile(r"^https?://web\.archive\.org/web/[^/]+/(.+)$")
-_ID_SITE = re.compile(r"^([A-Za-z0-9][\w-]*?)_\d+$")
-
-
-@lru_cache(maxsize=1)
-def _tld_extract():
-    import tldextract
-
-    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)  # bundled list, no network
-
-
-def registered_domain(url: str | None) -> str | None:
-    """``news.sina.com.cn`` → ``sina.com.cn``; Wayback URLs give the archived site's domain."""
-    if not url:
-        return None
-    wayback = _WAYBACK.match(url)
-    if wayback:
-        url = wayback.group(1)
-    host = urlsplit(url if "//" in url else f"http://{url}").hostname
-    if not host:
-        return None
-    found = _tld_extract()(host)
-    return found.top_domain_under_public_suffix or host
-
-
-def site_of(record: Record, page: Page | None = None) -> str | None:
-    """The page's site key, ``None`` when nothing names it (see the module docstring)."""
-    site = registered_domain(record.url)
-    if site:
-        return site
-    match = _ID_SITE.match(record.id)
-    if match:
-        return match.group(1)
-    if page is not None:
-        for url in page.root.xpath('//link[@rel="canonical"]/@href | //meta[@property="og:url"]/@content'):
-            site = registered_domain(url.strip())
-            if site:
-                return site
-    return None
 
 
 @dataclass
