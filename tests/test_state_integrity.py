@@ -206,7 +206,7 @@ async def test_a_second_run_on_the_same_state_refuses_and_leaves_the_first_runs_
 
 def hold_lock(path: Path) -> subprocess.Popen:
     """A process that takes the run lock at ``path`` as a crawl does, then sleeps."""
-    code = ("import sys, time; from newscrawl.state.seen_store import RunLock; "
+    code = ("import sys, time; from newscrawl.state.run_lock import RunLock; "
             "lock = RunLock(sys.argv[1]); assert lock.acquire(); print('locked', flush=True); time.sleep(600)")
     holder = subprocess.Popen([sys.executable, "-c", code, str(path)], cwd=ROOT, env=ENV,
                               stdout=subprocess.PIPE, text=True)
