@@ -16,12 +16,18 @@ from test_crawl_local import article_html, catalogue_html, headline
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES, PER_PAGE = 3, 10
+OPEN_ARTICLES = 12  # answered before the test stops the first run
 
 
 class SlowSite(BaseHTTPRequestHandler):
     """A paginated catalogue whose article pages answer slowly, so a crawl is caught mid-run."""
 
     hits: dict[str, int] = {}
+    #: Articles past the first OPEN_ARTICLES wait for this (set once the test has stopped run 1), so
+    #: run 1 is caught mid-run however fast the machine: its extraction worker may warm up after
+    #: every download, then export them all at once.
+    gate = threading.Event()
+    served = 0
 
     def do_GET(self):
         path = self.path
@@ -32,6 +38,9 @@ class SlowSite(BaseHTTPRequestHandler):
             nxt = f"/list/{page + 1}.html" if page < PAGES else None
             self._send(catalogue_html(links, nxt))
         elif path.startswith("/news/"):
+            SlowSite.served += 1
+            if SlowSite.served > OPEN_ARTICLES:
+                SlowSite.gate.wait(timeout=60)  # a hang guard
             time.sleep(0.2)
             n = int(path.split("/")[-2])
             self._send(article_html(headline(n)))
@@ -78,6 +87,8 @@ def crawl_cmd(tmp_path: Path, out: Path) -> list[str]:
 def serve_slow_site(tmp_path: Path) -> tuple[ThreadingHTTPServer, str, set[str]]:
     """Serve :class:`SlowSite` on a free port and write its sites file into ``tmp_path``:
     (server, base URL, every article URL)."""
+    SlowSite.served = 0
+    SlowSite.gate.clear()
     server = ThreadingHTTPServer(("127.0.0.1", 0), SlowSite)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
@@ -101,6 +112,7 @@ def interrupted_then_resumed(tmp_path: Path, stop_signal: int):
                 time.sleep(0.05)
             assert proc.poll() is None, "the first run finished before it could be killed"
             proc.send_signal(stop_signal)
+            SlowSite.gate.set()
             proc.wait(timeout=120)
         first = exported_urls(run1)
         assert 5 <= len(first) < len(expected)
@@ -113,6 +125,7 @@ def interrupted_then_resumed(tmp_path: Path, stop_signal: int):
         assert done.returncode == 0, (tmp_path / "run2.log").read_text()[-3000:]
         second = exported_urls(run2)
     finally:
+        SlowSite.gate.set()
         server.shutdown()
     return first, second, expected
 

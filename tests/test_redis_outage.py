@@ -30,7 +30,7 @@ from types import SimpleNamespace
 import pytest
 import pytest_twisted
 from conftest import crawl_settings, read_jsonl, site_spider
-from test_crawl_restart import exported_urls, serve_slow_site
+from test_crawl_restart import SlowSite, exported_urls, serve_slow_site
 from test_redis import _free_port, _site
 
 redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
@@ -304,6 +304,7 @@ def test_only_worker_killed_the_next_run_takes_over_its_claims(tmp_path, redis_s
             assert proc.poll() is None, "the first run finished before it could be killed"
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=30)
+        SlowSite.gate.set()
         first = exported_urls(run1)
         assert 5 <= len(first) < len(expected)
         # Run 2 starts while the dead worker still looks live (its heartbeat key has not expired:
@@ -319,6 +320,7 @@ def test_only_worker_killed_the_next_run_takes_over_its_claims(tmp_path, redis_s
         assert done.returncode == 0, log_text[-3000:]
         second = exported_urls(run2)
     finally:
+        SlowSite.gate.set()
         server.shutdown()
     both = first + second
     assert len(both) == len(set(both)), "an article was exported twice"
