@@ -210,3 +210,11 @@ def test_a_learned_method_on_its_own_training_set_is_flagged_in_sample():
     assert "in-sample" in runner.in_sample_note("auto", f"../shared/datasets/{trained_on[0]}")
     assert runner.in_sample_note("auto", "../shared/datasets/a-set-no-model-saw") is None
     assert runner.in_sample_note("auto-rules", f"../shared/datasets/{trained_on[0]}") is None
+
+
+def test_a_baseline_whose_package_is_missing_is_named_before_the_run(monkeypatch):
+    from newscrawl.evaluation import runner
+
+    monkeypatch.setitem(runner._BASELINE_MODULES, "gne", "newscrawl_no_such_package")
+    with pytest.raises(ValueError, match=r"pip install 'newscrawl\[baselines\]'"):
+        runner.baseline_extractor("gne")

@@ -15,6 +15,7 @@ Run from a shell (the ``scrapy evaluate`` command adds sweeps, plots and floors)
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import logging
 import sys
@@ -139,7 +140,15 @@ def baseline_extractor(name: str) -> Extractor:
                "gne": _gne, "goose3": _goose3}
     if name not in runners:
         raise ValueError(f"unknown baseline {name!r}; choose from {', '.join(BASELINES)}")
+    module = _BASELINE_MODULES[name]
+    if importlib.util.find_spec(module) is None:
+        raise ValueError(f"baseline {name!r} needs {module!r}: pip install 'newscrawl[baselines]'")
     return runners[name]
+
+
+#: The module each baseline imports (lazily, per page), checked once before a run.
+_BASELINE_MODULES = {"trafilatura": "trafilatura", "readability": "readability", "newspaper4k": "newspaper",
+                     "gne": "gne", "goose3": "goose3"}
 
 
 @dataclass
