@@ -29,6 +29,7 @@ class Route:
     status: int = 200
     headers: dict[str, str] = field(default_factory=lambda: {"Content-Type": "text/html; charset=utf-8"})
     delay: float = 0.0  # seconds before answering
+    gate: Any = None  # a Twisted Deferred: the answer waits until it has fired
 
 
 class RoutesServer:
@@ -64,6 +65,9 @@ class RoutesServer:
                     request.write(body)
                     request.finish()
 
+                if route.gate is not None:
+                    route.gate.addCallback(lambda result: (answer(), result)[1])
+                    return server.NOT_DONE_YET
                 if route.delay:
                     call = reactor.callLater(route.delay, answer)
                     request.notifyFinish().addErrback(lambda _: call.active() and call.cancel())

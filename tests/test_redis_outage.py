@@ -102,14 +102,16 @@ def _settings(tmp_path, name: str, redis_url: str, **extra):
                           NEWSCRAWL_REDIS_HEARTBEAT_TTL=2, LOG_LEVEL="INFO", **extra)
 
 
-async def _crawl(spider, settings, on_item=None):
+async def _crawl(spider, settings, on_item=None, on_crawler=None):
     """One in-process crawl; ``on_item(count, url)`` runs on every exported item, before the feed
-    exporter writes it and the seen store records it."""
+    exporter writes it and the seen store records it; ``on_crawler`` receives the crawler first."""
     from scrapy import signals
     from scrapy.crawler import CrawlerRunner
 
     runner = CrawlerRunner(settings)
     crawler = runner.create_crawler(spider)
+    if on_crawler is not None:
+        on_crawler(crawler)
     if on_item is not None:
         exported = []
         crawler.signals.connect(lambda item: (exported.append(item.url), on_item(len(exported), item.url)),
@@ -127,18 +129,32 @@ def _assert_exactly_once(exported: list[str], expected: list[str]) -> None:
 @pytest_twisted.ensureDeferred
 async def test_redis_restarted_mid_crawl_every_article_is_exported_once(http_server, tmp_path, redis_server,
                                                                        caplog):
-    from twisted.internet import reactor
+    from twisted.internet import defer, reactor
 
     urls = _site(http_server, articles=30, per_page=10, delay=0.05)
     spider = site_spider(catalogues=[http_server.url("/list/1.html")], max_pages=10)
 
+    crawlers = []
+    second_listing = http_server.routes["/list/2.html"].gate = defer.Deferred()
+
+    def back_once_work_is_held(waited: float) -> None:
+        # Redis stays down until the worker has held work (the second listing page's links or
+        # their requests), or for 15 s: not a fixed outage that a cold extraction worker sleeps through.
+        stats = crawlers[0].stats
+        held = stats.get_value("newscrawl/redis/items_held", 0) + stats.get_value("newscrawl/redis/requests_held", 0)
+        if held or waited >= 15.0:
+            redis_server.start()
+        else:
+            reactor.callLater(0.2, back_once_work_is_held, waited + 0.2)
+
     def on_item(count: int, url: str) -> None:
-        if count == 5:  # Redis dies while the 5th article is being recorded; back 3 s later
+        if count == 5:  # Redis dies while the 5th article is being recorded...
             redis_server.kill()
-            reactor.callLater(3.0, redis_server.start)
+            second_listing.callback(None)  # ...and only then does the second listing page arrive
+            reactor.callLater(0.2, back_once_work_is_held, 0.2)
 
     with caplog.at_level(logging.INFO):
-        crawler = await _crawl(spider, _settings(tmp_path, "run", redis_server.url), on_item)
+        crawler = await _crawl(spider, _settings(tmp_path, "run", redis_server.url), on_item, crawlers.append)
     stats = crawler.stats.get_stats()
     _assert_exactly_once([i["url"] for i in read_jsonl(tmp_path / "run.jsonl")], urls)
     assert stats["finish_reason"] == "finished"
