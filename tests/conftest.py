@@ -8,6 +8,9 @@ conftest selects it, equivalent to ``--reactor=asyncio`` on the command line.
 from __future__ import annotations
 
 import json
+import os
+import random
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,25 @@ import pytest
 def pytest_configure(config):
     if hasattr(config.option, "reactor"):
         config.option.reactor = "asyncio"
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1 for a server a test starts as a subprocess (Redis, Scrapyd).
+
+    Below the kernel's ephemeral range (32768-60999 by default), so no client connection is
+    given it while a test restarts its server on it; one slice per pytest-xdist worker.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    low = 20000 + (index % 8) * 1500
+    for port in random.sample(range(low, low + 1500), 200):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in this worker's range")
 
 
 @dataclass

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import random
 import shutil
-import socket
 import subprocess
 import time
 from types import SimpleNamespace
 
 import pytest
 import pytest_twisted
-from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
+from conftest import crawl_settings, free_port, read_jsonl, run_crawl, site_spider
 
 redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (pip install scrapy-redis==0.9.1)")
@@ -26,18 +25,12 @@ from newscrawl.state.redis_seen import RedisSeenStore  # noqa: E402
 from newscrawl.state.seen_store import canonical_url  # noqa: E402
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory):
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.skip("no redis-server binary on PATH (apt-get install -y redis-server)")
-    port = _free_port()
+    port = free_port()
     workdir = tmp_path_factory.mktemp("redis")
     proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                              "--appendonly", "no", "--dir", str(workdir)],

@@ -29,9 +29,9 @@ from types import SimpleNamespace
 
 import pytest
 import pytest_twisted
-from conftest import crawl_settings, read_jsonl, site_spider
+from conftest import crawl_settings, free_port, read_jsonl, site_spider
 from test_crawl_restart import SlowSite, exported_urls, serve_slow_site
-from test_redis import _free_port, _site
+from test_redis import _site
 
 redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (pip install scrapy-redis==0.9.1)")
@@ -49,7 +49,7 @@ class RedisProcess:
         self.binary = shutil.which("redis-server")
         if self.binary is None:
             pytest.skip("no redis-server binary on PATH (apt-get install -y redis-server)")
-        self.port = _free_port()
+        self.port = free_port()
         self.workdir = workdir
         self.proc: subprocess.Popen | None = None
         self.start()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +23,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from conftest import free_port
 from test_install import MANIFEST, clean_env, copy_source, expected_paths
 
 pytestmark = [
@@ -35,12 +35,6 @@ pytestmark = [
 
 STARTUP_TIMEOUT = 30.0  # seconds for Scrapyd to answer
 JOB_TIMEOUT = 120.0  # seconds for the demo job to finish (it takes about 10)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def api(base: str, endpoint: str, post: dict[str, str] | None = None, **query: str) -> dict:
