@@ -39,7 +39,7 @@ SHOWN_OVERLAP = 0.8  # token F1 between the element's text and the description
 LEAD_LINK_SHARE = 0.3
 _NOT_LEADS = frozenset({"body", "html", "title", "a", "li", "td", "th", "figcaption", "h1", "option"})
 HEADLINE_SIMILARITY = 0.8  # He (2019) similarity at which a line is the headline
-HEADER_MIN_CHARS = 30  # a standfirst set under the headline may be one short sentence
+HEADER_MIN_CHARS = 30  # a standfirst under the headline named so or ending a sentence may be this short
 HEADER_SCAN = 400  # elements read after the headline while looking for its standfirst
 HEADER_LINES = 5  # body lines after a headline in the body looked at for its standfirst
 HOLDER_SLACK_CHARS = 2000  # body text read past the lead's lines while looking for their elements
@@ -49,7 +49,8 @@ _DEK_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 _NOT_HEADER_LEADS = frozenset({"figure", "figcaption", "picture", "nav", "aside", "ul", "ol", "form",
                                "button", "a", "time", "address", "table", "script", "style", "noscript",
                                "template"})
-_CAPTION = re.compile(r"(?i:caption|credit)")
+_CAPTION = re.compile(r"(?i:caption|credit)")  # around a picture's caption: none of it is a standfirst
+_BYLINE = re.compile(r"(?i:byline|author|dateline)")  # the byline itself, not its wrapper
 _SENTENCE_ENDS = ".!?\u2026\u3002\uff01\uff1f"
 _CLOSING = "\"'\u201d\u2019\u00bb)"
 # Class or id words naming a lead: after a separator in any case, or a capitalised camelCase part.
@@ -97,7 +98,7 @@ def find_lead(page: Page, body: Body, title: str | None, description: str | None
         return found
     restated = description_line(lines, description) if description else None
     line = restated or lines[0]
-    held, after = _holders(body, line, lines)
+    held, after = _holders(body, line, every[:FIRST_LINES + 1])
     if held is not None and set_apart(held, after):
         if restated:
             return restated
@@ -157,8 +158,10 @@ def styled_opening(held, after, line: str, lines: list[str]) -> bool:
 def headline_lead(page: Page, body: Body, title: str | None) -> str | None:
     """The standfirst set under the headline, outside the body's block: the first paragraph (or a
     heading written as a sentence, a dek in ``<h2>``) after the ``<h1>`` that shows ``title`` and
-    before the body, that reads as prose (:data:`HEADER_MIN_CHARS`-:data:`MAX_LEAD_CHARS`
-    characters, a stop word, few links), not a picture's caption or credit, a menu or a list.
+    before the body, that reads as prose (:data:`MIN_LEAD_CHARS`-:data:`MAX_LEAD_CHARS`
+    characters, or :data:`HEADER_MIN_CHARS` for a sentence or a text named a lead; a stop word,
+    few links), not a picture's caption or credit,
+    a byline, a menu or a list.
 
     Position is the evidence, not names: sites whose class names are generated (``css-1485smx``,
     ``sc-e17c7982-2``) or plain (``<p>``, ``<h3>``) set the standfirst there as well as those
@@ -185,11 +188,12 @@ def headline_lead(page: Page, body: Body, title: str | None) -> str | None:
         if el.tag in _NOT_HEADER_LEADS or _CAPTION.search(el.get("class") or "") or is_hidden(el):
             passed.update(el.iter())
             continue
-        if el.tag != "p" and el.tag not in _DEK_HEADINGS:
+        if el.tag != "p" and el.tag not in _DEK_HEADINGS or _BYLINE.search(el.get("class") or ""):
             continue
         text = dom.normalize_space(dom.node_text(el))
-        if len(text) < HEADER_MIN_CHARS:
-            continue
+        if len(text) < MIN_LEAD_CHARS and not (len(text) >= HEADER_MIN_CHARS and (
+                _ends_sentence(text) or _names_lead(el))):
+            continue  # the byline, the date, a kicker
         if len(text) > MAX_LEAD_CHARS:
             return None
         if el.tag != "p" and not (len(text) >= HEADING_DEK_CHARS and _ends_sentence(text)):
@@ -337,7 +341,16 @@ def set_apart(held, after) -> bool:
     article's opening, not a standfirst, even when the description restates it (CMSs fill the
     description from the first paragraph: on fundus 31 of the 93 lines the description restated
     were no lead, and 28 of those were written like the next paragraph)."""
-    return after is None or (held.tag, held.get("class")) != (after.tag, after.get("class"))
+    return after is None or _style(held) != _style(after)
+
+
+_DIGITS = str.maketrans("", "", "0123456789")
+
+
+def _style(el) -> tuple:
+    """An element's tag and class, the class without digits: ``par1`` and ``par2`` number the
+    paragraphs of one style."""
+    return el.tag, (el.get("class") or "").translate(_DIGITS).strip()
 
 
 def _squeezed(text: str) -> str:
