@@ -4,10 +4,14 @@ Generic signs, in order: the lead the body method found set before the body's bl
 (:func:`..methods.auto.lead_before`: marked as a lead or the one paragraph of the article
 header); the body's first lines held by an element whose class or id names a lead
 (:data:`LEAD_NAMES`: ``lead``, ``standfirst``, ``summary``, ``teaser``, ``intro``..., also in
-camelCase, ``elementLead``, ``leadIn``), one line or several (a summary list); one of its first
-lines that the page's own meta description restates, when it is set apart from the paragraph
-after it (:func:`set_apart`); a first line set apart in bold or as a sentence-long heading (a dek
-written as ``<h2>``); else the element outside the body that shows the description.
+camelCase, ``elementLead``, ``leadIn``), one line or several (a summary list); the first prose
+line after a headline the body's block holds (:func:`after_headline`); one of its first lines that
+the page's own meta description restates, when it is set apart from the paragraph after it
+(:func:`set_apart`); a first line set apart in bold or as a sentence-long heading (a dek written as
+``<h2>``; not the headline, not a box title over a list) or an opening ``<p>`` in a class of its own
+(:func:`styled_opening`); the element outside the body marked as a standfirst
+(:func:`header_lead`) or showing the description; else the standfirst by position, under the
+headline and before the body (:func:`headline_lead`).
 """
 
 from __future__ import annotations
