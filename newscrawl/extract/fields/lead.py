@@ -4,10 +4,14 @@ Generic signs, in order: the lead the body method found set before the body's bl
 (:func:`..methods.auto.lead_before`: marked as a lead or the one paragraph of the article
 header); the body's first lines held by an element whose class or id names a lead
 (:data:`LEAD_NAMES`: ``lead``, ``standfirst``, ``summary``, ``teaser``, ``intro``..., also in
-camelCase, ``elementLead``, ``leadIn``), one line or several (a summary list); one of its first
-lines that the page's own meta description restates, when it is set apart from the paragraph
-after it (:func:`set_apart`); a first line set apart in bold or as a sentence-long heading (a dek
-written as ``<h2>``); else the element outside the body that shows the description.
+camelCase, ``elementLead``, ``leadIn``), one line or several (a summary list); the first prose
+line after a headline the body's block holds (:func:`after_headline`); one of its first lines that
+the page's own meta description restates, when it is set apart from the paragraph after it
+(:func:`set_apart`); a first line set apart in bold or as a sentence-long heading (a dek written as
+``<h2>``; not the headline, not a box title over a list) or an opening ``<p>`` in a class of its own
+(:func:`styled_opening`); the element outside the body marked as a standfirst
+(:func:`header_lead`) or showing the description; else the standfirst by position, under the
+headline and before the body (:func:`headline_lead`).
 """
 
 from __future__ import annotations
@@ -19,9 +23,12 @@ from itertools import islice
 
 from .. import dom
 from ..body import Body
+from ..hints import is_hidden
 from ..page import Page
 from ..render.blocks import HEADING_DEK_CHARS
+from ..stopwords import stopword_matcher
 from ..tokens import tokenize
+from .title import similarity
 
 FIRST_LINES = 3  # body lines looked at for a lead
 MARKUP_LEVELS = 3  # paragraphs of a lead-marked element searched for the lead
@@ -35,9 +42,21 @@ LENGTH_SLACK = 0.3  # an element shown as the description differs in length by a
 SHOWN_OVERLAP = 0.8  # token F1 between the element's text and the description
 LEAD_LINK_SHARE = 0.3
 _NOT_LEADS = frozenset({"body", "html", "title", "a", "li", "td", "th", "figcaption", "h1", "option"})
+HEADLINE_SIMILARITY = 0.8  # He (2019) similarity at which a line is the headline
+HEADER_MIN_CHARS = 30  # a standfirst under the headline named so or ending a sentence may be this short
+HEADER_SCAN = 400  # elements read after the headline while looking for its standfirst
+HEADER_LINES = 5  # body lines after a headline in the body looked at for its standfirst
 HOLDER_SLACK_CHARS = 2000  # body text read past the lead's lines while looking for their elements
 _BOLD = frozenset({"strong", "b"})
 _DEK_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+# Subtrees under the headline that hold no standfirst: pictures, their captions, menus, lists, forms.
+_NOT_HEADER_LEADS = frozenset({"figure", "figcaption", "picture", "nav", "aside", "ul", "ol", "form",
+                               "button", "a", "time", "address", "table", "script", "style", "noscript",
+                               "template"})
+_CAPTION = re.compile(r"(?i:caption|credit)")  # around a picture's caption: none of it is a standfirst
+_BYLINE = re.compile(r"(?i:byline|author|dateline)")  # the byline itself, not its wrapper
+_SENTENCE_ENDS = ".!?\u2026\u3002\uff01\uff1f"
+_CLOSING = "\"'\u201d\u2019\u00bb)"
 # Class or id words naming a lead: after a separator in any case, or a capitalised camelCase part.
 _WORDS = ("lead|standfirst|intro(?:duction)?|excerpt|abstract|summary|synopsis|strapline|teaser|dek|deck|"
           "chapo|chapeau|bajada|entradilla|sumario|vorspann|einleitung|preface|preamble|ingress|"
@@ -78,21 +97,118 @@ def find_lead(page: Page, body: Body, title: str | None, description: str | None
     lines = every[:FIRST_LINES]
     if not lines:
         return None
-    found = marked_lead(body, every)
+    found = marked_lead(body, every) or after_headline(body, every, title)
     if found:
         return found
     restated = description_line(lines, description) if description else None
     line = restated or lines[0]
-    held, after = _holders(body, line, lines)
+    held, after = _holders(body, line, every[:FIRST_LINES + 1])
     if held is not None and set_apart(held, after):
         if restated:
             return restated
-        if after is not None and len(line) >= MIN_LEAD_CHARS and (
-                held.tag in _BOLD or held.tag in _DEK_HEADINGS and len(line) >= HEADING_DEK_CHARS):
-            return line
+        if after is not None and len(line) >= MIN_LEAD_CHARS and not _is_headline(line, title) and (
+                (held.tag in _BOLD or held.tag in _DEK_HEADINGS and len(line) >= HEADING_DEK_CHARS)
+                and after.tag != "li" or styled_opening(held, after, line, lines)):
+            return line  # a bold line or heading over a list is the title of a box (key points)
+    under = headline_lead(page, body, title)
     if restated:
+        # The description restates the body's opening, written like the paragraph after it: the
+        # opening is no lead; a standfirst under the headline the description restates better is.
+        if under and _overlap(under, description) > _overlap(restated, description):
+            return under
         return None
-    return header_lead(page, body) or (shown_description(page, description) if description else None)
+    return header_lead(page, body) or (shown_description(page, description) if description else None) or under
+
+
+def after_headline(body: Body, lines: list[str], title: str | None) -> str | None:
+    """When the body's block opens with the article header (the headline among its first
+    lines), the first line of prose after the headline, past the byline and date lines, when it
+    is set apart from the paragraph after it (:func:`set_apart`): the standfirst in the header."""
+    start = next((i for i, line in enumerate(lines[:FIRST_LINES]) if _is_headline(line, title)), None)
+    if start is None:
+        return None
+    for i in range(start + 1, min(start + 1 + HEADER_LINES, len(lines) - 1)):
+        line = lines[i]
+        if len(line) < MIN_LEAD_CHARS:
+            continue  # the byline, the date, a kicker
+        if len(lines[i + 1]) < MIN_LEAD_CHARS:
+            return None
+        held, after = _holders(body, line, lines)
+        return line if held is not None and after is not None and set_apart(held, after) else None
+    return None
+
+
+def _is_headline(line: str, title: str | None) -> bool:
+    """Whether ``line`` is the headline, alone or after its kicker (``Premiere in X - <headline>``)."""
+    return bool(title) and (title in line or similarity(line, title) >= HEADLINE_SIMILARITY)
+
+
+def _ends_sentence(text: str) -> bool:
+    return text.rstrip(_CLOSING)[-1:] in _SENTENCE_ENDS
+
+
+def styled_opening(held, after, line: str, lines: list[str]) -> bool:
+    """Whether the body's opening ``line`` is a standfirst set in a paragraph style of its own:
+    held by a ``<p>`` whose class the paragraph after it, a ``<p>`` too and as long as a line of
+    prose, does not share (``<p class="font-medium">`` or ``<p class="css-1485smx">`` before the
+    body's ``<p>``s: the class is a style, its name often generated, so only the difference counts)."""
+    if held.tag != "p" or after.tag != "p" or not held.get("class"):
+        return False
+    i = lines.index(line)
+    following = lines[i + 1] if i + 1 < len(lines) else ""
+    return len(following) >= MIN_LEAD_CHARS
+
+
+def headline_lead(page: Page, body: Body, title: str | None) -> str | None:
+    """The standfirst set under the headline, outside the body's block: the first paragraph (or a
+    heading written as a sentence, a dek in ``<h2>``) after the ``<h1>`` that shows ``title`` and
+    before the body, that reads as prose (:data:`MIN_LEAD_CHARS`-:data:`MAX_LEAD_CHARS`
+    characters, or :data:`HEADER_MIN_CHARS` for a sentence or a text named a lead; a stop word,
+    few links), not a picture's caption or credit,
+    a byline, a menu or a list.
+
+    Position is the evidence, not names: sites whose class names are generated (``css-1485smx``,
+    ``sc-e17c7982-2``) or plain (``<p>``, ``<h3>``) set the standfirst there as well as those
+    that name it (``strapline``, ``post__excerpt``)."""
+    if not title:
+        return None
+    headline = next((h for h in page.body.iter("h1")
+                     if _is_headline(dom.normalize_space(dom.node_text(h)), title)), None)
+    if headline is None or headline is body.root or body.root in set(headline.iterancestors()):
+        return None
+    passed, seen = set(headline.iter()), 0
+    matcher, started = None, False
+    for el in page.body.iter():
+        if el is headline:
+            started = True
+            continue
+        if not started or el in passed or not isinstance(el.tag, str):
+            continue
+        if el is body.root:
+            return None
+        seen += 1
+        if seen > HEADER_SCAN:
+            return None
+        if el.tag in _NOT_HEADER_LEADS or _CAPTION.search(el.get("class") or "") or is_hidden(el):
+            passed.update(el.iter())
+            continue
+        if el.tag != "p" and el.tag not in _DEK_HEADINGS or _BYLINE.search(el.get("class") or ""):
+            continue
+        text = dom.normalize_space(dom.node_text(el))
+        if len(text) < MIN_LEAD_CHARS and not (len(text) >= HEADER_MIN_CHARS and (
+                _ends_sentence(text) or _names_lead(el))):
+            continue  # the byline, the date, a kicker
+        if len(text) > MAX_LEAD_CHARS:
+            return None
+        if el.tag != "p" and not (len(text) >= HEADING_DEK_CHARS and _ends_sentence(text)):
+            continue  # a second headline, a section title
+        links = sum(len(dom.normalize_space(dom.node_text(a))) for a in el.iter("a"))
+        if links > LEAD_LINK_SHARE * len(text) or _is_headline(text, title):
+            continue
+        matcher = matcher or stopword_matcher(page.language)
+        if matcher(text):
+            return text
+    return None
 
 
 def header_lead(page: Page, body: Body) -> str | None:
@@ -229,7 +345,16 @@ def set_apart(held, after) -> bool:
     article's opening, not a standfirst, even when the description restates it (CMSs fill the
     description from the first paragraph: on fundus 31 of the 93 lines the description restated
     were no lead, and 28 of those were written like the next paragraph)."""
-    return after is None or (held.tag, held.get("class")) != (after.tag, after.get("class"))
+    return after is None or _style(held) != _style(after)
+
+
+_DIGITS = str.maketrans("", "", "0123456789")
+
+
+def _style(el) -> tuple:
+    """An element's tag and class, the class without digits: ``par1`` and ``par2`` number the
+    paragraphs of one style."""
+    return el.tag, (el.get("class") or "").translate(_DIGITS).strip()
 
 
 def _squeezed(text: str) -> str:
