@@ -252,3 +252,17 @@ def test_a_kicker_set_off_only_by_markup_in_the_h1_is_not_the_headline():
     head = "<title>Colder nights forecast for the week Daily Post</title>" + meta("og:title", "Daily Post")
     p = page(head, "<h1>Colder nights forecast for the week Daily Post</h1>")
     assert find_title(p, precise=True) == "Colder nights forecast for the week Daily Post"
+
+
+def test_a_label_set_off_by_markup_before_the_heading_is_not_part_of_the_title():
+    # No headline metadata: <title> gives the bare headline, the heading adds a label in its own
+    # element ("原创", original content) before it.
+    body = "<h2 class='title'><span>原创</span>最不愁吃肉的国家：顿顿有肉吃</h2><h3>相关推荐</h3>"
+    assert find_title(bare("最不愁吃肉的国家：顿顿有肉吃", body), precise=True) == "最不愁吃肉的国家：顿顿有肉吃"
+    body = "<h1><span>Exclusive</span> Harbour bridge closes for a week</h1><h2>Most read</h2>"
+    p = bare("Harbour bridge closes for a week | Daily Post", body)
+    assert find_title(p, precise=True) == "Harbour bridge closes for a week"
+    # A heading longer than the <title> at its end (the title truncates it) stays whole.
+    body = "<h1>Harbour bridge closes for a week as storms batter the coast</h1>"
+    p = bare("Harbour bridge closes for a week | Daily Post", body)
+    assert find_title(p, precise=True) == "Harbour bridge closes for a week as storms batter the coast"

@@ -417,21 +417,24 @@ def _he_title(page: Page, site_names: set[str]) -> str | None:
         if score > best_score:
             best, best_score = text, score
     if h1 is not None and h1_score >= H1_MIN_SIMILARITY and best_score - h1_score < H1_MARGIN:
-        return _without_stamp(h1, title)
+        return _without_stamp(h1, title, headline)
     if best is not None and best_score >= HEADING_MIN_SIMILARITY:
-        return _without_stamp(best, title)
+        return _without_stamp(best, title, headline)
     if h1 is not None and h1_score >= H1_MIN_SIMILARITY:
-        return _without_stamp(h1, title)
+        return _without_stamp(h1, title, headline)
     if len(headline) >= MIN_TITLE_HEADLINE_CHARS and not _names_site(headline, site_names):
         return headline
     return h1 or best or headline or None
 
 
-def _without_stamp(heading: str, title: str) -> str:
+def _without_stamp(heading: str, title: str, headline: str = "") -> str:
     """``heading`` less what its page printed around the headline in the same element:
-    markup debris around a ``<title>`` part (``[> Headline``), or a day after it when the
-    heading opens with that part (``Headline Subtitle 06.01.12 08:49``).  The part is
-    returned as ``<title>`` writes it."""
+    a label before the ``<title>``'s headline (:func:`_without_label`), markup debris around a
+    ``<title>`` part (``[> Headline``), or a day after it when the heading opens with that part
+    (``Headline Subtitle 06.01.12 08:49``).  The part is returned as ``<title>`` writes it."""
+    label_less = _without_label(heading, headline)
+    if label_less:
+        return label_less
     folded = _fold(heading)
     bare = folded.strip(_DEBRIS)
     for start, end, _ in _title_parts(title):
@@ -443,6 +446,14 @@ def _without_stamp(heading: str, title: str) -> str:
             if _DATE_STAMP.search(folded, len(key)):
                 return part
     return heading
+
+
+def _without_label(heading: str, headline: str) -> str | None:
+    """The ``<title>``'s headline when ``heading`` only sets a label before it off by markup
+    (``<h2><span>原创</span>Headline</h2>`` beside ``<title>Headline</title>``: :func:`_without_kicker`)."""
+    if not headline or not _fold(heading).endswith(_fold(headline)):
+        return None
+    return headline if _without_kicker(heading, headline, unjoined=True) else None
 
 
 def _without_kicker(longer: str, shorter: str, unjoined: bool = False) -> bool:
