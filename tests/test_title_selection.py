@@ -166,6 +166,13 @@ def test_a_day_stamp_glued_to_the_heading_is_not_part_of_the_title():
     assert find_title(bare(title, body), precise=True) == "Euro falls against the hryvnia"
 
 
+def test_a_headline_with_its_own_dash_keeps_both_halves_before_the_day_stamp():
+    # <title> cuts at the headline's own " – "; the heading shows both halves, then a subtitle and a day.
+    title = "NR2.RU::: Ten years of the euro – a sad birthday / The euro needs support again / 06.01.12 / Finance"
+    body = "<h1>Ten years of the euro – a sad birthday<br><small>The euro needs support again</small> 06.01.12 11:51</h1>"
+    assert find_title(bare(title, body), precise=True) == "Ten years of the euro – a sad birthday"
+
+
 def test_a_bare_time_after_the_headline_stays_some_sites_title_with_it():
     p = bare("天冷抵抗力弱 齒源膿瘍患者多 - 自由時報", "<h1>天冷抵抗力弱 齒源膿瘍患者多 【16:15】</h1>")
     assert find_title(p, precise=True) == "天冷抵抗力弱 齒源膿瘍患者多 【16:15】"

@@ -431,19 +431,27 @@ def _without_stamp(heading: str, title: str, headline: str = "") -> str:
     """``heading`` less what its page printed around the headline in the same element:
     a label before the ``<title>``'s headline (:func:`_without_label`), markup debris around a
     ``<title>`` part (``[> Headline``), or a day after it when the heading opens with that part
-    (``Headline Subtitle 06.01.12 08:49``).  The part is returned as ``<title>`` writes it."""
+    or with a run of parts (``Headline – Second half Subtitle 06.01.12 08:49``).  The part is
+    returned as ``<title>`` writes it."""
     label_less = _without_label(heading, headline)
     if label_less:
         return label_less
     folded = _fold(heading)
     bare = folded.strip(_DEBRIS)
-    for start, end, _ in _title_parts(title):
+    parts = _title_parts(title)
+    for i, (start, end, _) in enumerate(parts):
         part = title[start:end].strip()
         key = _fold(part)
         if bare != folded and bare == key:
             return part
         if len(key) >= 8 and len(folded) > len(key) and folded.startswith(key):
-            if _DATE_STAMP.search(folded, len(key)):
+            # the longest run of parts from here that the heading opens with, as <title> joins them
+            for _, later_end, _ in parts[i + 1:]:
+                longer = title[start:later_end].strip()
+                if not folded.startswith(_fold(longer)):
+                    break
+                part, key = longer, _fold(longer)
+            if len(folded) > len(key) and _DATE_STAMP.search(folded, len(key)):
                 return part
     return heading
 
