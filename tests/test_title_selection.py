@@ -273,3 +273,11 @@ def test_a_label_set_off_by_markup_before_the_heading_is_not_part_of_the_title()
     body = "<h1>Harbour bridge closes for a week as storms batter the coast</h1>"
     p = bare("Harbour bridge closes for a week | Daily Post", body)
     assert find_title(p, precise=True) == "Harbour bridge closes for a week as storms batter the coast"
+
+
+def test_a_day_and_categories_printed_inside_the_h1_do_not_outvote_the_metadata():
+    head = "<title>Fans return to the region's clubs | Handball League of the South</title>" + meta(
+        "og:title", "Fans return to the region's clubs"
+    )
+    body = "<h1>Fans return to the region's clubs<br><small> 02.02.2022 • League, Press, General</small></h1>"
+    assert find_title(page(head, body), precise=True) == "Fans return to the region's clubs"

@@ -531,6 +531,8 @@ def _vote(
     winner is returned as the ``<h1>`` writes it when the ``<h1>`` is among its sources.
     """
     h1 = _main_h1(page)
+    if h1 and not plain:
+        h1 = _without_stamp(h1, page.title_tag[:MAX_CANDIDATE_CHARS])
     lcs_pick = lcs_title(reference, candidates) if candidates and reference else None
     sources = [
         h1, lcs_pick, *_metadata_headlines(page, names, plain), strip_site_name(page.title_tag, names, plain)
