@@ -281,3 +281,22 @@ def test_a_day_and_categories_printed_inside_the_h1_do_not_outvote_the_metadata(
     )
     body = "<h1>Fans return to the region's clubs<br><small> 02.02.2022 • League, Press, General</small></h1>"
     assert find_title(page(head, body), precise=True) == "Fans return to the region's clubs"
+
+
+def test_a_part_that_the_h1_states_with_the_headline_is_not_cut_as_the_site_name():
+    # og:site_name "Garden" would name "Garden pests" a site part; the h1 states og:title whole.
+    head = (
+        "<title>Garden pests – what to do about slugs | Gardenpests24</title>"
+        + meta("og:title", "Garden pests – what to do about slugs") + meta("og:site_name", "Garden")
+    )
+    p = page(head, "<h1>Garden pests – what to do about slugs</h1>", url="https://www.gardenpests24.example/slugs")
+    assert find_title(p, precise=True) == "Garden pests – what to do about slugs"
+
+
+def test_a_site_name_heading_does_not_keep_the_site_part_of_the_title():
+    # Guards the rule above: the h1 is the site's name alone, so the <title>'s site part still goes.
+    head = "<title>Protests at the lecture hall | CITY TV REGIONAL</title>" + meta(
+        "og:title", "Protests at the lecture hall"
+    ) + meta("og:site_name", "City TV Regional")
+    p = page(head, "<h1>CITY TV REGIONAL</h1><h2>Protests at the lecture hall</h2>")
+    assert find_title(p, precise=True) == "Protests at the lecture hall"

@@ -270,15 +270,32 @@ def _host_tokens(part: str) -> list[str]:
     return hosts
 
 
-def strip_site_name(title: str | None, site_names: set[str], plain: bool = False) -> str | None:
-    """``Headline | Site`` → ``Headline``: drop separated parts that name the site."""
+def strip_site_name(
+    title: str | None, site_names: set[str], plain: bool = False, shown: str | None = None
+) -> str | None:
+    """``Headline | Site`` → ``Headline``: drop separated parts that name the site, but not a
+    part the page's h1 (``shown``) states joined to a neighbouring part as ``title`` joins them:
+    "Garden pests – what to do" of a site named "Garden" keeps its first part when the h1 says it."""
     if not title:
         return title
-    parts = [p for p in _SEPARATORS.split(title) if p and p.strip()]
-    if len(parts) < 2:
+    spans, start = [], 0
+    for m in _SEPARATORS.finditer(title):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans = [(a, b) for a, b in [*spans, (start, len(title))] if title[a:b].strip()]
+    if len(spans) < 2:
         return title
-    kept = [p.strip() for p in parts if not _names_site(p, site_names, not plain, not plain)]
-    if kept and len(kept) < len(parts):
+    site = [_names_site(title[a:b], site_names, not plain, not plain) for a, b in spans]
+    heading = _fold(shown) if shown else ""
+    for i in range(len(spans)) if heading else ():
+        if site[i] and any(
+            0 <= j < len(spans) and not site[j]
+            and _fold(title[spans[min(i, j)][0]:spans[max(i, j)][1]]) in heading
+            for j in (i - 1, i + 1)
+        ):
+            site[i] = False
+    kept = [title[a:b].strip() for (a, b), cut in zip(spans, site, strict=True) if not cut]
+    if kept and len(kept) < len(spans):
         return " - ".join(kept)
     return title
 
@@ -509,12 +526,15 @@ def _precise_title(page: Page, reference: str, listing: str, candidates: list[st
     return _vote(page, reference, candidates, names)
 
 
-def _metadata_headlines(page: Page, names: set[str], plain: bool = False) -> list[str | None]:
-    """JSON-LD ``headline``, ``og:title`` and ``twitter:title``, the site name cut off."""
+def _metadata_headlines(
+    page: Page, names: set[str], plain: bool = False, shown: str | None = None
+) -> list[str | None]:
+    """JSON-LD ``headline``, ``og:title`` and ``twitter:title``, the site name cut off
+    (:func:`strip_site_name`; parts ``shown`` in the h1 stay)."""
     return [
         _json_ld_headline(page),
-        strip_site_name(page.meta("og:title"), names, plain),
-        strip_site_name(page.meta("twitter:title"), names, plain),
+        strip_site_name(page.meta("og:title"), names, plain, shown),
+        strip_site_name(page.meta("twitter:title"), names, plain, shown),
     ]
 
 
@@ -534,8 +554,10 @@ def _vote(
     if h1 and not plain:
         h1 = _without_stamp(h1, page.title_tag[:MAX_CANDIDATE_CHARS])
     lcs_pick = lcs_title(reference, candidates) if candidates and reference else None
+    shown = None if plain else h1
     sources = [
-        h1, lcs_pick, *_metadata_headlines(page, names, plain), strip_site_name(page.title_tag, names, plain)
+        h1, lcs_pick, *_metadata_headlines(page, names, plain, shown),
+        strip_site_name(page.title_tag, names, plain, shown),
     ]
     present = [s for s in sources if s]
     if not present:
