@@ -300,3 +300,14 @@ def test_a_site_name_heading_does_not_keep_the_site_part_of_the_title():
     ) + meta("og:site_name", "City TV Regional")
     p = page(head, "<h1>CITY TV REGIONAL</h1><h2>Protests at the lecture hall</h2>")
     assert find_title(p, precise=True) == "Protests at the lecture hall"
+
+
+def test_a_byline_with_a_written_date_inside_the_heading_is_not_part_of_the_title():
+    body = "<h1>»Keep our lakes clean!« <h4>Published by SailorBlog on 23 February 2020</h4></h1><h2>Posters</h2>"
+    assert find_title(bare("»Keep our lakes clean!« - The SailorBlog from Berlin", body), precise=True) == (
+        "»Keep our lakes clean!«"
+    )
+    body = "<h1>Keep our lakes clean, say sailors <span>by Jo Smith, February 23, 2020</span></h1>"
+    assert find_title(bare("Keep our lakes clean, say sailors | SailorBlog", body), precise=True) == (
+        "Keep our lakes clean, say sailors"
+    )

@@ -41,9 +41,13 @@ _SEPARATORS = re.compile(
 _TITLE_CUTS = re.compile(
     r"(?<=[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff01-\uff60])-(?=[\u3400-\u9fff\uf900-\ufaff])|::+\s*"
 )
-# A day written after a headline in its heading ("Headline 06.01.12 08:49").  A bare time is
-# not enough: some sites title their stories "Headline 【16:15】".
-_DATE_STAMP = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}")
+# A day written after a headline in its heading ("Headline 06.01.12 08:49", "Headline Published
+# by Jo on 23 February 2020", "... February 23, 2020").  A bare time is not enough: some sites
+# title their stories "Headline 【16:15】".
+_DATE_STAMP = re.compile(
+    r"\d{1,2}[./]\d{1,2}[./]\d{2,4}"
+    r"|\b\d{1,2}\.? [^\W\d_]{3,10}\.? (?:19|20)\d\d\b|\b[^\W\d_]{3,10}\.? \d{1,2}, (?:19|20)\d\d\b"
+)
 # Separators strong enough to cut a leading part ("Site | Headline", "Blog » Archive » Headline");
 # a leading part before " - " or ": " may be the headline's own first half ("Ozone - a new cure").
 _STRONG_SEPARATORS = frozenset("|｜_»«/:")
