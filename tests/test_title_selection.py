@@ -269,6 +269,10 @@ def test_a_label_set_off_by_markup_before_the_heading_is_not_part_of_the_title()
     body = "<h1><span>Exclusive</span> Harbour bridge closes for a week</h1><h2>Most read</h2>"
     p = bare("Harbour bridge closes for a week | Daily Post", body)
     assert find_title(p, precise=True) == "Harbour bridge closes for a week"
+    # A heading whose leading element holds the whole headline, site name and all, is no label.
+    body = "<h1><span>L'Université PSL : quand les grandes écoles font université</span> </h1>"
+    p = bare("L'Université PSL : quand les grandes écoles font université | PSL", body, url="https://psl.eu/a")
+    assert find_title(p, precise=True) == "L'Université PSL : quand les grandes écoles font université"
     # A heading longer than the <title> at its end (the title truncates it) stays whole.
     body = "<h1>Harbour bridge closes for a week as storms batter the coast</h1>"
     p = bare("Harbour bridge closes for a week | Daily Post", body)

@@ -424,8 +424,8 @@ def _he_title(page: Page, site_names: set[str]) -> str | None:
     headline, chrome = title_headline(title, site_names)
     references = [_fold(t) for t in dict.fromkeys((title, headline)) if t]
     first_part = [_fold(headline[a:b]) for a, b, _ in _title_parts(headline)][:1]
-    best, best_score = None, -1.0
-    h1, h1_score = None, -1.0
+    best, best_score, best_el = None, -1.0, None
+    h1, h1_score, h1_el = None, -1.0, None
     for el in page.root.iter(*dom.HEADING_TAGS):
         text = dom.node_text(el)[:MAX_CANDIDATE_CHARS]
         folded = _fold(text)
@@ -434,29 +434,25 @@ def _he_title(page: Page, site_names: set[str]) -> str | None:
         score = max((similarity(folded, ref) for ref in references), default=0.0)
         if h1 is None and el.tag == "h1":
             score = max([score, *(similarity(folded, part) for part in first_part)])
-            h1, h1_score = text, score
+            h1, h1_score, h1_el = text, score, el
         if score > best_score:
-            best, best_score = text, score
+            best, best_score, best_el = text, score, el
     if h1 is not None and h1_score >= H1_MIN_SIMILARITY and best_score - h1_score < H1_MARGIN:
-        return _without_stamp(h1, title, headline)
+        return _without_label(h1_el, headline) or _without_stamp(h1, title)
     if best is not None and best_score >= HEADING_MIN_SIMILARITY:
-        return _without_stamp(best, title, headline)
+        return _without_label(best_el, headline) or _without_stamp(best, title)
     if h1 is not None and h1_score >= H1_MIN_SIMILARITY:
-        return _without_stamp(h1, title, headline)
+        return _without_label(h1_el, headline) or _without_stamp(h1, title)
     if len(headline) >= MIN_TITLE_HEADLINE_CHARS and not _names_site(headline, site_names):
         return headline
     return h1 or best or headline or None
 
 
-def _without_stamp(heading: str, title: str, headline: str = "") -> str:
+def _without_stamp(heading: str, title: str) -> str:
     """``heading`` less what its page printed around the headline in the same element:
-    a label before the ``<title>``'s headline (:func:`_without_label`), markup debris around a
-    ``<title>`` part (``[> Headline``), or a day after it when the heading opens with that part
-    or with a run of parts (``Headline – Second half Subtitle 06.01.12 08:49``).  The part is
-    returned as ``<title>`` writes it."""
-    label_less = _without_label(heading, headline)
-    if label_less:
-        return label_less
+    markup debris around a ``<title>`` part (``[> Headline``), or a day after it when the heading
+    opens with that part or with a run of parts (``Headline – Second half Subtitle 06.01.12
+    08:49``).  The part is returned as ``<title>`` writes it."""
     folded = _fold(heading)
     bare = folded.strip(_DEBRIS)
     parts = _title_parts(title)
@@ -477,12 +473,16 @@ def _without_stamp(heading: str, title: str, headline: str = "") -> str:
     return heading
 
 
-def _without_label(heading: str, headline: str) -> str | None:
-    """The ``<title>``'s headline when ``heading`` only sets a label before it off by markup
-    (``<h2><span>原创</span>Headline</h2>`` beside ``<title>Headline</title>``: :func:`_without_kicker`)."""
-    if not headline or not _fold(heading).endswith(_fold(headline)):
+def _without_label(el, headline: str) -> str | None:
+    """The ``<title>``'s headline when heading ``el`` only puts a label before it, in an element of
+    its own (``<h2><span>原创</span>Headline</h2>`` beside ``<title>Headline</title>``)."""
+    children = [child for child in el if isinstance(child.tag, str)]
+    if not headline or not children or (el.text or "").strip():
         return None
-    return headline if _without_kicker(heading, headline, unjoined=True) else None
+    label, text = _fold(dom.node_text(children[0])), _fold(dom.node_text(el))
+    if not label or not text.startswith(label):
+        return None
+    return headline if text[len(label):].strip(" " + _KICKER_JOINS) == _fold(headline) else None
 
 
 def _without_kicker(longer: str, shorter: str, unjoined: bool = False) -> bool:
