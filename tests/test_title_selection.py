@@ -166,6 +166,13 @@ def test_a_day_stamp_glued_to_the_heading_is_not_part_of_the_title():
     assert find_title(bare(title, body), precise=True) == "Euro falls against the hryvnia"
 
 
+def test_a_headline_with_its_own_dash_keeps_both_halves_before_the_day_stamp():
+    # <title> cuts at the headline's own " – "; the heading shows both halves, then a subtitle and a day.
+    title = "NR2.RU::: Ten years of the euro – a sad birthday / The euro needs support again / 06.01.12 / Finance"
+    body = "<h1>Ten years of the euro – a sad birthday<br><small>The euro needs support again</small> 06.01.12 11:51</h1>"
+    assert find_title(bare(title, body), precise=True) == "Ten years of the euro – a sad birthday"
+
+
 def test_a_bare_time_after_the_headline_stays_some_sites_title_with_it():
     p = bare("天冷抵抗力弱 齒源膿瘍患者多 - 自由時報", "<h1>天冷抵抗力弱 齒源膿瘍患者多 【16:15】</h1>")
     assert find_title(p, precise=True) == "天冷抵抗力弱 齒源膿瘍患者多 【16:15】"
@@ -252,3 +259,59 @@ def test_a_kicker_set_off_only_by_markup_in_the_h1_is_not_the_headline():
     head = "<title>Colder nights forecast for the week Daily Post</title>" + meta("og:title", "Daily Post")
     p = page(head, "<h1>Colder nights forecast for the week Daily Post</h1>")
     assert find_title(p, precise=True) == "Colder nights forecast for the week Daily Post"
+
+
+def test_a_label_set_off_by_markup_before_the_heading_is_not_part_of_the_title():
+    # No headline metadata: <title> gives the bare headline, the heading adds a label in its own
+    # element ("原创", original content) before it.
+    body = "<h2 class='title'><span>原创</span>最不愁吃肉的国家：顿顿有肉吃</h2><h3>相关推荐</h3>"
+    assert find_title(bare("最不愁吃肉的国家：顿顿有肉吃", body), precise=True) == "最不愁吃肉的国家：顿顿有肉吃"
+    body = "<h1><span>Exclusive</span> Harbour bridge closes for a week</h1><h2>Most read</h2>"
+    p = bare("Harbour bridge closes for a week | Daily Post", body)
+    assert find_title(p, precise=True) == "Harbour bridge closes for a week"
+    # A heading whose leading element holds the whole headline, site name and all, is no label.
+    body = "<h1><span>L'Université PSL : quand les grandes écoles font université</span> </h1>"
+    p = bare("L'Université PSL : quand les grandes écoles font université | PSL", body, url="https://psl.eu/a")
+    assert find_title(p, precise=True) == "L'Université PSL : quand les grandes écoles font université"
+    # A heading longer than the <title> at its end (the title truncates it) stays whole.
+    body = "<h1>Harbour bridge closes for a week as storms batter the coast</h1>"
+    p = bare("Harbour bridge closes for a week | Daily Post", body)
+    assert find_title(p, precise=True) == "Harbour bridge closes for a week as storms batter the coast"
+
+
+def test_a_day_and_categories_printed_inside_the_h1_do_not_outvote_the_metadata():
+    head = "<title>Fans return to the region's clubs | Handball League of the South</title>" + meta(
+        "og:title", "Fans return to the region's clubs"
+    )
+    body = "<h1>Fans return to the region's clubs<br><small> 02.02.2022 • League, Press, General</small></h1>"
+    assert find_title(page(head, body), precise=True) == "Fans return to the region's clubs"
+
+
+def test_a_part_that_the_h1_states_with_the_headline_is_not_cut_as_the_site_name():
+    # og:site_name "Garden" would name "Garden pests" a site part; the h1 states og:title whole.
+    head = (
+        "<title>Garden pests – what to do about slugs | Gardenpests24</title>"
+        + meta("og:title", "Garden pests – what to do about slugs") + meta("og:site_name", "Garden")
+    )
+    p = page(head, "<h1>Garden pests – what to do about slugs</h1>", url="https://www.gardenpests24.example/slugs")
+    assert find_title(p, precise=True) == "Garden pests – what to do about slugs"
+
+
+def test_a_site_name_heading_does_not_keep_the_site_part_of_the_title():
+    # Guards the rule above: the h1 is the site's name alone, so the <title>'s site part still goes.
+    head = "<title>Protests at the lecture hall | CITY TV REGIONAL</title>" + meta(
+        "og:title", "Protests at the lecture hall"
+    ) + meta("og:site_name", "City TV Regional")
+    p = page(head, "<h1>CITY TV REGIONAL</h1><h2>Protests at the lecture hall</h2>")
+    assert find_title(p, precise=True) == "Protests at the lecture hall"
+
+
+def test_a_byline_with_a_written_date_inside_the_heading_is_not_part_of_the_title():
+    body = "<h1>»Keep our lakes clean!« <h4>Published by SailorBlog on 23 February 2020</h4></h1><h2>Posters</h2>"
+    assert find_title(bare("»Keep our lakes clean!« - The SailorBlog from Berlin", body), precise=True) == (
+        "»Keep our lakes clean!«"
+    )
+    body = "<h1>Keep our lakes clean, say sailors <span>by Jo Smith, February 23, 2020</span></h1>"
+    assert find_title(bare("Keep our lakes clean, say sailors | SailorBlog", body), precise=True) == (
+        "Keep our lakes clean, say sailors"
+    )

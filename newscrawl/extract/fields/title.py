@@ -41,9 +41,13 @@ _SEPARATORS = re.compile(
 _TITLE_CUTS = re.compile(
     r"(?<=[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff01-\uff60])-(?=[\u3400-\u9fff\uf900-\ufaff])|::+\s*"
 )
-# A day written after a headline in its heading ("Headline 06.01.12 08:49").  A bare time is
-# not enough: some sites title their stories "Headline 【16:15】".
-_DATE_STAMP = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}")
+# A day written after a headline in its heading ("Headline 06.01.12 08:49", "Headline Published
+# by Jo on 23 February 2020", "... February 23, 2020").  A bare time is not enough: some sites
+# title their stories "Headline 【16:15】".
+_DATE_STAMP = re.compile(
+    r"\d{1,2}[./]\d{1,2}[./]\d{2,4}"
+    r"|\b\d{1,2}\.? [^\W\d_]{3,10}\.? (?:19|20)\d\d\b|\b[^\W\d_]{3,10}\.? \d{1,2}, (?:19|20)\d\d\b"
+)
 # Separators strong enough to cut a leading part ("Site | Headline", "Blog » Archive » Headline");
 # a leading part before " - " or ": " may be the headline's own first half ("Ozone - a new cure").
 _STRONG_SEPARATORS = frozenset("|｜_»«/:")
@@ -270,15 +274,32 @@ def _host_tokens(part: str) -> list[str]:
     return hosts
 
 
-def strip_site_name(title: str | None, site_names: set[str], plain: bool = False) -> str | None:
-    """``Headline | Site`` → ``Headline``: drop separated parts that name the site."""
+def strip_site_name(
+    title: str | None, site_names: set[str], plain: bool = False, shown: str | None = None
+) -> str | None:
+    """``Headline | Site`` → ``Headline``: drop separated parts that name the site, but not a
+    part the page's h1 (``shown``) states joined to a neighbouring part as ``title`` joins them:
+    "Garden pests – what to do" of a site named "Garden" keeps its first part when the h1 says it."""
     if not title:
         return title
-    parts = [p for p in _SEPARATORS.split(title) if p and p.strip()]
-    if len(parts) < 2:
+    spans, start = [], 0
+    for m in _SEPARATORS.finditer(title):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans = [(a, b) for a, b in [*spans, (start, len(title))] if title[a:b].strip()]
+    if len(spans) < 2:
         return title
-    kept = [p.strip() for p in parts if not _names_site(p, site_names, not plain, not plain)]
-    if kept and len(kept) < len(parts):
+    site = [_names_site(title[a:b], site_names, not plain, not plain) for a, b in spans]
+    heading = _fold(shown) if shown else ""
+    for i in range(len(spans)) if heading else ():
+        if site[i] and any(
+            0 <= j < len(spans) and not site[j]
+            and _fold(title[spans[min(i, j)][0]:spans[max(i, j)][1]]) in heading
+            for j in (i - 1, i + 1)
+        ):
+            site[i] = False
+    kept = [title[a:b].strip() for (a, b), cut in zip(spans, site, strict=True) if not cut]
+    if kept and len(kept) < len(spans):
         return " - ".join(kept)
     return title
 
@@ -403,8 +424,8 @@ def _he_title(page: Page, site_names: set[str]) -> str | None:
     headline, chrome = title_headline(title, site_names)
     references = [_fold(t) for t in dict.fromkeys((title, headline)) if t]
     first_part = [_fold(headline[a:b]) for a, b, _ in _title_parts(headline)][:1]
-    best, best_score = None, -1.0
-    h1, h1_score = None, -1.0
+    best, best_score, best_el = None, -1.0, None
+    h1, h1_score, h1_el = None, -1.0, None
     for el in page.root.iter(*dom.HEADING_TAGS):
         text = dom.node_text(el)[:MAX_CANDIDATE_CHARS]
         folded = _fold(text)
@@ -413,15 +434,15 @@ def _he_title(page: Page, site_names: set[str]) -> str | None:
         score = max((similarity(folded, ref) for ref in references), default=0.0)
         if h1 is None and el.tag == "h1":
             score = max([score, *(similarity(folded, part) for part in first_part)])
-            h1, h1_score = text, score
+            h1, h1_score, h1_el = text, score, el
         if score > best_score:
-            best, best_score = text, score
+            best, best_score, best_el = text, score, el
     if h1 is not None and h1_score >= H1_MIN_SIMILARITY and best_score - h1_score < H1_MARGIN:
-        return _without_stamp(h1, title)
+        return _without_label(h1_el, headline) or _without_stamp(h1, title)
     if best is not None and best_score >= HEADING_MIN_SIMILARITY:
-        return _without_stamp(best, title)
+        return _without_label(best_el, headline) or _without_stamp(best, title)
     if h1 is not None and h1_score >= H1_MIN_SIMILARITY:
-        return _without_stamp(h1, title)
+        return _without_label(h1_el, headline) or _without_stamp(h1, title)
     if len(headline) >= MIN_TITLE_HEADLINE_CHARS and not _names_site(headline, site_names):
         return headline
     return h1 or best or headline or None
@@ -429,20 +450,39 @@ def _he_title(page: Page, site_names: set[str]) -> str | None:
 
 def _without_stamp(heading: str, title: str) -> str:
     """``heading`` less what its page printed around the headline in the same element:
-    markup debris around a ``<title>`` part (``[> Headline``), or a day after it when the
-    heading opens with that part (``Headline Subtitle 06.01.12 08:49``).  The part is
-    returned as ``<title>`` writes it."""
+    markup debris around a ``<title>`` part (``[> Headline``), or a day after it when the heading
+    opens with that part or with a run of parts (``Headline – Second half Subtitle 06.01.12
+    08:49``).  The part is returned as ``<title>`` writes it."""
     folded = _fold(heading)
     bare = folded.strip(_DEBRIS)
-    for start, end, _ in _title_parts(title):
+    parts = _title_parts(title)
+    for i, (start, end, _) in enumerate(parts):
         part = title[start:end].strip()
         key = _fold(part)
         if bare != folded and bare == key:
             return part
         if len(key) >= 8 and len(folded) > len(key) and folded.startswith(key):
-            if _DATE_STAMP.search(folded, len(key)):
+            # the longest run of parts from here that the heading opens with, as <title> joins them
+            for _, later_end, _ in parts[i + 1:]:
+                longer = title[start:later_end].strip()
+                if not folded.startswith(_fold(longer)):
+                    break
+                part, key = longer, _fold(longer)
+            if len(folded) > len(key) and _DATE_STAMP.search(folded, len(key)):
                 return part
     return heading
+
+
+def _without_label(el, headline: str) -> str | None:
+    """The ``<title>``'s headline when heading ``el`` only puts a label before it, in an element of
+    its own (``<h2><span>原创</span>Headline</h2>`` beside ``<title>Headline</title>``)."""
+    children = [child for child in el if isinstance(child.tag, str)]
+    if not headline or not children or (el.text or "").strip():
+        return None
+    label, text = _fold(dom.node_text(children[0])), _fold(dom.node_text(el))
+    if not label or not text.startswith(label):
+        return None
+    return headline if text[len(label):].strip(" " + _KICKER_JOINS) == _fold(headline) else None
 
 
 def _without_kicker(longer: str, shorter: str, unjoined: bool = False) -> bool:
@@ -490,12 +530,15 @@ def _precise_title(page: Page, reference: str, listing: str, candidates: list[st
     return _vote(page, reference, candidates, names)
 
 
-def _metadata_headlines(page: Page, names: set[str], plain: bool = False) -> list[str | None]:
-    """JSON-LD ``headline``, ``og:title`` and ``twitter:title``, the site name cut off."""
+def _metadata_headlines(
+    page: Page, names: set[str], plain: bool = False, shown: str | None = None
+) -> list[str | None]:
+    """JSON-LD ``headline``, ``og:title`` and ``twitter:title``, the site name cut off
+    (:func:`strip_site_name`; parts ``shown`` in the h1 stay)."""
     return [
         _json_ld_headline(page),
-        strip_site_name(page.meta("og:title"), names, plain),
-        strip_site_name(page.meta("twitter:title"), names, plain),
+        strip_site_name(page.meta("og:title"), names, plain, shown),
+        strip_site_name(page.meta("twitter:title"), names, plain, shown),
     ]
 
 
@@ -512,9 +555,13 @@ def _vote(
     winner is returned as the ``<h1>`` writes it when the ``<h1>`` is among its sources.
     """
     h1 = _main_h1(page)
+    if h1 and not plain:
+        h1 = _without_stamp(h1, page.title_tag[:MAX_CANDIDATE_CHARS])
     lcs_pick = lcs_title(reference, candidates) if candidates and reference else None
+    shown = None if plain else h1
     sources = [
-        h1, lcs_pick, *_metadata_headlines(page, names, plain), strip_site_name(page.title_tag, names, plain)
+        h1, lcs_pick, *_metadata_headlines(page, names, plain, shown),
+        strip_site_name(page.title_tag, names, plain, shown),
     ]
     present = [s for s in sources if s]
     if not present:
