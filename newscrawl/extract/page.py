@@ -23,6 +23,9 @@ MAX_ELEMENTS = 50_000
 # page.derived key of ``(elements, text lengths, link text lengths)`` under <body>, by position,
 # when a body method has counted them already (auto's Gain): Page.lengths reads them from there.
 TEXT_LENGTHS = "text_lengths"
+# page.derived key of the class attributes of the elements under <body> (None where there is none;
+# the <body> element's own is not among them), when a body method has read them (auto's Gain).
+BODY_CLASSES = "body_classes"
 
 
 @dataclass

@@ -27,7 +27,7 @@ from .. import dom
 from ..body import Body
 from ..fields.title import similarity, voted_headline
 from ..hints import MARKUPS, STRONG, element_weight, is_hidden, never_body, strip_furniture, weigh_markup
-from ..page import TEXT_LENGTHS, Page
+from ..page import BODY_CLASSES, TEXT_LENGTHS, Page
 from ..stopwords import stopword_matcher
 from .classifier import BODY_CHARS
 from .decay import DL_MAX, is_link_node
@@ -136,6 +136,7 @@ class Gain:
                 else:
                     own_noise[i] += mu * n
             own = np.array((own_valid, own_noise, own_links), dtype=np.float64)
+        page.derived.setdefault(BODY_CLASSES, classes)
         page.derived.setdefault(BODY_CHARS, chars)  # every text node under <body>: the veto's 1share
         raw_valid, raw_noise, raw_links = tree.subtree_totals(own)
         if mu > 0:  # every element's text and link text length, for Page.lengths (exact: integers)
