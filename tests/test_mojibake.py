@@ -69,6 +69,37 @@ def test_correct_chinese_and_lossy_mojibake_are_left_alone():
     assert repair_double_encoding(lossy) == (lossy, None)
 
 
+def _mixed_texts(count: int, seed: int = 7) -> list[str]:
+    """Short pages of ASCII, Latin-1/Windows-1252 and CJK text, and of UTF-8 and GBK mojibake
+    (with GBK characters whose trail byte is ASCII), beside spaces, digits and punctuation."""
+    import random
+
+    rng = random.Random(seed)
+    mojibake = [double_encoded(t, inner).decode("utf-8") for t in ("市政府", "丂丄", "für", "公园—")
+                for inner in ("utf-8", "gbk")]
+    pieces = ["<p>", "</p>", " ", ".", ",", "x", "7", ":", "\n", "é", "ü", "’", "—", "€", "©", "中文",
+              "Müritz", "\x81", "0", "@", *mojibake]
+    plain = ["<p>", " ", ".", "x", "7", ":"]  # beside which mojibake stays repairable
+    texts = []
+    for _ in range(count):
+        parts = rng.choices(pieces, k=rng.randint(1, 40))
+        if rng.random() < 0.5:  # mostly one double-encoded text
+            inner = rng.choice(mojibake)
+            parts = [inner * rng.randint(5, 15), *rng.choices([inner, *plain], k=rng.randint(0, 20)),
+                     *parts[: rng.randint(0, 3)]]
+        texts.append("".join(parts))
+    return texts
+
+
+def test_the_pre_check_only_skips_pages_the_full_check_leaves_alone():
+    """repair_double_encoding's regex pre-check gives what the encode-and-decode path gives."""
+    from newscrawl.extract.mojibake import _repair
+
+    texts = _mixed_texts(4000)
+    assert [repair_double_encoding(t) for t in texts] == [_repair(t) for t in texts]
+    assert sum(1 for t in texts if _repair(t)[1]) > 100  # the sample does reach both repairs
+
+
 @pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is not present")
 def test_no_correctly_decoded_evaluation_page_changes():
     changed = []

@@ -182,3 +182,29 @@ def test_a_picture_above_the_first_line_the_method_kept_is_kept():
         assert article.text.split("\n")[0] == ARTICLE_PARAGRAPHS[0]
         assert [i["url"] for i in article.images] == ["https://example.com/img/lead.jpg"]
         assert article.image == "https://example.com/img/lead.jpg"
+
+
+def test_paywall_markup_is_found_wherever_it_sits_with_every_method():
+    """auto reads the classes under <body> once (its Gain pass) and the paywall check reuses them;
+    markup on <html>, in <head>, on <body> itself and deep in the body counts the same for every
+    method, in any letter case, and a paywall word only outside class names does not."""
+    base = english_article()
+    marked = {
+        "body descendant": base.replace('<div class="story">', '<div class="story"><span class="x PAYWALL-note">'
+                                        "Subscribers only.</span>"),
+        "body element": base.replace("<body>", '<body class="has-paywall">'),
+        "html element": base.replace('<html lang="en">', '<html lang="en" class="regwall">'),
+        "head element": base.replace("</head>", '<link class="subscriber-only" rel="x" href="/x"></head>'),
+        "sidebar": base.replace('<aside class="sidebar">', '<aside class="sidebar piano-paywall">'),
+    }
+    unmarked = {
+        "plain": base,
+        "word in the text": base.replace("<p>", "<p>Our paywall story: ", 1),
+        "word in an id": base.replace('<div class="story">', '<div class="story" id="paywall">'),
+        "word inside a class word": base.replace('<div class="story">', '<div class="story nopaywallx">'),
+    }
+    for method in ("auto", "auto-rules", "cevc", "decay"):
+        for name, html in marked.items():
+            assert extract(html, url="https://example.com/a", method=method).paywalled is True, (method, name)
+        for name, html in unmarked.items():
+            assert extract(html, url="https://example.com/a", method=method).paywalled is False, (method, name)

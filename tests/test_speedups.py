@@ -25,7 +25,7 @@ from newscrawl.extract import dom, features, language
 from newscrawl.extract.fields import authors, dates
 from newscrawl.extract.methods import auto
 from newscrawl.extract.methods.classifier import BODY_CHARS
-from newscrawl.extract.page import Page
+from newscrawl.extract.page import TEXT_LENGTHS, Page
 
 ROOT = Path(__file__).resolve().parent.parent
 DATASETS = ROOT.parent / "shared" / "datasets"
@@ -435,6 +435,44 @@ def dataset_bodies():
             continue
         if page.body is not None:
             yield name, url, page
+
+
+def gain_lengths_and_counted(page: Page, mu: float) -> tuple[dict, dict] | None:
+    """Page.lengths as auto's Gain leaves them, and as dom.text_and_link_lengths counts them."""
+    if page.body is None:
+        return None
+    page.language  # noqa: B018
+    auto.Gain(page, "substring", mu)
+    assert TEXT_LENGTHS in page.derived
+    return page.lengths, dom.text_and_link_lengths(page.body)
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+@pytest.mark.parametrize("mu", [auto.MU, 0.3, 1.0])
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_lengths_gain_counted_are_the_lengths_counted_apart(name, mu, compiled, monkeypatch):
+    """Page.lengths (the lead's search for the shown description) read from auto's Gain arrays are
+    the exact integers a separate count gives, with the compiled pass and without it."""
+    if compiled and _speedups is None:
+        pytest.skip("newscrawl.extract._speedups is not built")
+    with monkeypatch.context() as patch:
+        if not compiled:
+            pure_python(patch)
+        found = gain_lengths_and_counted(Page.from_html(PAGES[name], url="http://127.0.0.1/a.html"), mu)
+    if found is not None:
+        from_gain, counted = found
+        assert from_gain == counted
+        assert all(type(n) is int for pair in from_gain.values() for n in pair)
+
+
+@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
+def test_every_dataset_page_gets_the_same_lengths_from_gain():
+    compared = 0
+    for name, url, page in dataset_bodies():
+        from_gain, counted = gain_lengths_and_counted(page, auto.MU)
+        assert from_gain == counted, f"{name} {url}"
+        compared += 1
+    assert compared > 1000
 
 
 @needs_build

@@ -173,3 +173,22 @@ def test_inline_words_of_running_text_are_never_template_leaves():
     for kept in ("a divided US Supreme Court", "As the agency reports", "Summary:", "{ |x| x * 2 }"):
         assert kept in text
     assert "Home" not in text and "Tags:" not in text and "Copyright" not in text
+
+
+def test_clean_after_a_body_method_leaves_no_stale_lengths_or_classes():
+    """auto's Gain leaves each element's text lengths and the body's classes on the page
+    (Page.lengths, the paywall check read them); cleaning the tree afterwards drops them with
+    the other cached views, so the lengths are those of the cleaned tree."""
+    from newscrawl.extract import dom
+    from newscrawl.extract.methods import auto
+    from newscrawl.extract.page import BODY_CLASSES
+
+    site = SiteTemplates(n1=10, n2=3)
+    for i in range(10):
+        site.learn(Page.from_html(page_html(i)).root)
+    page = Page.from_html(page_html(99))
+    auto.Gain(page)
+    before = page.lengths
+    assert site.clean(page) >= 3
+    assert BODY_CLASSES not in page.derived
+    assert page.lengths == dom.text_and_link_lengths(page.body) != before

@@ -41,11 +41,30 @@ MAX_ODD_RUNS = 0.05  # share of runs of non-ASCII bytes of odd length a GBK text
 _ENCODE_STEPS = frozenset({("encode", "sloppy-windows-1252"), ("encode", "latin-1"),
                            ("encode", "windows-1252")})
 _DECODE_STEP = ("decode", "utf-8")
+# The characters past U+00FF that Windows-1252's bytes 0x80-0x9F stand for (the euro sign, curly
+# quotes, dashes...): with U+0000-U+00FF, every character the encode above can take.
+_1252_EXTRA = "".join(c for c in bytes(range(0x80, 0x100)).decode(_SLOPPY_1252) if c > "\xff")
+# Either a character Windows-1252 cannot produce (the encode would fail), or a lone non-ASCII
+# character, ASCII before it, followed by white space, punctuation or the end ("don’t go”, "café."):
+# as a byte it can be neither UTF-8 (no lead byte stands alone) nor GB18030 (a lead byte
+# needs a trail byte of 0x30-0x39 or 0x40 and up).  Either proves the page is not double-encoded,
+# and one regex scan that finds it early on most pages costs less than encoding the whole page.
+_NOT_DOUBLE_ENCODED = re.compile(
+    r"[^\x00-\x7f](?:(?<=[^\x00-\xff" + _1252_EXTRA + r"])|(?<=[\x00-\x7f].)(?=[\x00-\x2f\x3a-\x3f]|\Z))",
+    re.DOTALL,
+)
 
 
 def repair_double_encoding(text: str) -> tuple[str, str | None]:
     """``(text, None)`` when ``text`` is not double-encoded, else ``(repaired, inner)`` where
     ``inner`` names the encoding the page really had (``"utf-8"`` or ``"gbk"``)."""
+    if text.isascii() or _NOT_DOUBLE_ENCODED.search(text):
+        return text, None
+    return _repair(text)
+
+
+def _repair(text: str) -> tuple[str, str | None]:
+    """:func:`repair_double_encoding` without the pre-check (which only ever skips to ``(text, None)``)."""
     if text.isascii():
         return text, None
     try:

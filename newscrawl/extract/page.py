@@ -20,6 +20,12 @@ from .mojibake import repair_double_encoding
 # largest is 2.9 MB and 10,112 elements; a page over the limits is not an article.
 MAX_HTML_CHARS = 8_000_000
 MAX_ELEMENTS = 50_000
+# page.derived key of ``(elements, text lengths, link text lengths)`` under <body>, by position,
+# when a body method has counted them already (auto's Gain): Page.lengths reads them from there.
+TEXT_LENGTHS = "text_lengths"
+# page.derived key of the class attributes of the elements under <body> (None where there is none;
+# the <body> element's own is not among them), when a body method has read them (auto's Gain).
+BODY_CLASSES = "body_classes"
 
 
 @dataclass
@@ -94,6 +100,10 @@ class Page:
     @cached_property
     def lengths(self) -> dict[html.HtmlElement, tuple[int, int]]:
         """``(text, link text)`` non-space lengths of every element under ``<body>``."""
+        counted = self.derived.get(TEXT_LENGTHS)
+        if counted is not None:
+            elements, text, links = counted
+            return dict(zip(elements, zip(text.tolist(), links.tolist(), strict=True), strict=True))
         return dom.text_and_link_lengths(self.body)
 
     @cached_property

@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from lxml import etree
+
 from .. import dom
-from ..page import Page
+from ..page import BODY_CLASSES, Page
 
 # The page's own description first: Open Graph's is often a site-wide line or a cut teaser.
 DESCRIPTION_META = ("description", "og:description", "twitter:description", "dc.description",
@@ -27,6 +29,7 @@ _TAG_SPLIT = re.compile(r"[,;，、；|]")
 _PAYWALL_MARKUP = re.compile(r"(?:^|[\s_-])(?:paywall|subscriber-only|piano-paywall|regwall)(?:$|[\s_-])",
                              re.IGNORECASE)
 _PAYWALL_WORDS = ("aywall", "AYWALL", "regwall", "subscriber-only")  # one of them is in every name above
+_PAYWALL_CLASS_WORDS = ("paywall", "regwall", "subscriber-only")  # in every name above, lower-cased
 _ARTICLE_TYPES = ("Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle", "AnalysisNewsArticle",
                   "OpinionNewsArticle", "ReviewNewsArticle", "LiveBlogPosting", "Report", "TechArticle",
                   "ScholarlyArticle")
@@ -178,13 +181,46 @@ def paywalled(page: Page) -> bool:
             return True
     if (page.meta("article:content_tier") or "").lower() in ("locked", "metered"):
         return True
-    if not any(word in page.text for word in _PAYWALL_WORDS):  # substring scans; most pages name none
+    classes = _class_values(page)
+    if classes is not None:  # the classes first (in one string), the whole page only if one is a paywall
+        joined = "\n".join(classes)
+        if joined.isascii() and not any(word in joined.lower() for word in _PAYWALL_CLASS_WORDS):
+            return False  # (ASCII: lower() is what the pattern's IGNORECASE matches)
+        return any(_PAYWALL_MARKUP.search(cls) for cls in classes) and _names_paywall(page.text)
+    if not _names_paywall(page.text):  # substring scans; most pages name none
         return False
     for el in page.elements:
         cls = el.get("class") if isinstance(el.tag, str) else None
         if cls and _PAYWALL_MARKUP.search(cls):
             return True
     return False
+
+
+def _names_paywall(text: str) -> bool:
+    return any(word in text for word in _PAYWALL_WORDS)
+
+
+def _class_values(page: Page) -> list[str] | None:
+    """Every class attribute of the page's elements, when a body method has read those under
+    ``<body>`` already (:data:`~..page.BODY_CLASSES`, auto's Gain): the few elements outside it
+    are read here.  None otherwise."""
+    below = page.derived.get(BODY_CLASSES)
+    body, root = page.body, page.root
+    if below is None or body is None:
+        return None
+    values = [cls for cls in below if cls]
+    node = body
+    values.append(body.get("class"))
+    while node is not root:
+        parent = node.getparent()
+        if parent is None:  # a body outside the root: read every element as before
+            return None
+        values.append(parent.get("class"))
+        for sibling in parent.iterchildren():
+            if sibling is not node:
+                values.extend(el.get("class") for el in sibling.iter(etree.Element))
+        node = parent
+    return [cls for cls in values if cls]
 
 
 def meta_image(page: Page) -> str | None:
