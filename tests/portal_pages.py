@@ -9,6 +9,7 @@ and article blocks of different shapes, including a foreign-language edition blo
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 HEADLINES = {
@@ -112,11 +113,27 @@ def _foreign_url(lang: str, domain: str, i: int) -> str:
     return f"https://{edition}.{domain}/news/{700300 + i}"
 
 
-def portal(lang: str) -> tuple[str, str, list[str]]:
-    """A portal home page in ``lang`` (zh, ru or en): ``(url, html, article_urls)``."""
+def portal(lang: str, site: str | None = None) -> tuple[str, str, list[str]]:
+    """A portal home page in ``lang`` (zh, ru or en): ``(url, html, article_urls)``.  With ``site``
+    (``http://127.0.0.1:PORT``) every link is on that one host, the subdomain as a first path
+    segment (``https://auto.example.cn/car/1/`` -> ``{site}/auto/car/1/``), for a local server."""
     domain = DOMAINS[lang]
     url = f"https://www.{domain}/"
     articles: list[str] = []
+    html, articles = _portal(lang, domain, articles)
+    if site is None:
+        return url, html, articles
+    return f"{site}/", _local(html, domain, site), [_local(link, domain, site) for link in articles]
+
+
+def _local(text: str, domain: str, site: str) -> str:
+    """Every ``https://SUB.domain/`` and ``https://domain/`` of ``text`` on ``site``."""
+    text = re.sub(r"https://([a-z]+)\." + re.escape(domain) + "/", lambda m: f"{site}/{m.group(1)}/", text)
+    text = text.replace(f"https://{domain}/", f"{site}/")
+    return re.sub(r'href="/', f'href="{site}/', text)
+
+
+def _portal(lang: str, domain: str, articles: list[str]) -> tuple[str, list[str]]:
     out = [f'<html lang="{lang}"><head><meta charset="utf-8"><title>{domain}</title></head><body>',
            '<header><nav><ul>']
     out += [f'<li><a href="/{s}/">{s.title()}</a></li>' for s in ("world", "economy", "sport", "culture")]
@@ -166,4 +183,4 @@ def portal(lang: str) -> tuple[str, str, list[str]]:
         out.append(f'<li><a href="{link}">{escape(title)}</a></li>')
     out.append("</ul></div></aside>")
     out.append('</main><footer><a href="/about/">About</a> <a href="/contact/">Contact</a></footer></body></html>')
-    return url, "\n".join(out), articles
+    return "\n".join(out), articles
