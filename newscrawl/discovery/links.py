@@ -171,6 +171,7 @@ class _Scored:
     placement: float
     listed: float
     template: str
+    signature: str = ""
 
     @property
     def total(self) -> float:
@@ -511,6 +512,7 @@ def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
         scored.append(_Scored(
             url=url, text=text, headline=headline, text_points=_text_points(text, headline), shape=shape,
             placement=placement, listed=1.0 if repeated[signature] >= 3 else 0.0, template=template,
+            signature=signature,
         ))
     return scored
 
@@ -519,23 +521,33 @@ def _off_form(scored: list[_Scored]) -> dict[str, float]:
     """Points each link loses for standing off the page's article forms (see the module docstring):
     :data:`OFF_FORM` when fewer than :data:`TEMPLATE_SUPPORT` of the page's headline links share
     its URL template, or when its URL carries no article evidence; :data:`LONE_HOST` more when
-    fewer than that many links go to its host; and its list bonus, as a list of other forms does
-    not speak for it.  Called only on a page that shows an article form."""
+    fewer than that many links go to its host; and its list bonus unless half its list's headline
+    links are of the page's forms (a list of articles keeps its odd member; a block of channels or
+    columnists does not speak for it).  Called only on a page that shows an article form."""
     urls = {link.url: link for link in scored}
     headline_urls = {link.url: link.template for link in scored if link.headline}
     templates = Counter(headline_urls.values())  # the page's forms: templates of headline links
     host_links = Counter((urlsplit(url).hostname or "").lower() for url in urls)
+
+    def on_form(link: _Scored) -> bool:
+        return templates[link.template] >= TEMPLATE_SUPPORT and _template_has_evidence(link.template)
+
+    blocks: dict[str, list[int]] = {}  # per list structure: headline links, of which on a form
+    for link in scored:
+        if link.headline:
+            counts = blocks.setdefault(link.signature, [0, 0])
+            counts[0] += 1
+            counts[1] += on_form(link)
     penalties = {}
     for url, link in urls.items():
+        if on_form(link):
+            continue
         host = (urlsplit(url).hostname or "").lower()
-        points = 0.0
-        if templates[link.template] < TEMPLATE_SUPPORT or not _template_has_evidence(link.template):
-            points = OFF_FORM
-            if host_links[host] < TEMPLATE_SUPPORT:
-                points += LONE_HOST
-            points += link.listed  # nor does a list it sits in speak for it
-        if points:
-            penalties[url] = points
+        points = OFF_FORM + (LONE_HOST if host_links[host] < TEMPLATE_SUPPORT else 0.0)
+        headlines, on = blocks.get(link.signature, (0, 0))
+        if on * 2 < headlines:
+            points += link.listed  # a list of other forms (channels, columnists) does not speak for it
+        penalties[url] = points
     return penalties
 
 
