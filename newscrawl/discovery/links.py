@@ -19,7 +19,13 @@ kinds of evidence:
   ids replaced by placeholders, :func:`url_template`); a template that several confident
   links share is this page's article form and lifts its weaker members, such as a short
   headline ("Bakery wins award") outside the main list.  Paths naming media, tag, author or
-  account pages (``/video/``, ``/photoview/``, ``/tag/``) count against a link.
+  account pages (``/video/``, ``/photoview/``, ``/tag/``) count against a link;
+- **off the page's form**: once the page shows an article form, a link whose template fewer
+  than :data:`TEMPLATE_SUPPORT` headline links share (a channel's entry: car models, an app),
+  or whose URL carries no article evidence at all (``/column/zhangsan/``: a columnist's page),
+  loses points; and a list of :data:`HEADLINE_LIST` or more headline links of one block and
+  one article form is content even inside an ``aside`` or sidebar (a foreign-language
+  edition's block beside the main column).
 
 Only http(s) links on the site's own domains are considered.  Every link not taken gets a
 reason (:func:`score_links`): ``not_web``, ``same_page``, ``offsite``, ``not_html``,
@@ -53,6 +59,15 @@ TEMPLATE_SUPPORT = 3  # confident links that must share a URL template before it
 
 
 TEMPLATE_LIFT = 1.0
+
+
+HEADLINE_LIST = 5  # headline links of one block and one article form: content, wherever the block sits
+
+
+OFF_FORM = 1.0  # points lost by a link of a rare URL shape, or of none, on a page with an article form
+
+
+LONE_HOST = 0.5  # and more when its host is rare on the page too (a channel's subdomain)
 
 
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
@@ -156,6 +171,7 @@ class _Scored:
     placement: float
     listed: float
     template: str
+    signature: str = ""
 
     @property
     def total(self) -> float:
@@ -422,10 +438,11 @@ def score_links(
         return _by_pattern(found, pattern, rejected)
     scored = _score_anchors(found, rejected)
     lift = _template_lift(scored, min_score)
+    off_form = _off_form(scored) if lift else {}
     best: dict[str, CatalogueLink] = {}
     failed: dict[str, tuple[float, _Scored]] = {}
     for link in scored:
-        score = link.total + lift.get(link.template, 0.0)
+        score = link.total + lift.get(link.template, 0.0) - off_form.get(link.url, 0.0)
         if learned is not None:
             adjustment = learned(link.url)
             if adjustment == float("-inf"):
@@ -475,20 +492,63 @@ def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
     """Each candidate anchor's evidence; a file or the site root is rejected outright."""
     headlines = [headline_like(text) for _, _, text in found]
     signatures = [_signature(anchor) for anchor, _, _ in found]
+    templates = [url_template(url) for _, url, _ in found]
+    hosts = [(urlsplit(url).hostname or "").lower() for _, url, _ in found]
     repeated = Counter(sig for sig, headline in zip(signatures, headlines, strict=True) if headline)
+    lists = Counter((sig, host, template) for sig, host, template, headline in zip(
+        signatures, hosts, templates, headlines, strict=True)
+        if headline and _template_has_evidence(template))
     scored = []
     placement_cache: dict = {}
-    for (anchor, url, text), headline, signature in zip(found, headlines, signatures, strict=True):
+    for (anchor, url, text), headline, signature, template, host in zip(
+            found, headlines, signatures, templates, hosts, strict=True):
         shape = url_score(url)
         if shape is None:
             rejected.setdefault(url, "not_html" if _SKIP_EXT_RE.search(urlsplit(url).path) else "site_root")
             continue
+        placement = _placement_penalty(anchor, placement_cache)
+        if placement < 4.0 and lists[(signature, host, template)] >= HEADLINE_LIST:
+            placement = 0.0  # a list of headlines of one article form is content, not navigation
         scored.append(_Scored(
             url=url, text=text, headline=headline, text_points=_text_points(text, headline), shape=shape,
-            placement=_placement_penalty(anchor, placement_cache),
-            listed=1.0 if repeated[signature] >= 3 else 0.0, template=url_template(url),
+            placement=placement, listed=1.0 if repeated[signature] >= 3 else 0.0, template=template,
+            signature=signature,
         ))
     return scored
+
+
+def _off_form(scored: list[_Scored]) -> dict[str, float]:
+    """Points each link loses for standing off the page's article forms (see the module docstring):
+    :data:`OFF_FORM` when fewer than :data:`TEMPLATE_SUPPORT` of the page's headline links share
+    its URL template, or when its URL carries no article evidence; :data:`LONE_HOST` more when
+    fewer than that many links go to its host; and its list bonus unless half its list's headline
+    links are of the page's forms (a list of articles keeps its odd member; a block of channels or
+    columnists does not speak for it).  Called only on a page that shows an article form."""
+    urls = {link.url: link for link in scored}
+    headline_urls = {link.url: link.template for link in scored if link.headline}
+    templates = Counter(headline_urls.values())  # the page's forms: templates of headline links
+    host_links = Counter((urlsplit(url).hostname or "").lower() for url in urls)
+
+    def on_form(link: _Scored) -> bool:
+        return templates[link.template] >= TEMPLATE_SUPPORT and _template_has_evidence(link.template)
+
+    blocks: dict[str, list[int]] = {}  # per list structure: headline links, of which on a form
+    for link in scored:
+        if link.headline:
+            counts = blocks.setdefault(link.signature, [0, 0])
+            counts[0] += 1
+            counts[1] += on_form(link)
+    penalties = {}
+    for url, link in urls.items():
+        if on_form(link):
+            continue
+        host = (urlsplit(url).hostname or "").lower()
+        points = OFF_FORM + (LONE_HOST if host_links[host] < TEMPLATE_SUPPORT else 0.0)
+        headlines, on = blocks.get(link.signature, (0, 0))
+        if on * 2 < headlines:
+            points += link.listed  # a list of other forms (channels, columnists) does not speak for it
+        penalties[url] = points
+    return penalties
 
 
 

@@ -97,6 +97,7 @@ MANY_TEASERS = 20  # repeated items of a headline link and a teaser, with this s
 TEASER_LINK_SHARE = 0.35  # a listing with teasers (a forum's thread list, a blog's index)
 LINK_HEAVY = 0.6
 HEADLINE_MIN, HEADLINE_MAX = 12, 240  # a headline link's length
+TEASER_LEAD = 30  # a block that opens with a link this long (its only link) is a teaser item, not prose
 LISTING_HEADLINES = 8  # a listing-shaped page: at least this many headline links
 LISTING_LINK_SHARE = 0.3  # and this share of link text
 PROSE_BLOCK = 40  # a block of prose has at least this much text outside links
@@ -130,12 +131,18 @@ class _Blocks:
         self.signals = signals
         self.text = 0
         self.link = 0
+        self.lead = 0  # the link text the block opens with, up to its first text outside a link
+        self.leading = True
         self.run = 0
 
     def add(self, weight: int, in_link: bool) -> None:
         self.text += weight
         if in_link:
             self.link += weight
+            if self.leading:
+                self.lead += weight
+        else:
+            self.leading = False
 
     def flush(self) -> None:
         if not self.text:
@@ -147,10 +154,14 @@ class _Blocks:
             self.run = 0  # a link block ends the run of prose
             if HEADLINE_MIN <= self.link <= HEADLINE_MAX:
                 s.headline_links += 1
+        elif TEASER_LEAD <= self.lead <= HEADLINE_MAX and self.lead == self.link:
+            self.run = 0  # a teaser item (a headline link, then its teaser) ends the run too
+            s.headline_links += 1
         elif self.text - self.link >= PROSE_BLOCK:  # shorter (dates, counts, bylines): neither add nor end
             self.run += self.text - self.link
             s.longest_run = max(s.longest_run, self.run)
-        self.text = self.link = 0
+        self.text = self.link = self.lead = 0
+        self.leading = True
 
 
 def page_signals(page: Page) -> PageSignals:
@@ -255,6 +266,8 @@ def kind_of(signals: PageSignals) -> str:
         return "error"
     if s.longest_run >= PROSE_RUN:
         return ARTICLE
+    if not s.ld_types & _ARTICLE_TYPES and _teaser_listing(s):
+        return s.url_kind or "listing"
     declared = _declared_kind(s)
     if declared is not None:
         return declared
@@ -270,6 +283,15 @@ def kind_of(signals: PageSignals) -> str:
     if s.teaser_items >= MANY_TEASERS and s.link_share >= TEASER_LINK_SHARE and s.longest_run < SHORT_RUN:
         return s.url_kind or "listing"
     return ARTICLE
+
+
+def _teaser_listing(s: PageSignals) -> bool:
+    """A page of repeated teaser items with no prose of its own, or a home or section index of
+    listing shape: a listing even when its ``og:type`` (a site-wide template's) says article."""
+    if s.teaser_items >= MANY_TEASERS and s.longest_run < TEASER_RUN:
+        return True
+    listing_shape = s.headline_links >= LISTING_HEADLINES and s.link_share >= LISTING_LINK_SHARE
+    return listing_shape and s.index_url is not None and s.longest_run < TEASER_RUN
 
 
 def _declared_kind(s: PageSignals) -> str | None:
@@ -294,8 +316,10 @@ def page_type_of(page: Page) -> str:
 def _settled_article(s: PageSignals) -> bool:
     """Does :func:`kind_of` say article whatever the body walk finds?  Metadata that declares an
     article decides before any rule that reads the walk, except that an error title with a
-    short body beats ``og:type`` alone (most article pages: the walk is skipped)."""
-    return bool(s.ld_types & _ARTICLE_TYPES) or (s.og_type == "article" and not s.error_title)
+    short body, or a home or section index URL, beats ``og:type`` alone (most article pages:
+    the walk is skipped)."""
+    return bool(s.ld_types & _ARTICLE_TYPES) or (
+        s.og_type == "article" and not s.error_title and s.index_url is None)
 
 
 def page_type(html: str | bytes, url: str | None = None, content_type: str | None = None) -> str:
