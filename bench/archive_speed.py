@@ -3,6 +3,7 @@ workers against one, peak memory as the archive grows.  Not a test (timings depe
 
     python bench/archive_speed.py            # 3,000 records in 6 files; memory at 1,000 and 10,000
     python bench/archive_speed.py --records 1000 --memory 1000,3000 --repeat 1
+    python bench/archive_speed.py --memory-only --repeat 3   # peak memory only, median of 3 runs a size
 
 The archives are written at run time into a temporary directory from the real pages under
 ``../shared/datasets`` (never stored in the project), as ``bench/warc_speed.py`` writes them:
@@ -21,7 +22,7 @@ for, one gzip member a record, split over ``--files`` files (the job's unit of w
   work on the same cores slows the runs down);
 - **peak memory** — the largest sum of resident memory over the job's processes (``/proc``,
   every 0.1 s) at each ``--memory`` size (one worker, one file: memory must not grow with the
-  records of a file).
+  records of a file), the median of ``--repeat`` runs.
 """
 
 from __future__ import annotations
@@ -114,16 +115,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--startup-records", type=int, default=60)
     parser.add_argument("--memory", default="1000,10000",
                         help="record counts for the memory runs ('' = none)")
-    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="rounds of the speed runs, and memory runs at each size (median reported)")
+    parser.add_argument("--memory-only", action="store_true", help="only the memory runs")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     pages = SPEED.spread(SPEED.dataset_pages(SPEED.DATASETS_DIR), args.records)
     figures: dict = {"records": args.records, "distinct_pages": len(pages), "rounds": []}
     with tempfile.TemporaryDirectory(prefix="archive-speed-") as scratch:
         work = Path(scratch)
-        files = write_files(work / "main", pages, args.records, args.files)
-        small = write_files(work / "startup", pages, args.startup_records, args.files)
-        for round_number in range(args.repeat):
+        if not args.memory_only:
+            files = write_files(work / "main", pages, args.records, args.files)
+            small = write_files(work / "startup", pages, args.startup_records, args.files)
+        for round_number in range(0 if args.memory_only else args.repeat):
             found = {}
             for workers in (1, 2):
                 found[f"start{workers}"] = run_job(small, workers, work / f"o-s{workers}-{round_number}")
@@ -134,17 +138,19 @@ def main(argv: list[str] | None = None) -> int:
             report_round(found, args.records)
         for count in [int(c) for c in args.memory.split(",") if c.strip()]:
             one = write_files(work / f"mem-{count}", pages, count, 1)
-            run = run_job(one, 1, work / f"o-mem-{count}")
-            figures[f"memory_{count}"] = run
-            print(f"memory, {count:,} records (one file, one worker): peak {run['peak_total_mb']:.0f} MB "
-                  f"over all processes (load {run['load']:.1f})")
+            runs = [run_job(one, 1, work / f"o-mem-{count}-{n}") for n in range(max(1, args.repeat))]
+            peaks = [run["peak_total_mb"] for run in runs]
+            figures[f"memory_{count}"] = dict(runs[0], peak_total_mb=SPEED.median(peaks), peaks_mb=peaks)
+            print(f"memory, {count:,} records (one file, one worker): peak {SPEED.median(peaks):.0f} MB "
+                  f"over all processes (median of {', '.join(f'{p:.0f}' for p in peaks)}; load "
+                  f"{sum(run['load'] for run in runs) / len(runs):.1f})")
             for path in one:
                 path.unlink()
         sizes = [k for k in figures if k.startswith("memory_")]
         if len(sizes) >= 2:
             first, last = figures[sizes[0]]["peak_total_mb"], figures[sizes[-1]]["peak_total_mb"]
             growth = 100 * (last / first - 1)
-            print(f"peak memory {sizes[0][7:]} -> {sizes[-1][7:]} records: {growth:+.1f} %")
+            print(f"peak memory {sizes[0][7:]} -> {sizes[-1][7:]} records: {growth:+.1f} % (medians)")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2), encoding="utf-8")
     return 0

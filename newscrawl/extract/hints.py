@@ -117,11 +117,17 @@ def markup(tag, attributes: dict[str, str] | None) -> tuple[float, bool]:
 # markup_key -> (weight, hidden): pages repeat the same few markups thousands of times.
 # Callers in a hot loop look keys up here themselves and call weigh_markup on a miss.
 MARKUPS: dict = {}
+# Entries a markup cache holds before it starts afresh.  Most markups a page uses are new (ids
+# and inline styles unique to it): the dataset pages add about 12 markups and 65 name tokens a
+# page, at 400 and 170 bytes an entry, so a larger bound is memory that grows with the distinct
+# pages a worker has seen (issue 27: 65,536 and 100,000 held 70 MB after 3,000 pages), for no
+# speed: a page's own markups repeat within it (docs/archives.md, "Speed and memory").
+MAX_CACHED_MARKUPS = 8192
 
 
 def weigh_markup(key) -> tuple[float, bool]:
     """``(weight, hidden)`` of a :func:`markup_key`, remembered in :data:`MARKUPS`."""
-    if len(MARKUPS) > 65536:  # ids and styles unique to a page must not pile up in a crawl
+    if len(MARKUPS) >= MAX_CACHED_MARKUPS:  # ids and styles unique to a page must not pile up
         MARKUPS.clear()
     if isinstance(key, tuple):
         tag, cls, ident, role, itemprop, hidden, aria_hidden, style = key
@@ -141,7 +147,7 @@ def element_weight(el: html.HtmlElement) -> float:
     return _markup_weight(tag, el.get("class"), el.get("id"), el.get("role"), el.get("itemprop"))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=MAX_CACHED_MARKUPS)
 def _markup_weight(
     tag: str, cls: str | None, ident: str | None, role: str | None, itemprop: str | None
 ) -> float:
@@ -219,7 +225,7 @@ def _token_votes(token: str, text: str, cache: dict | None = None) -> tuple[bool
     (lower-cased here), remembered under ``token``.  Most tokens hold none of their words: one
     pass over the text finds them all, and a pattern runs only to decide a guarded word."""
     cache = _TOKEN_VOTES if cache is None else cache
-    if len(cache) > 100_000:  # tokens unique to a page must not pile up in a crawl
+    if len(cache) >= MAX_CACHED_MARKUPS:  # tokens unique to a page must not pile up in a crawl
         cache.clear()
     text = text.lower()
     found = 0

@@ -30,10 +30,17 @@ def _is_punctuation(word: str) -> bool:
     return all(unicodedata.category(ch).startswith(("P", "S", "Z")) for ch in word)
 
 
-@cache
 def stopword_list(lang: str | None) -> frozenset[str]:
     """The stopwords-iso list for ``lang``; the union of all lists when it has none."""
-    if lang and stopwordsiso.has_lang(lang):
+    return _stopword_list(lang if lang and stopwordsiso.has_lang(lang) else None)
+
+
+# Cached per language that has a list (58), and once for all the others: a page may declare any
+# two letters as its language, and the union (19,170 words, about 1.8 MB) must not be built again
+# for each code a crawl meets.
+@cache
+def _stopword_list(lang: str | None) -> frozenset[str]:
+    if lang:
         return frozenset(w.lower() for w in stopwordsiso.stopwords(lang))
     return frozenset(w.lower() for w in stopwordsiso.stopwords(sorted(stopwordsiso.langs())))
 
@@ -55,12 +62,22 @@ def substring_automaton(words: frozenset[str]) -> ahocorasick.Automaton:
 SENTENCE_CHUNKS = 5
 
 
-@cache
+# What every language without a list of its own is matched as (one matcher for them all).
+_UNLISTED, _UNLISTED_UNSEGMENTED = "(unlisted)", "(unlisted, unsegmented)"
+
+
 def stopword_matcher(lang: str | None, cjk_mode: str = "substring") -> Callable[[str], bool]:
     """A predicate: does this text hold at least one stop word of ``lang``?  For a language
     without a list of its own, also: is it :data:`SENTENCE_CHUNKS` chunks long?"""
+    if lang is not None and not stopwordsiso.has_lang(lang):
+        lang = _UNLISTED_UNSEGMENTED if lang in UNSEGMENTED else _UNLISTED
+    return _stopword_matcher(lang, cjk_mode)
+
+
+@cache
+def _stopword_matcher(lang: str | None, cjk_mode: str) -> Callable[[str], bool]:
     words = stopword_list(lang)
-    if lang in UNSEGMENTED:
+    if lang in UNSEGMENTED or lang == _UNLISTED_UNSEGMENTED:
         keep_punct = cjk_mode == "substring+punct"
         automaton = substring_automaton(frozenset(w for w in words if keep_punct or not _is_punctuation(w)))
 

@@ -26,7 +26,16 @@ from lxml import etree, html
 from .. import dom
 from ..body import Body
 from ..fields.title import similarity, voted_headline
-from ..hints import MARKUPS, STRONG, element_weight, is_hidden, never_body, strip_furniture, weigh_markup
+from ..hints import (
+    MARKUPS,
+    MAX_CACHED_MARKUPS,
+    STRONG,
+    element_weight,
+    is_hidden,
+    never_body,
+    strip_furniture,
+    weigh_markup,
+)
 from ..page import BODY_CLASSES, TEXT_LENGTHS, Page
 from ..stopwords import stopword_matcher
 from .classifier import BODY_CHARS
@@ -337,7 +346,7 @@ SUMMARIES_SHARE = 0.75
 NOT_TEASERS = frozenset({"p", "tr", "td", "th", "tbody"})
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=MAX_CACHED_MARKUPS)
 def _class_tokens(classes: str) -> tuple:
     """Class tokens, minus per-item tokens such as ``post-1806``."""
     return tuple(sorted(t for t in classes.split() if not any(map(str.isdigit, t))))

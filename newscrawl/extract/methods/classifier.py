@@ -54,7 +54,9 @@ GROUPS = (1, 2, 3, 4, 5)
 GROUP_NAMES = {1: "text", 2: "position", 3: "node", 4: "extension", 5: "feed"}
 FIELDS = ("body", "title")
 N_FEATURES = 2**20
-MAX_CACHED_COLUMNS = 100_000
+# Feature strings are mostly new on each page (about 20 a page on the dataset pages): a bound
+# reached within a worker's first thousand pages keeps its memory flat (issue 27).
+MAX_CACHED_COLUMNS = 8192
 TITLE_MAX_CHARS = 300
 STAGE_TWO_MARGIN = 1.0
 _DIGITS = re.compile(r"\d+")
@@ -330,7 +332,7 @@ class LinearFieldModel:
     def columns(self, features: list[str]) -> list[int]:
         """:func:`feature_column` of each feature, remembered (at most :data:`MAX_CACHED_COLUMNS`)."""
         known = self._columns
-        if len(known) > MAX_CACHED_COLUMNS:  # strings unique to a page must not pile up in a crawl
+        if len(known) >= MAX_CACHED_COLUMNS:  # strings unique to a page must not pile up in a crawl
             known.clear()
         found = []
         for feature in features:
