@@ -83,12 +83,13 @@ def _modules():
 def _sizes() -> dict[str, int]:
     """Entries of every module-level container and ``functools`` cache of the library, and of
     the learned models' feature-column caches."""
-    found = {}
+    found, seen = {}, set()
     for module in _modules():
         for name, value in vars(module).items():
             key = f"{module.__name__}.{name}"
-            if getattr(value, "__module__", module.__name__) != module.__name__:
-                continue  # imported from elsewhere: counted where it is defined
+            if getattr(value, "__module__", module.__name__) != module.__name__ or id(value) in seen:
+                continue  # imported from elsewhere: counted where it is defined (or first found)
+            seen.add(id(value))
             if hasattr(value, "cache_info"):
                 found[key] = value.cache_info().currsize
             elif isinstance(value, (dict, set, list)) and not name.startswith("__"):
@@ -110,6 +111,9 @@ def _bounds() -> dict[str, int]:
         "newscrawl.extract.hints.MARKUPS": hints.MAX_CACHED_MARKUPS,
         "newscrawl.extract.hints._TOKEN_VOTES": hints.MAX_CACHED_MARKUPS,
         "newscrawl.extract.hints._LAST_TOKEN_VOTES": hints.MAX_CACHED_MARKUPS,
+        "newscrawl.extract.hints._OLDER_MARKUPS": hints.MAX_CACHED_MARKUPS,
+        "newscrawl.extract.hints._OLDER_TOKEN_VOTES": hints.MAX_CACHED_MARKUPS,
+        "newscrawl.extract.hints._OLDER_LAST_TOKEN_VOTES": hints.MAX_CACHED_MARKUPS,
         **{f"{type(m).__name__} columns": classifier.MAX_CACHED_COLUMNS for m in _column_caches()},
     }
     for module in _modules():
@@ -157,9 +161,9 @@ def test_every_language_without_a_stop_word_list_shares_one_list_and_one_matcher
 
 def test_output_does_not_depend_on_the_pages_seen_before():
     page = _page(10_000)
-    hints.MARKUPS.clear()
-    hints._TOKEN_VOTES.clear()
-    hints._LAST_TOKEN_VOTES.clear()
+    for cache in (hints.MARKUPS, hints._TOKEN_VOTES, hints._LAST_TOKEN_VOTES, hints._OLDER_MARKUPS,
+                  hints._OLDER_TOKEN_VOTES, hints._OLDER_LAST_TOKEN_VOTES):
+        cache.clear()
     auto._class_tokens.cache_clear()
     fresh = extract(page, "http://example.com/story.html", method="auto")
     _run(range(240, 400))  # fills the caches past their bounds: they start afresh at least once

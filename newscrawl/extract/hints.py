@@ -117,18 +117,31 @@ def markup(tag, attributes: dict[str, str] | None) -> tuple[float, bool]:
 # markup_key -> (weight, hidden): pages repeat the same few markups thousands of times.
 # Callers in a hot loop look keys up here themselves and call weigh_markup on a miss.
 MARKUPS: dict = {}
-# Entries a markup cache holds before it starts afresh.  Most markups a page uses are new (ids
-# and inline styles unique to it): the dataset pages add about 12 markups and 65 name tokens a
-# page, at 400 and 170 bytes an entry, so a larger bound is memory that grows with the distinct
-# pages a worker has seen (issue 27: 65,536 and 100,000 held 70 MB after 3,000 pages), for no
-# speed: a page's own markups repeat within it (docs/archives.md, "Speed and memory").
-MAX_CACHED_MARKUPS = 8192
+_OLDER_MARKUPS: dict = {}
+# Entries a markup cache holds before it ages.  Most markups a page uses are new (ids and inline
+# styles unique to it): the dataset pages add about 12 markups and 65 name tokens a page, at 400
+# and 170 bytes an entry, so a larger bound is memory that grows with the distinct pages a worker
+# has seen (issue 27: 65,536 and 100,000 held 70 MB after 3,000 pages).  A full cache becomes the
+# older generation (:func:`_age`) and a miss looks there before computing, so the markups a site
+# repeats on every page survive and only those no page asked for again are dropped.
+MAX_CACHED_MARKUPS = 2048
+
+
+def _age(cache: dict, older: dict) -> None:
+    """Make ``cache`` the older generation and start it afresh (each holds ``MAX_CACHED_MARKUPS``)."""
+    older.clear()
+    older.update(cache)
+    cache.clear()
 
 
 def weigh_markup(key) -> tuple[float, bool]:
     """``(weight, hidden)`` of a :func:`markup_key`, remembered in :data:`MARKUPS`."""
     if len(MARKUPS) >= MAX_CACHED_MARKUPS:  # ids and styles unique to a page must not pile up
-        MARKUPS.clear()
+        _age(MARKUPS, _OLDER_MARKUPS)
+    found = _OLDER_MARKUPS.get(key)
+    if found is not None:
+        MARKUPS[key] = found
+        return found
     if isinstance(key, tuple):
         tag, cls, ident, role, itemprop, hidden, aria_hidden, style = key
         hidden = hidden or aria_hidden == "true" or bool(style and HIDDEN_STYLE.search(style))
@@ -191,13 +204,15 @@ def _name_votes(cls: str | None, ident: str | None, role: str | None) -> tuple[b
     if last:
         votes = _LAST_TOKEN_VOTES.get(last)
         if votes is None:
-            votes = _token_votes(last, last, _LAST_TOKEN_VOTES)
+            votes = _token_votes(last, last, _LAST_TOKEN_VOTES, _OLDER_LAST_TOKEN_VOTES)
         strong, negative, positive = strong or votes[0], negative or votes[1], positive or votes[2]
     return strong, negative, positive
 
 
 _TOKEN_VOTES: dict[str, tuple[bool, bool, bool]] = {}  # a token followed by a space
 _LAST_TOKEN_VOTES: dict[str, tuple[bool, bool, bool]] = {}  # the descriptor's last token
+_OLDER_TOKEN_VOTES: dict[str, tuple[bool, bool, bool]] = {}  # the older generations of the two
+_OLDER_LAST_TOKEN_VOTES: dict[str, tuple[bool, bool, bool]] = {}
 
 
 _POSITIVE_WORD, _STRONG_GUARD, _NEGATIVE_WORD, _NEGATIVE_GUARD = 1, 2, 4, 8
@@ -220,13 +235,21 @@ def _hint_words() -> ahocorasick.Automaton:
 _HINT_WORDS = _hint_words()
 
 
-def _token_votes(token: str, text: str, cache: dict | None = None) -> tuple[bool, bool, bool]:
+def _token_votes(token: str, text: str, cache: dict | None = None,
+                 older: dict | None = None) -> tuple[bool, bool, bool]:
     """Whether :data:`STRONG_POSITIVE`, :data:`NEGATIVE` and :data:`POSITIVE` match ``text``
     (lower-cased here), remembered under ``token``.  Most tokens hold none of their words: one
     pass over the text finds them all, and a pattern runs only to decide a guarded word."""
-    cache = _TOKEN_VOTES if cache is None else cache
+    if cache is None:
+        cache, older = _TOKEN_VOTES, _OLDER_TOKEN_VOTES
+    elif older is None:
+        older = {}
     if len(cache) >= MAX_CACHED_MARKUPS:  # tokens unique to a page must not pile up in a crawl
-        cache.clear()
+        _age(cache, older)
+    votes = older.get(token)
+    if votes is not None:
+        cache[token] = votes
+        return votes
     text = text.lower()
     found = 0
     for _end, flag in _HINT_WORDS.iter(text):
