@@ -137,15 +137,17 @@ async def test_redis_restarted_mid_crawl_every_article_is_exported_once(http_ser
     crawlers = []
     second_listing = http_server.routes["/list/2.html"].gate = defer.Deferred()
 
-    def back_once_work_is_held(waited: float) -> None:
+    def back_once_work_is_held(waited: float, held_for: float = 0.0) -> None:
         # Redis stays down until the worker has held work (the second listing page's links or
-        # their requests), or for 15 s: not a fixed outage that a cold extraction worker sleeps through.
+        # their requests) for a second, or for 15 s: not a fixed outage that a cold extraction
+        # worker sleeps through, nor one so short that the worker measures it as 0.0 s.
         stats = crawlers[0].stats
         held = stats.get_value("newscrawl/redis/items_held", 0) + stats.get_value("newscrawl/redis/requests_held", 0)
-        if held or waited >= 15.0:
+        held_for = held_for + 0.2 if held else 0.0
+        if held_for >= 1.0 or waited >= 15.0:
             redis_server.start()
         else:
-            reactor.callLater(0.2, back_once_work_is_held, waited + 0.2)
+            reactor.callLater(0.2, back_once_work_is_held, waited + 0.2, held_for)
 
     def on_item(count: int, url: str) -> None:
         if count == 5:  # Redis dies while the 5th article is being recorded...
