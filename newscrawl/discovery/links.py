@@ -172,6 +172,7 @@ class _Scored:
     listed: float
     template: str
     signature: str = ""
+    host: str = ""
 
     @property
     def total(self) -> float:
@@ -512,7 +513,7 @@ def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
         scored.append(_Scored(
             url=url, text=text, headline=headline, text_points=_text_points(text, headline), shape=shape,
             placement=placement, listed=1.0 if repeated[signature] >= 3 else 0.0, template=template,
-            signature=signature,
+            signature=signature, host=host,
         ))
     return scored
 
@@ -527,7 +528,7 @@ def _off_form(scored: list[_Scored]) -> dict[str, float]:
     urls = {link.url: link for link in scored}
     headline_urls = {link.url: link.template for link in scored if link.headline}
     templates = Counter(headline_urls.values())  # the page's forms: templates of headline links
-    host_links = Counter((urlsplit(url).hostname or "").lower() for url in urls)
+    host_links = Counter(link.host for link in urls.values())
 
     def on_form(link: _Scored) -> bool:
         return templates[link.template] >= TEMPLATE_SUPPORT and _template_has_evidence(link.template)
@@ -542,8 +543,7 @@ def _off_form(scored: list[_Scored]) -> dict[str, float]:
     for url, link in urls.items():
         if on_form(link):
             continue
-        host = (urlsplit(url).hostname or "").lower()
-        points = OFF_FORM + (LONE_HOST if host_links[host] < TEMPLATE_SUPPORT else 0.0)
+        points = OFF_FORM + (LONE_HOST if host_links[link.host] < TEMPLATE_SUPPORT else 0.0)
         headlines, on = blocks.get(link.signature, (0, 0))
         if on * 2 < headlines:
             points += link.listed  # a list of other forms (channels, columnists) does not speak for it
