@@ -59,7 +59,9 @@ class Command(ScrapyCommand):
         if workers < 1:
             raise UsageError("--workers must be at least 1")
         try:
+            import dask  # noqa: F401
             import distributed  # noqa: F401
+            import fsspec  # noqa: F401
             import pyarrow  # noqa: F401
         except ImportError as exc:
             raise UsageError(f"{INSTALL_HINT} ({exc})", print_help=False) from None
