@@ -154,9 +154,23 @@ def _flat_text(el) -> str:
 
 
 def _fold(text: str | None) -> str:
-    """Comparison key: NFKC, typographic quotes/dashes unified, invisible marks dropped, casefolded."""
-    text = unicodedata.normalize("NFKC", text or "").translate(_TYPOGRAPHY)
+    """Comparison key: NFKC, typographic quotes/dashes unified, invisible marks dropped, casefolded.
+
+    The title's sources are folded again and again (each pair of them is compared): the keys of
+    the last :data:`MAX_CACHED_FOLDS` texts of up to :data:`FOLD_CACHED_CHARS` are remembered."""
+    if not text:
+        return ""
+    return _cached_fold(text) if len(text) <= FOLD_CACHED_CHARS else _read_fold(text)
+
+
+def _read_fold(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY)
     return " ".join(text.split()).casefold()
+
+
+MAX_CACHED_FOLDS = 2048
+FOLD_CACHED_CHARS = 300
+_cached_fold = lru_cache(maxsize=MAX_CACHED_FOLDS)(_read_fold)
 
 
 def _json_ld_headline(page: Page) -> str | None:
