@@ -257,3 +257,21 @@ def test_an_offset_of_a_day_or_more_is_no_date():
     # "+8200" reads as 82 hours: datetime refuses such a zone when asked for the offset
     assert parse_date("Sun, 12 May 2024 08:30:00 +8200") is None
     assert parse_date("Sun, 12 May 2024 08:30:00 +0800").isoformat() == "2024-05-12T08:30:00+08:00"
+
+
+DURATIONS = ["PT50M55S", "PT10H20M30S", "P1Y2M3D", "P2023Y10M05D", "PT1,5H", "P3DT4H"]
+
+
+def test_an_iso_duration_is_no_date_and_dateparser_is_not_asked(monkeypatch):
+    """A video's length in ``<time datetime="PT50M55S">``: dateparser (day, month and year required)
+    reads none of these as a date, after 10 ms or more each; the duration is recognised first."""
+    from newscrawl.extract.fields import dates
+
+    assert all(dates._dateparser(value, None) is None for value in DURATIONS[:4])  # what it would say
+    asked = []
+    real = dates._dateparser
+    monkeypatch.setattr(dates, "_dateparser", lambda text, languages: asked.append(text) or real(text, languages))
+    assert [parse_date(value) for value in DURATIONS] == [None] * len(DURATIONS)
+    assert asked == []
+    parse_date("sexta-feira, 22 de outubro de 2010 às 20:13", languages=("pt",))
+    assert asked == ["sexta-feira, 22 de outubro de 2010 às 20:13"]  # a date line still is

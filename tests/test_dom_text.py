@@ -41,3 +41,27 @@ def test_text_and_link_lengths_are_each_elements_text_and_link_text_without_whit
             expected_links = sum(non_space_len(t) for t in el.itertext())
         assert lengths[el] == (sum(non_space_len(t) for t in el.itertext()), expected_links), el.tag
         assert all(type(n) is int for n in lengths[el])
+
+
+def test_the_self_closed_style_pre_check_says_what_the_pattern_finds():
+    """``_markup`` runs the self-closed ``<style/>`` substitution only where the pattern matches,
+    found by trying it at each ``<style`` opening: the same answer as a search of the whole text."""
+    from newscrawl.extract.dom import _SELF_CLOSED_STYLE_RE, _markup, _self_closed_style
+
+    texts = [
+        "<p>no style at all</p>",
+        "<style>p { margin: 0 }</style><p>x</p>",
+        "<STYLE type='text/css'/>a { b: c }</style>",
+        "<style/ >rules</style >",
+        "<styles/>not a style</style>",
+        "<style a='/'>x</style><style b=1 />rules</STYLE>",
+        "<style/><p>rules interrupted by a tag</p></style>",
+        "<style" * 50 + "/>" + "x" * 100 + "</style>",
+        "<style/" + "<style/" * 30,
+        "text <style\u00a0/>x</style> and <Style\tmedia=all/>y</style>",
+    ]
+    assert 0 < sum(_self_closed_style(text) for text in texts) < len(texts)  # both answers are tried
+    for text in texts:
+        assert _self_closed_style(text) is (_SELF_CLOSED_STYLE_RE.search(text) is not None), text
+        assert _markup(text) == _SELF_CLOSED_STYLE_RE.sub(r"<\1>\2", text).encode("utf-8").replace(
+            b"</html>", b"").replace(b"</body>", b""), text

