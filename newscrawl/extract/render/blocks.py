@@ -279,17 +279,28 @@ def _bold_heading(line: str) -> bool:
 
 def _data_table(table) -> bool:
     """A table of data (cells of inline text, two columns or more), not a layout grid."""
+    layout = table.iter(*_LAYOUT_TAGS)
+    next(layout)  # the table itself
+    if next(layout, None) is not None:
+        return False
     widest = 0
-    for el in table.iter():
-        if el is table:
-            continue
-        if el.tag in _LAYOUT_TAGS:
-            return False
+    for el in table.iter("tr", "td", "th"):
         if el.tag == "tr":
             widest = max(widest, sum(1 for c in el if c.tag in ("td", "th")))
-        elif el.tag in ("td", "th") and dom.non_space_len(dom.node_text(el)) > MAX_TABLE_CELL_CHARS:
+        elif _longer_than(el, MAX_TABLE_CELL_CHARS):
             return False
     return widest >= 2
+
+
+def _longer_than(el, chars: int) -> bool:
+    """Whether ``el`` holds more than ``chars`` characters besides white space, read up to there
+    only (a layout grid's first cell can hold the whole page)."""
+    total = 0
+    for text in el.itertext():
+        total += dom.non_space_len(text)
+        if total > chars:
+            return True
+    return False
 
 
 def _table_markdown(rows) -> str:
