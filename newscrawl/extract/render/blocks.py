@@ -16,6 +16,7 @@ from __future__ import annotations
 import html as html_lib
 from bisect import bisect_left
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -61,6 +62,7 @@ class Block:
     quote: int = 0  # blockquote depth
     images: list[dict] = field(default_factory=list)
     capped: dict[str, int] = field(default_factory=dict)  # parts over a cap, counted when the block is kept
+    finish: Callable[[], tuple[str, str, dict[str, int]]] | None = None  # md, html, capped: made when kept
 
 
 @dataclass
@@ -214,47 +216,55 @@ class _Walker:
         self.pending_images.extend(found for img in pictures if (found := self._image(img)) is not None)
 
     def _figure(self, figure) -> Block | None:
-        found = [i for el in figure.iter("img") if not self._skipped(el, figure) and (i := self._image(el))]
+        found = [i for el in figure.iter("img") if not _skipped(el, figure, self.skip) and (i := self._image(el))]
         if not found:
             return None
         lines = dom.render_paragraphs(figure, self.skip)
         block = Block("figure", lines, images=found)
         return block
 
-    def _skipped(self, el, top) -> bool:
-        node = el
-        while node is not None:
-            if node in self.skip:
-                return True
-            if node is top:
-                return False
-            node = node.getparent()
-        return False
-
     def _table(self, table) -> Block:
-        lines = dom.render_paragraphs(table, self.skip)
-        rows: list[list[tuple[str, str, bool]]] = []
-        for tr in table.iter("tr"):
-            if self._skipped(tr, table):
+        """The table's block: its lines now (:func:`align` matches them), its cells rendered only
+        when the block is kept (:func:`_serialise`): a page's tables are often furniture."""
+        skip = self.skip
+        return Block("table", dom.render_paragraphs(table, skip), finish=lambda: _table_parts(table, skip))
+
+
+def _table_parts(table, skip: set) -> tuple[str, str, dict[str, int]]:
+    """Markdown, HTML and the parts over a cap of the data table ``table`` minus ``skip``."""
+    rows: list[list[tuple[str, bool]]] = []
+    for tr in table.iter("tr"):
+        if _skipped(tr, table, skip):
+            continue
+        cells = []
+        for cell in tr:
+            if cell.tag not in ("td", "th") or cell in skip:
                 continue
-            cells = []
-            for cell in tr:
-                if cell.tag not in ("td", "th") or cell in self.skip:
-                    continue
-                text = " ".join(dom.render_paragraphs(cell, self.skip))
-                cells.append((text, cell.tag == "th"))
-            if cells:
-                rows.append(cells)
-        capped = {}
-        if len(rows) > MAX_TABLE_ROWS:
-            capped["table_rows"] = len(rows) - MAX_TABLE_ROWS
-            rows = rows[:MAX_TABLE_ROWS]
-        width = max((len(r) for r in rows), default=0)
-        if width > MAX_TABLE_COLUMNS:
-            capped["table_columns"] = width - MAX_TABLE_COLUMNS
-            width = MAX_TABLE_COLUMNS
-        rows = [(r + [("", False)] * width)[:width] for r in rows]
-        return Block("table", lines, _table_markdown(rows), _table_html(rows), capped=capped)
+            text = " ".join(dom.render_paragraphs(cell, skip))
+            cells.append((text, cell.tag == "th"))
+        if cells:
+            rows.append(cells)
+    capped = {}
+    if len(rows) > MAX_TABLE_ROWS:
+        capped["table_rows"] = len(rows) - MAX_TABLE_ROWS
+        rows = rows[:MAX_TABLE_ROWS]
+    width = max((len(r) for r in rows), default=0)
+    if width > MAX_TABLE_COLUMNS:
+        capped["table_columns"] = width - MAX_TABLE_COLUMNS
+        width = MAX_TABLE_COLUMNS
+    rows = [(r + [("", False)] * width)[:width] for r in rows]
+    return _table_markdown(rows), _table_html(rows), capped
+
+
+def _skipped(el, top, skip: set) -> bool:
+    node = el
+    while node is not None:
+        if node in skip:
+            return True
+        if node is top:
+            return False
+        node = node.getparent()
+    return False
 
 
 def describe_image(img, base_url: str | None, page_url: str | None, fallbacks: dict | None) -> dict | None:
@@ -439,6 +449,8 @@ def _serialise(blocks: list[Block]) -> Rendering:
     quote_open = 0
     previous = None
     for block in blocks:
+        if block.finish is not None:
+            block.md, block.html, block.capped = block.finish()
         for key, count in block.capped.items():
             capped[key] += count
         if block.kind in ("image", "figure"):
