@@ -232,6 +232,9 @@ class _Walker:
 
 def _table_parts(table, skip: set) -> tuple[str, str, dict[str, int]]:
     """Markdown, HTML and the parts over a cap of the data table ``table`` minus ``skip``."""
+    # The compiled render_paragraphs copies its skip set on each call: one cell's call would copy
+    # every skipped element of the page.
+    skip = skip.intersection(table.iter()) if skip else skip
     rows: list[list[tuple[str, bool]]] = []
     for tr in table.iter("tr"):
         if _skipped(tr, table, skip):
@@ -240,7 +243,10 @@ def _table_parts(table, skip: set) -> tuple[str, str, dict[str, int]]:
         for cell in tr:
             if cell.tag not in ("td", "th") or cell in skip:
                 continue
-            text = " ".join(dom.render_paragraphs(cell, skip))
+            if len(cell):
+                text = " ".join(dom.render_paragraphs(cell, skip))
+            else:  # text alone (most cells): what render_paragraphs would make of it
+                text = dom.normalize_space(cell.text)
             cells.append((text, cell.tag == "th"))
         if cells:
             rows.append(cells)
@@ -305,6 +311,9 @@ def _data_table(table) -> bool:
 def _longer_than(el, chars: int) -> bool:
     """Whether ``el`` holds more than ``chars`` characters besides white space, read up to there
     only (a layout grid's first cell can hold the whole page)."""
+    if not len(el):  # text alone, most cells: no text iterator needed
+        text = el.text
+        return text is not None and len(text) > chars and dom.non_space_len(text) > chars
     total = 0
     for text in el.itertext():
         total += dom.non_space_len(text)
