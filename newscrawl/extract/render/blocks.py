@@ -83,6 +83,7 @@ class _Walker:
         self.marks: list[tuple] = []  # inline marks open now
         self.plain: list[str] = []
         self.tokens: list[tuple] = []
+        self.marked = False  # whether ``tokens`` holds marks
         self.pending_images: list[dict] = []
         self.bold = self.chars = self.linked = 0
         self.strong = self.linking = 0  # <strong>/<b>, <a href> open now
@@ -102,7 +103,8 @@ class _Walker:
         if self.plain:
             line = dom.normalize_space("".join(self.plain))
             if line:
-                md, out = inline.render(self.tokens)
+                # Text alone renders as the line itself (the tokens' white space collapsed as in it)
+                md, out = inline.render(self.tokens) if self.marked else inline.render_text(line)
                 self.blocks.append(self._paragraph(line, md, out))
             self.plain = []
         if self.pending_images:
@@ -110,24 +112,28 @@ class _Walker:
             self.pending_images = []
         if self.tokens:
             self.tokens = [("o", m[1], m[2]) for m in self.marks] if self.marks else []
+            self.marked = bool(self.marks)
         self.bold = self.chars = self.linked = 0
 
     def _paragraph(self, line: str, md: str, out: str) -> Block:
-        quote = sum(1 for el in self.stack if el.tag == "blockquote")
-        heading = next((_HEADINGS[el.tag] for el in reversed(self.stack) if el.tag in _HEADINGS), 0)
+        tags = [el.tag for el in self.stack]
+        quote = tags.count("blockquote")
+        heading = next((_HEADINGS[tag] for tag in reversed(tags) if tag in _HEADINGS), 0)
         if heading and self.linked >= LINKED_HEADING_SHARE * self.chars:
             heading = 0  # a heading that is a link is a teaser's headline: another article's, not a section's
         if heading:  # a heading is bold already: its emphasis is dropped, its links kept
-            md, out = inline.render([t for t in self.tokens if t[0] == "t" or t[1] not in ("strong", "em")])
+            if self.marked:
+                md, out = inline.render([t for t in self.tokens if t[0] == "t" or t[1] not in ("strong", "em")])
             return Block("h", [line], md, out, level=max(2, heading), quote=quote)
-        lists = [el for el in self.stack if el.tag in ("ul", "ol")]
-        if any(el.tag == "li" for el in self.stack) and lists:
-            return Block("li", [line], md, out, level=len(lists), ordered=lists[-1].tag == "ol", quote=quote)
-        if any(el.tag == "pre" for el in self.stack):
+        if "li" in tags:
+            lists = [tag for tag in tags if tag in ("ul", "ol")]
+            if lists:
+                return Block("li", [line], md, out, level=len(lists), ordered=lists[-1] == "ol", quote=quote)
+        if "pre" in tags:
             return Block("pre", [line], line, html_lib.escape(line, quote=False), quote=quote)
         if self.chars and self.bold >= self.chars and _bold_heading(line) and \
-                not any(el.tag in ("td", "th", "a", "figcaption") for el in self.stack):
-            plain_md, plain_html = inline.render([("t", line)])
+                not any(tag in ("td", "th", "a", "figcaption") for tag in tags):
+            plain_md, plain_html = inline.render_text(line)
             return Block("h", [line], plain_md, plain_html, level=3, quote=quote)
         return Block("p", [line], md, out, quote=quote)
 
@@ -172,6 +178,7 @@ class _Walker:
                 if self.marks and self.marks[-1][0] is el:
                     mark = self.marks.pop()[1]
                     self.tokens.append(("c", mark))
+                    self.marked = True
                     if mark == "strong":
                         self.strong -= 1
                     elif mark == "a":
@@ -189,6 +196,7 @@ class _Walker:
                 return
         self.marks.append((el, mark, href))
         self.tokens.append(("o", mark, href))
+        self.marked = True
         if mark == "strong":
             self.strong += 1
         elif mark == "a":
@@ -405,7 +413,7 @@ def align(blocks: list[Block], lines: list[str]) -> list[Block]:
                        if b.kind in ("image", "figure"))
             j = later[k]
             continue
-        md, out_html = inline.render([("t", lines[i])])
+        md, out_html = inline.render_text(lines[i])
         out.append(Block("p", [lines[i]], md, out_html))
         i += 1
     if not matched:
