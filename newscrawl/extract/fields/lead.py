@@ -74,8 +74,12 @@ LEAD_NAMES = re.compile(
 
 
 def _overlap(a: str, b: str) -> float:
-    ta, tb = Counter(tokenize(a)), Counter(tokenize(b))
-    common = sum((ta & tb).values())
+    return _token_f1(Counter(tokenize(a)), Counter(tokenize(b)))
+
+
+def _token_f1(ta: Counter, tb: Counter) -> float:
+    """Token F1 of two token counts (``Counter.__and__`` builds a third counter: slower)."""
+    common = sum(min(n, tb[token]) for token, n in ta.items() if token in tb)
     if not common:
         return 0.0
     p, r = common / sum(ta.values()), common / sum(tb.values())
@@ -371,9 +375,12 @@ def shown_description(page: Page, description: str) -> str | None:
     if target < MIN_LEAD_CHARS:
         return None
     low, high = target * (1 - LENGTH_SLACK), target * (1 + LENGTH_SLACK)
+    wanted = None
     for el, (length, links) in page.lengths.items():
         if low <= length <= high and links <= LEAD_LINK_SHARE * length and el.tag not in _NOT_LEADS:
             text = dom.normalize_space(dom.node_text(el))
-            if _overlap(text, description) >= SHOWN_OVERLAP:
+            if wanted is None:
+                wanted = Counter(tokenize(description))
+            if _token_f1(Counter(tokenize(text)), wanted) >= SHOWN_OVERLAP:
                 return text
     return None
