@@ -139,42 +139,47 @@ class _Walker:
 
     # --- the walk ------------------------------------------------------------------------------
     def walk(self) -> list[Block]:
-        walker = etree.iterwalk(self.root, events=("start", "end"))
+        root, skip, stack, flush, text = self.root, self.skip, self.stack, self.flush, self.text
+        block_tags, marks = dom.BLOCK_TAGS, inline.MARKS
+        walker = etree.iterwalk(root, events=("start", "end"))
         for ev, el in walker:
-            tag = el.tag if isinstance(el.tag, str) else ""
+            tag = el.tag
+            if not isinstance(tag, str):
+                tag = ""
             if ev == "start":
-                if el in self.skip:
+                if el in skip:
                     self._left_out_pictures(el)
                     walker.skip_subtree()
                     continue
                 if tag == "table" and _data_table(el):
-                    self.flush()
+                    flush()
                     self.blocks.append(self._table(el))
                     walker.skip_subtree()
                     continue
                 if tag == "figure" and (found := self._figure(el)) is not None:
-                    self.flush()
+                    flush()
                     self.blocks.append(found)
                     walker.skip_subtree()
                     continue
-                if tag in dom.BLOCK_TAGS or tag == "br":
-                    self.flush()
-                if tag in inline.MARKS:
-                    self._open(el, inline.MARKS[tag])
-                if tag in dom.BLOCK_TAGS:
-                    self.stack.append(el)
+                block = tag in block_tags
+                if block or tag == "br":
+                    flush()
+                if tag in marks:
+                    self._open(el, marks[tag])
+                if block:
+                    stack.append(el)
                 if el.text:
-                    self.text(el.text)
+                    text(el.text)
             else:
-                if tag in dom.BLOCK_TAGS and el not in self.skip:
-                    self.flush()
+                if tag in block_tags and el not in skip:
+                    flush()
                 elif tag == "img":
                     self.plain.append(" ")
                     self.tokens.append(("t", " "))
-                    if el not in self.skip and (found := self._image(el)) is not None:
+                    if el not in skip and (found := self._image(el)) is not None:
                         self.pending_images.append(found)
-                if self.stack and self.stack[-1] is el:
-                    self.stack.pop()
+                if stack and stack[-1] is el:
+                    stack.pop()
                 if self.marks and self.marks[-1][0] is el:
                     mark = self.marks.pop()[1]
                     self.tokens.append(("c", mark))
@@ -183,9 +188,9 @@ class _Walker:
                         self.strong -= 1
                     elif mark == "a":
                         self.linking -= 1
-                if el is not self.root and el.tail:
-                    self.text(el.tail)
-        self.flush()
+                if el is not root and el.tail:
+                    text(el.tail)
+        flush()
         return self.blocks
 
     def _open(self, el, mark: str) -> None:
