@@ -75,10 +75,9 @@ def cover_image(page: Page, body: Body, declared: str | None, images: list[dict]
     name = image_fields.file_name(declared)
     if not name or any(image_fields.file_name(i["url"]) == name for i in images):
         return None
-    skipped = set(body.skip)
     fallbacks = page.derived.get("noscript_images")
     for img in page.root.iter("img"):
-        if image_fields.file_name(image_fields.image_source(img, fallbacks)) != name or img in skipped:
+        if image_fields.file_name(image_fields.image_source(img, fallbacks)) != name or img in body.skip:
             continue  # the file name first: describing every picture of a page costs more
         found = describe_image(img, page.base_url, page.url, fallbacks)
         if found and image_fields.file_name(found["url"]) == name:
