@@ -49,6 +49,7 @@ MAX_LEFT_OUT_PICTURES = 3
 MAX_LEFT_OUT_CAPTION_CHARS = 500
 LEFT_OUT_LINK_SHARE = 0.1
 _SENTENCE_END = tuple(".!?。！？…:;,，；：")
+_EMPHASIS = ("strong", "em")
 
 
 @dataclass
@@ -123,7 +124,7 @@ class _Walker:
             heading = 0  # a heading that is a link is a teaser's headline: another article's, not a section's
         if heading:  # a heading is bold already: its emphasis is dropped, its links kept
             if self.marked:
-                md, out = inline.render([t for t in self.tokens if t[0] == "t" or t[1] not in ("strong", "em")])
+                md, out = inline.render([t for t in self.tokens if t[0] == "t" or t[1] not in _EMPHASIS])
             return Block("h", [line], md, out, level=max(2, heading), quote=quote)
         if "li" in tags:
             lists = [tag for tag in tags if tag in ("ul", "ol")]
@@ -229,7 +230,8 @@ class _Walker:
         self.pending_images.extend(found for img in pictures if (found := self._image(img)) is not None)
 
     def _figure(self, figure) -> Block | None:
-        found = [i for el in figure.iter("img") if not _skipped(el, figure, self.skip) and (i := self._image(el))]
+        skip = self.skip
+        found = [i for el in figure.iter("img") if not _skipped(el, figure, skip) and (i := self._image(el))]
         if not found:
             return None
         lines = dom.render_paragraphs(figure, self.skip)
