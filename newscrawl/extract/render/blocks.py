@@ -163,8 +163,8 @@ class _Walker:
                     walker.skip_subtree()
                     continue
                 block = tag in block_tags
-                if block or tag == "br":
-                    flush()
+                if (block or tag == "br") and (self.plain or self.tokens or self.pending_images):
+                    flush()  # (nothing to flush otherwise: most boundaries follow another)
                 if tag in marks:
                     self._open(el, marks[tag])
                 if block:
@@ -173,7 +173,8 @@ class _Walker:
                     text(el.text)
             else:
                 if tag in block_tags and el not in skip:
-                    flush()
+                    if self.plain or self.tokens or self.pending_images:
+                        flush()
                 elif tag == "img":
                     self.plain.append(" ")
                     self.tokens.append(("t", " "))
