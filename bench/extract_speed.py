@@ -26,10 +26,10 @@ Extractors (``--methods``; default: ``floor,page,auto,cevc,decay,trafilatura,rea
 Per set and extractor: pages per CPU-second (pages ÷ the sum of the per-page times), mean,
 p50, p99 and max ms per page; then auto's pages/CPU-s as a multiple of trafilatura's, and
 the CPU time of rendering auto's body as Markdown and HTML (the same pages, after the timed
-runs, timed as they are: the median of ``--repeat`` runs) as a share of auto's; auto's ten slowest pages with where their time went: stage
-timers (parse, language, title, body rules, veto, rendering, dates, authors, description — run
-in ``extract_page``'s order,
-each value computed once as there) and the functions with the most own time under cProfile.
+runs, timed as they are: the median of ``--repeat`` runs) as a share of auto's; auto's ten
+slowest pages with where their time went: stage timers (parse, language, title, body rules,
+veto, rendering, dates, authors, description — run in ``extract_page``'s order, each value
+computed once as there) and the functions with the most own time under cProfile.
 
 Timing: the extractors take turns on each page (the order rotates from page to page), so a
 slow spell of a shared machine falls on all of them alike; with ``--repeat N`` each page is
