@@ -26,10 +26,10 @@ Extractors (``--methods``; default: ``floor,page,auto,cevc,decay,trafilatura,rea
 Per set and extractor: pages per CPU-second (pages ÷ the sum of the per-page times), mean,
 p50, p99 and max ms per page; then auto's pages/CPU-s as a multiple of trafilatura's, and
 the CPU time of rendering auto's body as Markdown and HTML (the same pages, after the timed
-runs) as a share of auto's; auto's ten slowest pages with where their time went: stage
-timers (parse, language, title, body rules, veto, rendering, dates, authors, description — run
-in ``extract_page``'s order,
-each value computed once as there) and the functions with the most own time under cProfile.
+runs, timed as they are: the median of ``--repeat`` runs) as a share of auto's; auto's ten
+slowest pages with where their time went: stage timers (parse, language, title, body rules,
+veto, rendering, dates, authors, description — run in ``extract_page``'s order, each value
+computed once as there) and the functions with the most own time under cProfile.
 
 Timing: the extractors take turns on each page (the order rotates from page to page), so a
 slow spell of a shared machine falls on all of them alike; with ``--repeat N`` each page is
@@ -364,24 +364,40 @@ def auto_accuracy(records) -> float | None:
 # --- report ----------------------------------------------------------------------------------
 
 
-def rendering_ms(pages: list[tuple[str, str | None]]) -> list[float]:
+def rendering_ms(pages: list[tuple[str, str | None]], repeat: int = 1) -> list[float]:
     """CPU ms of rendering each page's ``auto`` body as Markdown and HTML (one walk gives both,
-    :func:`newscrawl.extract.render.render_body`), the parse and body method run untimed before it."""
+    :func:`newscrawl.extract.render.render_body`), the parse and body method run untimed before it.
+
+    Timed as :func:`time_pages` times the extractors, so that the share compares like with like:
+    the median of ``repeat`` runs, the heap alive before frozen out of the collector; and the
+    garbage of the untimed parse and body method collected before the clock starts (a collection
+    it triggers would otherwise be charged to the rendering: up to 4 ms on one page), as is
+    ``page.base_url``, which ``extract`` computes for the links before it renders."""
     from newscrawl.extract.methods import auto_learned
     from newscrawl.extract.render import render_body
 
     out = []
-    for text, url in pages:
-        try:
-            page = Page.from_html(text, url=url)
-            body = auto_learned.extract_body(page)
-            lines = body.text_paragraphs()
-        except Exception:  # noqa: BLE001 - a page auto refuses renders nothing
-            out.append(0.0)
-            continue
-        start = time.process_time_ns()
-        render_body(body.root, body.skip, lines, page.base_url, page.url, page.derived.get("noscript_images"))
-        out.append((time.process_time_ns() - start) / 1e6)
+    gc.collect()
+    gc.freeze()
+    try:
+        for text, url in pages:
+            try:
+                page = Page.from_html(text, url=url)
+                body = auto_learned.extract_body(page)
+                lines = body.text_paragraphs()
+                base = page.base_url
+            except Exception:  # noqa: BLE001 - a page auto refuses renders nothing
+                out.append(0.0)
+                continue
+            gc.collect()
+            runs = []
+            for _ in range(repeat):
+                start = time.process_time_ns()
+                render_body(body.root, body.skip, lines, base, page.url, page.derived.get("noscript_images"))
+                runs.append((time.process_time_ns() - start) / 1e6)
+            out.append(statistics.median(runs))
+    finally:
+        gc.unfreeze()
     return out
 
 
@@ -510,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
                  "per_page_ms": times, "ids": ids}
         print(table(dataset.name, results))
         if "auto" in chosen:
-            render = rendering_ms(pages)
+            render = rendering_ms(pages, max(1, args.repeat))
             entry["rendering_ms"] = render
             entry["rendering_share"] = sum(render) / sum(times["auto"]) if sum(times["auto"]) else None
             print(rendering_line(render, times["auto"]))

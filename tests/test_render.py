@@ -143,3 +143,60 @@ def test_a_sentence_long_heading_before_the_first_paragraph_is_a_dek_not_a_subhe
     short = lxml_html.fromstring(f"<div><h2>The vote</h2><p>{ARTICLE_PARAGRAPHS[0]}</p></div>")
     assert markdown_headings(blocks.render_body(short, (), ["The vote", ARTICLE_PARAGRAPHS[0]], None, None).markdown) \
         == ["The vote"]
+
+
+def test_text_without_marks_renders_as_the_token_walk_renders_it():
+    """A paragraph with no emphasis or link is rendered from its line, not by the token walk:
+    both must collapse every white-space character alike and escape alike."""
+    import sys
+
+    from newscrawl.extract.render import inline
+
+    spaces = "".join(chr(i) for i in range(sys.maxunicode + 1) if chr(i).isspace())
+    texts = [f"{spaces}a{spaces}b *c* _d_ [e](f) <g> & | ~ `h`{spaces}", "1. item", "# not a heading", spaces, "",
+             "\u3000中文\u00a0text\u2028end\x1c"]
+    for text in texts:
+        assert inline.render_text(text) == inline.render([("t", text)])
+        split = [("t", text[i:i + 3]) for i in range(0, len(text), 3)]  # one text spread over several nodes
+        assert inline.render_text(text) == inline.render(split)
+
+
+def test_paragraphs_spread_over_inline_elements_and_white_space_render_as_their_line():
+    root = lxml_html.fromstring("<div><p> a<span>\u3000b </span><span> </span>c*d<img src='x.gif'>e </p>"
+                                "<p>x<strong> bold </strong>y</p></div>")
+    lines = ["a b c*d e", "x bold y"]
+    rendering = blocks.render_body(root, (), lines, None, None)
+    assert rendering.markdown == "a b c\\*d e\n\nx **bold** y"
+    assert rendering.html == "<p>a b c*d e</p><p>x <strong>bold</strong> y</p>"
+
+
+def test_a_table_cell_over_the_cap_in_one_text_or_many_makes_a_layout_grid():
+    cap = blocks.MAX_TABLE_CELL_CHARS
+    for cell in (" x" * cap, "<b>x</b> " * (cap // 2) + "x " * (cap // 2)):  # exactly the cap: data
+        table = lxml_html.fromstring(f"<table><tr><td>{cell}</td><td>b</td></tr></table>")
+        assert blocks._data_table(table)
+    for cell in (" x" * (cap + 1), "<b>x</b> " * (cap // 2) + "x " * (cap // 2 + 1)):  # one more: layout
+        table = lxml_html.fromstring(f"<table><tr><td>{cell}</td><td>b</td></tr></table>")
+        assert not blocks._data_table(table)
+    nested = lxml_html.fromstring("<table><tr><td>a</td><td><table><tr><td>b</td></tr></table></td></tr></table>")
+    assert not blocks._data_table(nested)
+
+
+def test_skipped_parts_of_table_cells_are_left_out_of_the_rendered_table():
+    root = lxml_html.fromstring(
+        "<div><p>Before the table.</p><table><tr><th>Item</th><th>Cost <sup class='ref'>[1]</sup></th></tr>"
+        "<tr><td>Roads <a href='#n'>note</a></td><td>$4m</td></tr>"
+        "<tr class='ad'><td>Buy</td><td>now</td></tr></table></div>")
+    skip = {root.find_class("ref")[0], root.find_class("ad")[0], root.xpath("//a")[0]}
+    from newscrawl.extract.dom import render_paragraphs
+
+    rendering = blocks.render_body(root, skip, render_paragraphs(root, skip), None, None)
+    assert rendering.markdown == "Before the table.\n\n| Item | Cost |\n| --- | --- |\n| Roads | $4m |"
+
+
+def test_a_table_the_text_does_not_hold_is_neither_rendered_nor_counted():
+    rows = "".join(f"<tr><td>r{i}</td><td>{i}</td></tr>" for i in range(blocks.MAX_TABLE_ROWS + 50))
+    root = lxml_html.fromstring(f"<div><p>Before the table.</p><table>{rows}</table><p>After it.</p></div>")
+    rendering = blocks.render_body(root, (), ["Before the table.", "After it."], None, None)
+    assert rendering.markdown == "Before the table.\n\nAfter it."
+    assert rendering.capped == {}

@@ -208,3 +208,10 @@ def test_paywall_markup_is_found_wherever_it_sits_with_every_method():
             assert extract(html, url="https://example.com/a", method=method).paywalled is True, (method, name)
         for name, html in unmarked.items():
             assert extract(html, url="https://example.com/a", method=method).paywalled is False, (method, name)
+
+
+def test_word_count_splits_words_at_han_and_kana_characters():
+    assert word_count("abc中def") == 3
+    assert word_count("東京タワーは333m") == 7  # 東 京 タ ワ ー は, then "333m"
+    assert word_count("état_civil, naïve—Ελλάδα 12.5") == 5
+    assert word_count(" \u3000 ") == 0

@@ -21,16 +21,14 @@ from .render import render_body
 from .render.blocks import MAX_IMAGES, describe_image
 
 # Characters of the scripts written without spaces between words: each counts as a word.
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_WORD = re.compile(r"\w+")
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# A word: one such character, or a run of the other word characters.
+_WORD = re.compile(rf"[{_CJK_CHARS}]|[^\W{_CJK_CHARS}]+")
 
 
 def word_count(text: str) -> int:
     """Words of ``text``: ``\\w+`` runs, each Han or kana character one word."""
-    cjk = len(_CJK.findall(text))
-    if cjk:
-        text = _CJK.sub(" ", text)
-    return cjk + len(_WORD.findall(text))
+    return _WORD.subn("", text)[1]  # one pass; subn's count, no list of the words
 
 
 def enrich(article: Article, page: Page, body: Body) -> Article:
@@ -77,10 +75,9 @@ def cover_image(page: Page, body: Body, declared: str | None, images: list[dict]
     name = image_fields.file_name(declared)
     if not name or any(image_fields.file_name(i["url"]) == name for i in images):
         return None
-    skipped = set(body.skip)
     fallbacks = page.derived.get("noscript_images")
     for img in page.root.iter("img"):
-        if image_fields.file_name(image_fields.image_source(img, fallbacks)) != name or img in skipped:
+        if image_fields.file_name(image_fields.image_source(img, fallbacks)) != name or img in body.skip:
             continue  # the file name first: describing every picture of a page costs more
         found = describe_image(img, page.base_url, page.url, fallbacks)
         if found and image_fields.file_name(found["url"]) == name:

@@ -74,8 +74,12 @@ LEAD_NAMES = re.compile(
 
 
 def _overlap(a: str, b: str) -> float:
-    ta, tb = Counter(tokenize(a)), Counter(tokenize(b))
-    common = sum((ta & tb).values())
+    return _token_f1(Counter(tokenize(a)), Counter(tokenize(b)))
+
+
+def _token_f1(ta: Counter, tb: Counter) -> float:
+    """Token F1 of two token counts (``Counter.__and__`` builds a third counter: slower)."""
+    common = sum(min(n, tb[token]) for token, n in ta.items() if token in tb)
     if not common:
         return 0.0
     p, r = common / sum(ta.values()), common / sum(tb.values())
@@ -298,32 +302,45 @@ def _holders(body: Body, line: str, lines: list[str]) -> tuple:
     i = lines.index(line)
     following = lines[i + 1] if i + 1 < len(lines) else None
     budget = sum(map(len, lines[: i + 2])) + HOLDER_SLACK_CHARS
-    return _holder(body, line, budget), (_holder(body, following, budget) if following is not None else None)
+    if following is None:
+        return _holder(body, [line], budget)[0], None
+    held, after = _holder(body, [line, following], budget)
+    return held, after
 
 
-def _holder(body: Body, line: str, budget: int):
-    """The innermost element whose text is ``line``: an ancestor of the first text node that
-    starts it, among the body's text within ``budget`` characters of its start (the lead is
-    one of its first lines), its ancestors' text read only up to the line's length."""
-    key = _squeezed(line)
+def _holder(body: Body, lines: list[str], budget: int) -> list:
+    """For each of ``lines``, the innermost element whose text is that line: an ancestor of the
+    first text node that starts it, among the body's text within ``budget`` characters of its
+    start (the lead is one of its first lines), its ancestors' text read only up to the line's
+    length.  One walk of the text for all the lines."""
+    keys = [_squeezed(line) for line in lines]
+    found: list = [None] * len(keys)
+    looking = list(range(len(keys)))
     seen = 0
     for owner, text in dom.iter_text_nodes(body.root, body.skip):
         piece = _squeezed(text)
         if not piece:
             continue
-        if key.startswith(piece):
+        for k in looking:
+            key = keys[k]
+            if not key.startswith(piece):
+                continue
             node = owner
             while node is not None:
                 held = _squeezed_upto(node, len(key))
                 if held == key:
-                    return node
+                    found[k] = node
+                    break
                 if len(held) > len(key) or node is body.root:
                     break
                 node = node.getparent()
+        looking = [k for k in looking if found[k] is None]
+        if not looking:
+            break
         seen += len(piece)
         if seen > budget:
-            return None
-    return None
+            break
+    return found
 
 
 def _squeezed_upto(el, limit: int) -> str:
@@ -371,9 +388,12 @@ def shown_description(page: Page, description: str) -> str | None:
     if target < MIN_LEAD_CHARS:
         return None
     low, high = target * (1 - LENGTH_SLACK), target * (1 + LENGTH_SLACK)
+    wanted = None
     for el, (length, links) in page.lengths.items():
         if low <= length <= high and links <= LEAD_LINK_SHARE * length and el.tag not in _NOT_LEADS:
             text = dom.normalize_space(dom.node_text(el))
-            if _overlap(text, description) >= SHOWN_OVERLAP:
+            if wanted is None:
+                wanted = Counter(tokenize(description))
+            if _token_f1(Counter(tokenize(text)), wanted) >= SHOWN_OVERLAP:
                 return text
     return None

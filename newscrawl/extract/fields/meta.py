@@ -184,8 +184,10 @@ def paywalled(page: Page) -> bool:
     classes = _class_values(page)
     if classes is not None:  # the classes first (in one string), the whole page only if one is a paywall
         joined = "\n".join(classes)
-        if joined.isascii() and not any(word in joined.lower() for word in _PAYWALL_CLASS_WORDS):
-            return False  # (ASCII: lower() is what the pattern's IGNORECASE matches)
+        if joined.isascii():  # (ASCII: lower() is what the pattern's IGNORECASE matches)
+            lowered = joined.lower()  # once, not once a word
+            if not any(word in lowered for word in _PAYWALL_CLASS_WORDS):
+                return False
         return any(_PAYWALL_MARKUP.search(cls) for cls in classes) and _names_paywall(page.text)
     if not _names_paywall(page.text):  # substring scans; most pages name none
         return False
@@ -208,9 +210,8 @@ def _class_values(page: Page) -> list[str] | None:
     body, root = page.body, page.root
     if below is None or body is None:
         return None
-    values = [cls for cls in below if cls]
+    values = [body.get("class")]  # <body> and the elements outside it: ``below`` holds those under it
     node = body
-    values.append(body.get("class"))
     while node is not root:
         parent = node.getparent()
         if parent is None:  # a body outside the root: read every element as before
@@ -220,7 +221,7 @@ def _class_values(page: Page) -> list[str] | None:
             if sibling is not node:
                 values.extend(el.get("class") for el in sibling.iter(etree.Element))
         node = parent
-    return [cls for cls in values if cls]
+    return [cls for cls in below if cls] + [cls for cls in values if cls]
 
 
 def meta_image(page: Page) -> str | None:

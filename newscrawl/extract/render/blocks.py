@@ -16,6 +16,7 @@ from __future__ import annotations
 import html as html_lib
 from bisect import bisect_left
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -48,6 +49,7 @@ MAX_LEFT_OUT_PICTURES = 3
 MAX_LEFT_OUT_CAPTION_CHARS = 500
 LEFT_OUT_LINK_SHARE = 0.1
 _SENTENCE_END = tuple(".!?。！？…:;,，；：")
+_EMPHASIS = ("strong", "em")
 
 
 @dataclass
@@ -61,6 +63,7 @@ class Block:
     quote: int = 0  # blockquote depth
     images: list[dict] = field(default_factory=list)
     capped: dict[str, int] = field(default_factory=dict)  # parts over a cap, counted when the block is kept
+    finish: Callable[[], tuple[str, str, dict[str, int]]] | None = None  # md, html, capped: made when kept
 
 
 @dataclass
@@ -81,6 +84,7 @@ class _Walker:
         self.marks: list[tuple] = []  # inline marks open now
         self.plain: list[str] = []
         self.tokens: list[tuple] = []
+        self.marked = False  # whether ``tokens`` holds marks
         self.pending_images: list[dict] = []
         self.bold = self.chars = self.linked = 0
         self.strong = self.linking = 0  # <strong>/<b>, <a href> open now
@@ -100,7 +104,8 @@ class _Walker:
         if self.plain:
             line = dom.normalize_space("".join(self.plain))
             if line:
-                md, out = inline.render(self.tokens)
+                # Text alone renders as the line itself (the tokens' white space collapsed as in it)
+                md, out = inline.render(self.tokens) if self.marked else inline.render_text(line)
                 self.blocks.append(self._paragraph(line, md, out))
             self.plain = []
         if self.pending_images:
@@ -108,75 +113,86 @@ class _Walker:
             self.pending_images = []
         if self.tokens:
             self.tokens = [("o", m[1], m[2]) for m in self.marks] if self.marks else []
+            self.marked = bool(self.marks)
         self.bold = self.chars = self.linked = 0
 
     def _paragraph(self, line: str, md: str, out: str) -> Block:
-        quote = sum(1 for el in self.stack if el.tag == "blockquote")
-        heading = next((_HEADINGS[el.tag] for el in reversed(self.stack) if el.tag in _HEADINGS), 0)
+        tags = [el.tag for el in self.stack]
+        quote = tags.count("blockquote")
+        heading = next((_HEADINGS[tag] for tag in reversed(tags) if tag in _HEADINGS), 0)
         if heading and self.linked >= LINKED_HEADING_SHARE * self.chars:
             heading = 0  # a heading that is a link is a teaser's headline: another article's, not a section's
         if heading:  # a heading is bold already: its emphasis is dropped, its links kept
-            md, out = inline.render([t for t in self.tokens if t[0] == "t" or t[1] not in ("strong", "em")])
+            if self.marked:
+                md, out = inline.render([t for t in self.tokens if t[0] == "t" or t[1] not in _EMPHASIS])
             return Block("h", [line], md, out, level=max(2, heading), quote=quote)
-        lists = [el for el in self.stack if el.tag in ("ul", "ol")]
-        if any(el.tag == "li" for el in self.stack) and lists:
-            return Block("li", [line], md, out, level=len(lists), ordered=lists[-1].tag == "ol", quote=quote)
-        if any(el.tag == "pre" for el in self.stack):
+        if "li" in tags:
+            lists = [tag for tag in tags if tag in ("ul", "ol")]
+            if lists:
+                return Block("li", [line], md, out, level=len(lists), ordered=lists[-1] == "ol", quote=quote)
+        if "pre" in tags:
             return Block("pre", [line], line, html_lib.escape(line, quote=False), quote=quote)
         if self.chars and self.bold >= self.chars and _bold_heading(line) and \
-                not any(el.tag in ("td", "th", "a", "figcaption") for el in self.stack):
-            plain_md, plain_html = inline.render([("t", line)])
+                not any(tag in ("td", "th", "a", "figcaption") for tag in tags):
+            plain_md, plain_html = inline.render_text(line)
             return Block("h", [line], plain_md, plain_html, level=3, quote=quote)
         return Block("p", [line], md, out, quote=quote)
 
     # --- the walk ------------------------------------------------------------------------------
     def walk(self) -> list[Block]:
-        walker = etree.iterwalk(self.root, events=("start", "end"))
+        root, skip, stack, flush, text = self.root, self.skip, self.stack, self.flush, self.text
+        block_tags, marks = dom.BLOCK_TAGS, inline.MARKS
+        walker = etree.iterwalk(root, events=("start", "end"))
         for ev, el in walker:
-            tag = el.tag if isinstance(el.tag, str) else ""
+            tag = el.tag
+            if not isinstance(tag, str):
+                tag = ""
             if ev == "start":
-                if el in self.skip:
+                if el in skip:
                     self._left_out_pictures(el)
                     walker.skip_subtree()
                     continue
                 if tag == "table" and _data_table(el):
-                    self.flush()
+                    flush()
                     self.blocks.append(self._table(el))
                     walker.skip_subtree()
                     continue
                 if tag == "figure" and (found := self._figure(el)) is not None:
-                    self.flush()
+                    flush()
                     self.blocks.append(found)
                     walker.skip_subtree()
                     continue
-                if tag in dom.BLOCK_TAGS or tag == "br":
-                    self.flush()
-                if tag in inline.MARKS:
-                    self._open(el, inline.MARKS[tag])
-                if tag in dom.BLOCK_TAGS:
-                    self.stack.append(el)
+                block = tag in block_tags
+                if (block or tag == "br") and (self.plain or self.tokens or self.pending_images):
+                    flush()  # (nothing to flush otherwise: most boundaries follow another)
+                if tag in marks:
+                    self._open(el, marks[tag])
+                if block:
+                    stack.append(el)
                 if el.text:
-                    self.text(el.text)
+                    text(el.text)
             else:
-                if tag in dom.BLOCK_TAGS and el not in self.skip:
-                    self.flush()
+                if tag in block_tags and el not in skip:
+                    if self.plain or self.tokens or self.pending_images:
+                        flush()
                 elif tag == "img":
                     self.plain.append(" ")
                     self.tokens.append(("t", " "))
-                    if el not in self.skip and (found := self._image(el)) is not None:
+                    if el not in skip and (found := self._image(el)) is not None:
                         self.pending_images.append(found)
-                if self.stack and self.stack[-1] is el:
-                    self.stack.pop()
+                if stack and stack[-1] is el:
+                    stack.pop()
                 if self.marks and self.marks[-1][0] is el:
                     mark = self.marks.pop()[1]
                     self.tokens.append(("c", mark))
+                    self.marked = True
                     if mark == "strong":
                         self.strong -= 1
                     elif mark == "a":
                         self.linking -= 1
-                if el is not self.root and el.tail:
-                    self.text(el.tail)
-        self.flush()
+                if el is not root and el.tail:
+                    text(el.tail)
+        flush()
         return self.blocks
 
     def _open(self, el, mark: str) -> None:
@@ -187,6 +203,7 @@ class _Walker:
                 return
         self.marks.append((el, mark, href))
         self.tokens.append(("o", mark, href))
+        self.marked = True
         if mark == "strong":
             self.strong += 1
         elif mark == "a":
@@ -214,47 +231,62 @@ class _Walker:
         self.pending_images.extend(found for img in pictures if (found := self._image(img)) is not None)
 
     def _figure(self, figure) -> Block | None:
-        found = [i for el in figure.iter("img") if not self._skipped(el, figure) and (i := self._image(el))]
+        skip = self.skip
+        found = [i for el in figure.iter("img") if not _skipped(el, figure, skip) and (i := self._image(el))]
         if not found:
             return None
         lines = dom.render_paragraphs(figure, self.skip)
         block = Block("figure", lines, images=found)
         return block
 
-    def _skipped(self, el, top) -> bool:
-        node = el
-        while node is not None:
-            if node in self.skip:
-                return True
-            if node is top:
-                return False
-            node = node.getparent()
-        return False
-
     def _table(self, table) -> Block:
-        lines = dom.render_paragraphs(table, self.skip)
-        rows: list[list[tuple[str, str, bool]]] = []
-        for tr in table.iter("tr"):
-            if self._skipped(tr, table):
+        """The table's block: its lines now (:func:`align` matches them), its cells rendered only
+        when the block is kept (:func:`_serialise`): a page's tables are often furniture."""
+        skip = self.skip
+        return Block("table", dom.render_paragraphs(table, skip), finish=lambda: _table_parts(table, skip))
+
+
+def _table_parts(table, skip: set) -> tuple[str, str, dict[str, int]]:
+    """Markdown, HTML and the parts over a cap of the data table ``table`` minus ``skip``."""
+    # The compiled render_paragraphs copies its skip set on each call: one cell's call would copy
+    # every skipped element of the page.
+    skip = skip.intersection(table.iter()) if skip else skip
+    rows: list[list[tuple[str, bool]]] = []
+    for tr in table.iter("tr"):
+        if _skipped(tr, table, skip):
+            continue
+        cells = []
+        for cell in tr:
+            if cell.tag not in ("td", "th") or cell in skip:
                 continue
-            cells = []
-            for cell in tr:
-                if cell.tag not in ("td", "th") or cell in self.skip:
-                    continue
-                text = " ".join(dom.render_paragraphs(cell, self.skip))
-                cells.append((text, cell.tag == "th"))
-            if cells:
-                rows.append(cells)
-        capped = {}
-        if len(rows) > MAX_TABLE_ROWS:
-            capped["table_rows"] = len(rows) - MAX_TABLE_ROWS
-            rows = rows[:MAX_TABLE_ROWS]
-        width = max((len(r) for r in rows), default=0)
-        if width > MAX_TABLE_COLUMNS:
-            capped["table_columns"] = width - MAX_TABLE_COLUMNS
-            width = MAX_TABLE_COLUMNS
-        rows = [(r + [("", False)] * width)[:width] for r in rows]
-        return Block("table", lines, _table_markdown(rows), _table_html(rows), capped=capped)
+            if len(cell):
+                text = " ".join(dom.render_paragraphs(cell, skip))
+            else:  # text alone (most cells): what render_paragraphs would make of it
+                text = dom.normalize_space(cell.text)
+            cells.append((text, cell.tag == "th"))
+        if cells:
+            rows.append(cells)
+    capped = {}
+    if len(rows) > MAX_TABLE_ROWS:
+        capped["table_rows"] = len(rows) - MAX_TABLE_ROWS
+        rows = rows[:MAX_TABLE_ROWS]
+    width = max((len(r) for r in rows), default=0)
+    if width > MAX_TABLE_COLUMNS:
+        capped["table_columns"] = width - MAX_TABLE_COLUMNS
+        width = MAX_TABLE_COLUMNS
+    rows = [(r + [("", False)] * width)[:width] for r in rows]
+    return _table_markdown(rows), _table_html(rows), capped
+
+
+def _skipped(el, top, skip: set) -> bool:
+    node = el
+    while node is not None:
+        if node in skip:
+            return True
+        if node is top:
+            return False
+        node = node.getparent()
+    return False
 
 
 def describe_image(img, base_url: str | None, page_url: str | None, fallbacks: dict | None) -> dict | None:
@@ -279,17 +311,26 @@ def _bold_heading(line: str) -> bool:
 
 def _data_table(table) -> bool:
     """A table of data (cells of inline text, two columns or more), not a layout grid."""
+    layout = table.iter(*_LAYOUT_TAGS)
+    next(layout)  # the table itself
+    if next(layout, None) is not None:
+        return False
     widest = 0
-    for el in table.iter():
-        if el is table:
-            continue
-        if el.tag in _LAYOUT_TAGS:
-            return False
+    for el in table.iter("tr", "td", "th"):
         if el.tag == "tr":
             widest = max(widest, sum(1 for c in el if c.tag in ("td", "th")))
-        elif el.tag in ("td", "th") and dom.non_space_len(dom.node_text(el)) > MAX_TABLE_CELL_CHARS:
+        elif _longer_than(el, MAX_TABLE_CELL_CHARS):
             return False
     return widest >= 2
+
+
+def _longer_than(el, chars: int) -> bool:
+    """Whether the table cell ``el`` holds more than ``chars`` characters besides white space.
+    Its text is serialised by libxml2 (the text ``itertext`` yields, ~10x faster on cells with
+    markup); a cell holds no table (:func:`_data_table` checked that first), so each character
+    of a table is read once."""
+    text = el.text if not len(el) else etree.tostring(el, method="text", encoding=str, with_tail=False)
+    return text is not None and len(text) > chars and dom.non_space_len(text) > chars
 
 
 def _table_markdown(rows) -> str:
@@ -375,7 +416,7 @@ def align(blocks: list[Block], lines: list[str]) -> list[Block]:
                        if b.kind in ("image", "figure"))
             j = later[k]
             continue
-        md, out_html = inline.render([("t", lines[i])])
+        md, out_html = inline.render_text(lines[i])
         out.append(Block("p", [lines[i]], md, out_html))
         i += 1
     if not matched:
@@ -428,6 +469,8 @@ def _serialise(blocks: list[Block]) -> Rendering:
     quote_open = 0
     previous = None
     for block in blocks:
+        if block.finish is not None:
+            block.md, block.html, block.capped = block.finish()
         for key, count in block.capped.items():
             capped[key] += count
         if block.kind in ("image", "figure"):

@@ -51,6 +51,12 @@ def _punctuation(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "PS"
 
 
+def render_text(text: str) -> tuple[str, str]:
+    """``render([("t", text)])``: text with no marks, its white space collapsed."""
+    core = " ".join(text.split())  # str.split() splits on exactly what \s matches
+    return escape_markdown(core), html_lib.escape(core, quote=False)
+
+
 def render(tokens: list[tuple]) -> tuple[str, str]:
     """``(markdown, html)`` of a token list: ``("t", text)``, ``("o", mark, href)``, ``("c", mark)``.
 
