@@ -21,17 +21,23 @@ PAGES = catalogue_eval.load_pages()
 needs_pages = pytest.mark.skipif(not PAGES, reason="../shared/datasets/catalogue-labelled is absent")
 
 
+@pytest.fixture(scope="module")
+def evaluated():
+    """The catalogue stage on every labelled page, run once for the tests that read its scores."""
+    return catalogue_eval.evaluate(PAGES)
+
+
 @needs_pages
-def test_micro_f1_meets_the_bar_without_the_site_pattern():
-    micro, rows = catalogue_eval.evaluate(PAGES)
+def test_micro_f1_meets_the_bar_without_the_site_pattern(evaluated):
+    micro, rows = evaluated
     per_page = {page_id: round(score.f1, 3) for page_id, score in rows}
     assert micro.f1 >= catalogue_eval.F1_BAR, per_page
 
 
 @needs_pages
-def test_every_page_keeps_most_of_its_articles():
+def test_every_page_keeps_most_of_its_articles(evaluated):
     """No page may be given up for the pooled figure: recall at least 0.8 on each."""
-    _, rows = catalogue_eval.evaluate(PAGES)
+    _, rows = evaluated
     assert all(score.recall >= 0.8 for _, score in rows), {i: round(s.recall, 3) for i, s in rows}
 
 

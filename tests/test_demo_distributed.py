@@ -1,5 +1,5 @@
-"""Two distributed workers on the demo (a real redis-server, skipped without one): the demo's stable
-port gives both workers the same URLs, so each of its articles is exported exactly once."""
+"""Two distributed workers on the demo (a real redis-server, skipped without one): one demo server on
+one port gives both workers the same URLs, so each of its articles is exported exactly once."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 import pytest_twisted
-from conftest import crawl_settings, read_jsonl, run_crawl
+from conftest import crawl_settings, free_port, read_jsonl, run_crawl
 
 pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (pip install scrapy-redis==0.9.1)")
@@ -31,10 +31,13 @@ async def test_two_workers_on_the_demo_export_each_article_once(tmp_path, client
 
     spider = spider_class(load_sites()["demo"])
     workers = ("w1", "w2")
+    # One port for both workers, not the stable one: a demo server another test process holds there
+    # (pytest-xdist) would be shared, and stopped under these crawls when that test ends.
+    port = free_port()
     crawls = await defer.DeferredList([
         defer.ensureDeferred(run_crawl(spider, crawl_settings(
             tmp_path / name, tmp_path / f"{name}.jsonl", NEWSCRAWL_DISTRIBUTED=redis_url, NEWSCRAWL_IDLE_CLOSE=1,
-            LOG_LEVEL="WARNING")))
+            NEWSCRAWL_SERVE_PORT=port, LOG_LEVEL="WARNING")))
         for name in workers
     ], fireOnOneErrback=True, consumeErrors=True)
     exported = Counter(urlsplit(item["url"]).path for name in workers for item in read_jsonl(tmp_path / f"{name}.jsonl"))

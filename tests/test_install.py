@@ -138,13 +138,22 @@ def test_data_in_a_zipped_package_is_copied_out_for_the_run_and_removed_at_exit(
     assert not Path(copied).exists()
 
 
-def test_wheel_holds_the_runtime_data_only(tmp_path):
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel `pip install .` builds and installs, built once from a copy of the source, which
+    is then removed: what the wheel holds and what installing it gives are read from the same file."""
+    tmp_path = tmp_path_factory.mktemp("wheel")
     source = copy_source(tmp_path / "src")
     result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                              "--no-index", "-w", str(tmp_path / "dist"), str(source)],
                             capture_output=True, text=True, env=clean_env(), timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
-    (wheel,) = (tmp_path / "dist").glob("newscrawl-*.whl")
+    shutil.rmtree(source)  # the install must not depend on the tree it was built from
+    (built,) = (tmp_path / "dist").glob("newscrawl-*.whl")
+    return built
+
+
+def test_wheel_holds_the_runtime_data_only(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"newscrawl/data/sites.toml", "newscrawl/data/demo/headers.json", "newscrawl/data/demo/site/index.html",
             "newscrawl/data/models/classifier-linear.npz", "newscrawl/data/models/manifest.json",
@@ -162,11 +171,9 @@ def test_wheel_holds_the_runtime_data_only(tmp_path):
     assert "settings = newscrawl.settings" in entry_points
 
 
-def test_pip_install_gives_a_newscrawl_command_that_works_anywhere(tmp_path):
-    source = copy_source(tmp_path / "src")
+def test_pip_install_gives_a_newscrawl_command_that_works_anywhere(tmp_path, wheel):
     venv = make_venv(tmp_path / "venv")
-    pip_install(venv, str(source))
-    shutil.rmtree(source)  # the install must not depend on the tree it was built from
+    pip_install(venv, str(wheel))  # what `pip install <source>` builds, then installs
     workdir = tmp_path / "elsewhere"
     workdir.mkdir()
     assert data_dir_seen_by(venv, workdir).is_relative_to(venv)

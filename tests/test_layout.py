@@ -59,6 +59,12 @@ def graph() -> dict[str, set[str]]:
     return {name: imports_of(name, path, known) for name, path in mods.items()}
 
 
+@pytest.fixture(scope="module")
+def import_graph() -> dict[str, set[str]]:
+    """The package's import graph, read from the source once for every test of the module."""
+    return graph()
+
+
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components of more than one module (Tarjan)."""
     index: dict[str, int] = {}
@@ -101,22 +107,22 @@ def test_the_checker_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_package_modules_import_no_cycle():
+def test_package_modules_import_no_cycle(import_graph):
     # A package __init__ importing its own submodules is how a package exposes its API; the
     # edge from a submodule back to its package's __init__ is the only one left out.
     edges = {
         name: {t for t in targets if not name.startswith(t + ".")}
-        for name, targets in graph().items()
+        for name, targets in import_graph.items()
     }
     assert cycles(edges) == []
 
 
 @pytest.mark.parametrize("name", sorted(n for n in modules() if n.startswith("newscrawl.extract")))
-def test_extraction_library_stands_alone(name):
+def test_extraction_library_stands_alone(name, import_graph):
     """What a crawl runs to extract an article needs neither Scrapy nor the measuring code."""
     forbidden = {"scrapy", "twisted", "scrapy_redis", "newscrawl.evaluation", "newscrawl.training",
                  "newscrawl.pipelines", "newscrawl.spiders", "newscrawl.commands", "trafilatura", "readability"}
-    imported = graph()[name]
+    imported = import_graph[name]
     bad = {t for t in imported for f in forbidden if t == f or t.startswith(f + ".")}
     assert not bad, f"{name} imports {sorted(bad)}"
 
@@ -131,9 +137,9 @@ SCRAPY_FREE_CRAWL_MODULES = (
 
 
 @pytest.mark.parametrize("name", sorted(n for n in modules() if n.startswith(SCRAPY_FREE_CRAWL_MODULES)))
-def test_crawl_side_libraries_hold_no_scrapy_layer(name):
+def test_crawl_side_libraries_hold_no_scrapy_layer(name, import_graph):
     forbidden = {"scrapy", "twisted", "scrapy_redis", "newscrawl.pipelines", "newscrawl.spiders",
                  "newscrawl.commands"}
-    imported = graph()[name]
+    imported = import_graph[name]
     bad = {t for t in imported for f in forbidden if t == f or t.startswith(f + ".")}
     assert not bad, f"{name} imports {sorted(bad)}"

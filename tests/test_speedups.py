@@ -466,61 +466,15 @@ def test_the_lengths_gain_counted_are_the_lengths_counted_apart(name, mu, compil
 
 
 @pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
+@pytest.mark.skipif(_speedups is not None, reason="built: the one pass over the datasets below checks the lengths")
 def test_every_dataset_page_gets_the_same_lengths_from_gain():
+    """Without the build: Page.lengths from the pure-Python Gain on every dataset page."""
     compared = 0
     for name, url, page in dataset_bodies():
         from_gain, counted = gain_lengths_and_counted(page, auto.MU)
         assert from_gain == counted, f"{name} {url}"
         compared += 1
     assert compared > 1000
-
-
-@needs_build
-@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
-def test_every_dataset_page_gets_the_same_gain_both_ways(monkeypatch):
-    compared = 0
-    for name, url, text in dataset_pages():
-        try:
-            page = Page.from_html(text, url=url)
-            page.language  # noqa: B018
-        except Exception:  # noqa: BLE001 - a page extract() cannot parse is no comparison
-            continue
-        if page.body is None:
-            continue
-        compiled, pure = both_ways(page, monkeypatch)
-        assert_same(compiled, pure, f"{name} {url}")
-        assert_same_tree(page.body, f"{name} {url}")
-        compiled_teasers, pure_teasers = teaser_sets(page)
-        assert compiled_teasers == pure_teasers, f"{name} {url}"
-        compared += 1
-    assert compared > 1000
-
-
-@needs_build
-@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
-def test_every_dataset_page_gets_the_same_language_both_ways(monkeypatch):
-    """The sample detect_language identifies on each page: same counts, language and probability."""
-    identifier = language._identifier()
-    samples: list[str] = []
-    identify = language.identify
-    monkeypatch.setattr(language, "identify", lambda text: samples.append(text) or identify(text))
-    for _name, url, text in dataset_pages():
-        try:
-            page = Page.from_html(text, url=url)
-        except Exception:  # noqa: BLE001
-            continue
-        if page.body is not None:
-            language.detect_language(page.body, page.declared_language)
-    assert len(samples) > 1000
-    for sample in samples:
-        data = identifier._encode(sample)
-        compiled, numpy_walk, own = walks(data)
-        assert compiled == numpy_walk == own, sample[:80]
-        scores = identifier._decide(sample)
-        with monkeypatch.context() as patch:
-            patch.setattr(language, "byte_walk", None)
-            patch.setattr(language, "rows_as_float32", None)
-            assert identifier._decide(sample).tolist() == scores.tolist(), sample[:80]
 
 
 AUTHOR_PAGE = """<html><head><meta name="author" content="Head Author"></head><body>
@@ -567,18 +521,6 @@ def test_the_compiled_author_scan_finds_the_python_scan_s_elements(name, monkeyp
         assert [len(found) for found in by_rule] == [1, 1, 1, 4, 4] and len(metas) == 1
 
 
-@needs_build
-@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
-def test_every_dataset_page_gets_the_same_author_elements_both_ways(monkeypatch):
-    compared = found = 0
-    for name, url, page in dataset_bodies():
-        compiled, pure = author_scans(page, monkeypatch)
-        assert compiled == pure, f"{name} {url}"
-        compared += 1
-        found += any(compiled[0])
-    assert compared > 1000 and found > 300
-
-
 WALK_PAGES = {
     **PAGES,
     "headline": "<html><body><div>before <b>bold</b> tail</div><h1> x </h1><h1>Real <i>headline</i></h1>"
@@ -620,17 +562,6 @@ def test_the_compiled_walk_stops_past_the_window_and_finds_the_headline():
     page = Page.from_html(WALK_PAGES["headline"])
     (short, end), (whole, same_end) = walk_runs(page, [40, None])[0]
     assert end == same_end == whole.index(EN) and len(short) == end + 40 < len(whole)  # " x " is too short
-
-
-@needs_build
-@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
-def test_every_dataset_page_gets_the_same_visible_text_both_ways():
-    compared = 0
-    for name, url, page in dataset_bodies():
-        compiled, pure = walk_runs(page, WALK_WINDOWS[0])
-        assert compiled == pure, f"{name} {url}"
-        compared += 1
-    assert compared > 1000
 
 
 RENDER_PAGES = {
@@ -683,20 +614,6 @@ def test_the_compiled_character_counts_are_the_python_counts(text):
     assert vars(compiled) == vars(pure)
 
 
-@needs_build
-@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
-def test_every_dataset_page_gets_the_same_character_counts_both_ways():
-    compared = 0
-    for _name, url, page in dataset_bodies():
-        texts = [t for t in page.body.itertext() if t.strip()][:200]
-        compiled = [vars(features._text_stats(t, False)) for t in texts]
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(features, "char_counts", None)
-            assert compiled == [vars(features._text_stats(t, False)) for t in texts], url
-        compared += 1
-    assert compared > 1000
-
-
 def text_node_lists(root, skip) -> tuple[list, list]:
     compiled = [(id(owner), text) for owner, text in dom.iter_text_nodes(root, skip)]
     with pytest.MonkeyPatch.context() as patch:
@@ -716,21 +633,6 @@ def test_the_compiled_text_nodes_are_the_python_text_nodes(name):
     for root in elements[1:]:
         compiled, pure = text_node_lists(root, ())
         assert compiled == pure
-
-
-@needs_build
-@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
-def test_every_dataset_page_gets_the_same_paragraphs_and_text_nodes_both_ways():
-    compared = 0
-    for name, url, page in dataset_bodies():
-        elements = list(page.body.iter())
-        for skip in (set(), set(elements[::9]), set(elements[::7])):
-            compiled, pure = renders(page, page.body, skip)
-            assert compiled == pure, f"paragraphs {name} {url}"
-            compiled, pure = text_node_lists(page.body, skip)
-            assert compiled == pure, f"text nodes {name} {url}"
-        compared += 1
-    assert compared > 1000
 
 
 WHITE_SPACE = [chr(code) for code in range(0x110000) if chr(code).isspace()]
@@ -757,16 +659,6 @@ def test_the_compiled_end_tag_scan_removes_what_the_regex_removes(text):
     assert _speedups.strip_end_tags(text.encode()) == dom._END_HTML_BODY_RE.sub("", text).encode()
 
 
-@needs_build
-@pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
-def test_every_dataset_page_loses_the_same_end_tags_both_ways():
-    compared = 0
-    for _name, url, text in dataset_pages():
-        assert _speedups.strip_end_tags(text.encode()) == dom._END_HTML_BODY_RE.sub("", text).encode(), url
-        compared += 1
-    assert compared > 1000
-
-
 ELEMENT_COUNT_PAGES = [
     "<p>one",
     "<html><head><title>t</title></head><body><!-- c --><?pi x?><div><p>a<b>b</b></p></div>&amp;</body></html>",
@@ -786,15 +678,104 @@ def test_the_compiled_element_count_is_xpath_s(text):
         1 for el in root.iter() if isinstance(el.tag, str))
 
 
+def same_language_sample(sample: str, monkeypatch) -> None:
+    """The sample's py3langid feature counts, language and probability, compiled and not."""
+    identifier = language._identifier()
+    compiled, numpy_walk, own = walks(identifier._encode(sample))
+    assert compiled == numpy_walk == own, sample[:80]
+    scores = identifier._decide(sample)
+    with monkeypatch.context() as patch:
+        patch.setattr(language, "byte_walk", None)
+        patch.setattr(language, "rows_as_float32", None)
+        assert identifier._decide(sample).tolist() == scores.tolist(), sample[:80]
+
+
+def same_gain_tree_and_teasers(page: Page, what: str, monkeypatch) -> None:
+    compiled, pure = both_ways(page, monkeypatch)
+    assert_same(compiled, pure, f"gain: {what}")
+    assert_same_tree(page.body, f"tree index: {what}")
+    compiled_teasers, pure_teasers = teaser_sets(page)
+    assert compiled_teasers == pure_teasers, f"teasers: {what}"
+
+
+def same_paragraphs_and_text_nodes(page: Page, what: str) -> None:
+    elements = list(page.body.iter())
+    for skip in (set(), set(elements[::9]), set(elements[::7])):
+        compiled, pure = renders(page, page.body, skip)
+        assert compiled == pure, f"paragraphs: {what}"
+        compiled, pure = text_node_lists(page.body, skip)
+        assert compiled == pure, f"text nodes: {what}"
+
+
+def same_character_counts(page: Page, what: str) -> None:
+    texts = [t for t in page.body.itertext() if t.strip()][:200]
+    compiled = [vars(features._text_stats(t, False)) for t in texts]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(features, "char_counts", None)
+        assert compiled == [vars(features._text_stats(t, False)) for t in texts], f"character counts: {what}"
+
+
 @needs_build
 @pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (it sits beside the checkout)")
-def test_every_dataset_page_has_the_same_element_count_both_ways():
-    compared = 0
-    for _name, url, text in dataset_pages():
+@pytest.mark.timeout(1200)  # ~3,000 pages, every comparison: past the suite's 300 s on a loaded 2-core machine
+def test_every_dataset_page_gets_the_same_results_both_ways(monkeypatch):
+    """One pass over every page of every dataset, each page decoded and parsed once, every compiled
+    function against its pure-Python fallback: the end tags stripped, the element count, the
+    language sample's features and scores, Gain's lengths, Gain's arrays, the TreeIndex, the
+    teaser items, the author elements, the visible text walk, the character counts, the rendered
+    paragraphs and the text nodes.  A difference names the comparison and the page.
+
+    Each comparison that Gain's page.derived values could touch starts from the page as parsed.
+    """
+    compared = {key: 0 for key in ("end tags", "element count", "language", "lengths", "bodies")}
+    authors_found = 0
+    samples: list[str] = []
+    identify = language.identify
+    for name, url, text in dataset_pages():
+        what = f"{name} {url}"
+        assert _speedups.strip_end_tags(text.encode()) == dom._END_HTML_BODY_RE.sub("", text).encode(), (
+            f"end tags: {what}")
+        compared["end tags"] += 1
         try:
             root = dom.parse_html(text)
         except Exception:  # noqa: BLE001 - a page that does not parse has no count
+            root = None
+        if root is not None:
+            assert _speedups.element_count(root) == root.xpath("count(//*)"), f"element count: {what}"
+            compared["element count"] += 1
+        del root
+        try:
+            page = Page.from_html(text, url=url)
+        except Exception:  # noqa: BLE001 - a page extract() cannot parse is no comparison
             continue
-        assert _speedups.element_count(root) == root.xpath("count(//*)"), url
-        compared += 1
-    assert compared > 1000
+        if page.body is None:
+            continue
+        as_parsed = dict(page.derived)
+        with monkeypatch.context() as patch:  # the sample detect_language identifies on the page
+            patch.setattr(language, "identify", lambda sample: samples.append(sample) or identify(sample))
+            page.language  # noqa: B018 - detect_language(page.body, page.declared_language), kept
+        for sample in samples:
+            same_language_sample(sample, monkeypatch)
+            compared["language"] += 1
+        samples.clear()
+
+        from_gain, counted = gain_lengths_and_counted(page, auto.MU)
+        assert from_gain == counted, f"lengths from Gain: {what}"
+        compared["lengths"] += 1
+        page.derived.clear()
+        page.derived.update(as_parsed)
+
+        same_gain_tree_and_teasers(page, what, monkeypatch)
+        page.derived.clear()
+        page.derived.update(as_parsed)
+
+        compiled, pure = author_scans(page, monkeypatch)
+        assert compiled == pure, f"author elements: {what}"
+        authors_found += any(compiled[0])
+        compiled, pure = walk_runs(page, WALK_WINDOWS[0])
+        assert compiled == pure, f"visible text: {what}"
+        same_character_counts(page, what)
+        same_paragraphs_and_text_nodes(page, what)
+        compared["bodies"] += 1
+    assert min(compared.values()) > 1000, compared
+    assert authors_found > 300
