@@ -192,3 +192,16 @@ def test_clean_after_a_body_method_leaves_no_stale_lengths_or_classes():
     assert site.clean(page) >= 3
     assert BODY_CLASSES not in page.derived
     assert page.lengths == dom.text_and_link_lengths(page.body) != before
+
+
+def test_clean_forgets_the_h1_read_before_it():
+    """The headline's <h1> read before the clean-up is read again after it: a site-wide <h1> the
+    template removed must not stand in for the page's own."""
+    from newscrawl.extract.fields.title import _main_h1
+
+    page = Page.from_html("<html><body><h1>Site-wide banner</h1><article><h1>The story's headline</h1>"
+                          "<p>Text of the story.</p></article></body></html>")
+    assert _main_h1(page) == "Site-wide banner"
+    banner = next(page.root.iter("h1"))
+    SiteTemplates().clean(page, leaves=[banner])
+    assert _main_h1(page) == "The story's headline"

@@ -26,6 +26,8 @@ TEXT_LENGTHS = "text_lengths"
 # page.derived key of the class attributes of the elements under <body> (None where there is none;
 # the <body> element's own is not among them), when a body method has read them (auto's Gain).
 BODY_CLASSES = "body_classes"
+# page.derived key of the first <h1> that is not the site's name linked home (title and body ask).
+MAIN_H1 = "main_h1"
 
 
 @dataclass

@@ -25,7 +25,7 @@ from urllib.parse import urljoin, urlsplit
 from rapidfuzz.distance import LCSseq
 
 from .. import dom
-from ..page import Page
+from ..page import MAIN_H1, Page
 
 # " | ", "_", " - ", "——", "--" (a run of hyphens is never inside a word: "标题--频道"), ...
 # White space opens a separator only where its run starts (the
@@ -205,9 +205,9 @@ def _is_home_link(el, page: Page) -> bool:
 def _main_h1(page: Page) -> str | None:
     """The text of the first ``<h1>`` that is not the site's logo or name linked home (kept on the
     page: the body's headline vote and the title's both ask)."""
-    if "main_h1" not in page.derived:
-        page.derived["main_h1"] = _read_main_h1(page)
-    return page.derived["main_h1"]
+    if MAIN_H1 not in page.derived:
+        page.derived[MAIN_H1] = _read_main_h1(page)
+    return page.derived[MAIN_H1]
 
 
 def _read_main_h1(page: Page) -> str | None:

@@ -39,7 +39,7 @@ from rapidfuzz.distance import Levenshtein
 
 from .. import dom
 from ..body import Body
-from ..page import BODY_CLASSES, TEXT_LENGTHS, Page
+from ..page import BODY_CLASSES, MAIN_H1, TEXT_LENGTHS, Page
 
 N1 = 10
 N2 = 3
@@ -293,7 +293,7 @@ class SiteTemplates:
         drop_orphaned_labels(removed_chars)
         for name in ("body", "lengths"):  # cached views of the tree are stale now
             page.__dict__.pop(name, None)
-        for key in (TEXT_LENGTHS, BODY_CLASSES):  # and what a body method read of it
+        for key in (TEXT_LENGTHS, BODY_CLASSES, MAIN_H1):  # and what a body method or the title read of it
             page.derived.pop(key, None)
         return len(doomed)
 
