@@ -36,8 +36,8 @@ slow spell of a shared machine falls on all of them alike; with ``--repeat N`` e
 timed N times per extractor and the median kept.  Objects alive before timing starts are
 frozen out of the garbage collector (``gc.freeze``), so a full collection does not charge
 the benchmark's own heap to one extractor.  Before timing, dateparser sets up its locales
-(:func:`newscrawl.extract.fields.dates.warm_up`, ~1.2 s, which a crawl's extraction workers run
-as they start); a page's first run can still include smaller one-off costs, so the slow-page
+(:func:`newscrawl.extract.fields.dates.warm_up`, ~1.2 s, which a crawl pays on the first page
+that needs it); a page's first run can still include smaller one-off costs, so the slow-page
 list re-times the stages warm and shows that total beside the measured one.  Extractors that
 share a library share its caches (htmldate serves trafilatura and newscrawl's last-resort date
 search): on a page, the first of them to ask pays the misses.  Compare figures of one run only.
@@ -189,8 +189,8 @@ def cpu_ms(run: Runner, text: str, url: str | None) -> tuple[float, bool]:
 
 
 def warm_up(chosen: dict[str, Runner], pages: list[tuple[str, str | None]]) -> None:
-    """Imports, models, word lists and caches loaded before anything is timed (as a crawl's
-    extraction workers load them when they start: dateparser's locales included)."""
+    """Imports, models, word lists and caches loaded before anything is timed, dateparser's
+    locales included (a crawl sets those up on the first page that needs them)."""
     from newscrawl.extract.fields.dates import warm_up as warm_up_dates
 
     warm_up_dates()

@@ -15,7 +15,6 @@ from ..extract.body_check import not_the_article, unrelated
 from ..extract.collector import collector_paused
 from ..extract.fields.authors import find_authors
 from ..extract.fields.dates import find_published
-from ..extract.fields.dates import warm_up as warm_up_dates
 from .shared_body import MANY_TITLES, RETRY_METHODS, Body, SharedBodies
 from .templates import CrawlTemplates
 
@@ -35,10 +34,13 @@ _WARM_UP_PAGE = ("<html><head><title>Warm-up</title></head><body><article><h1>Th
 
 
 def warm_up(method: str) -> None:
-    """Load the library's models and word lists now, not while downloads are in flight."""
+    """Load the library's models and word lists now, not while downloads are in flight.
+
+    dateparser's every-locale set-up (:func:`newscrawl.extract.fields.dates.warm_up`, ~1.5 s of
+    CPU) is left to the first page whose date only a language-less dateparser call reads: most
+    crawls never make one, and each extraction worker would pay it as it starts."""
     try:
         extract_page(Page.from_html(_WARM_UP_PAGE, url="http://localhost/"), method=method)
-        warm_up_dates()
     except Exception:  # noqa: BLE001 - a failing warm-up shows again on the first real page
         logger.debug("Extraction warm-up failed", exc_info=True)
 

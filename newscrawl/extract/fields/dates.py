@@ -515,8 +515,8 @@ _WARM_UP_DATES = ("PT50M55S", "12 marca 2011")
 
 
 def warm_up() -> None:
-    """Have dateparser set up every locale now (once per process), not on the first articles
-    whose dates only it can read (a crawl's extraction workers call this as they start)."""
+    """Have dateparser set up every locale now (once per process), not on the first article
+    whose date only it can read (the speed benchmark calls this before it times anything)."""
     for text in _WARM_UP_DATES:
         _dateparser(text, None)
 
