@@ -61,7 +61,7 @@ def assert_unreadable(done: subprocess.CompletedProcess, *names: str) -> None:
     assert done.returncode == 3, (done.returncode, done.stdout, done.stderr[-3000:])
     assert done.stdout == "" and "Traceback" not in done.stderr
     lines = done.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("scrapy report: the run history could not be read: "), lines
+    assert len(lines) == 1 and lines[0].startswith("health report: the run history could not be read: "), lines
     assert all(name in lines[0] for name in names), lines
 
 
@@ -110,7 +110,8 @@ def test_a_history_in_a_read_only_directory_exits_3_in_one_line(tmp_path):
 
 def test_a_history_path_that_is_a_directory_exits_3_in_one_line(tmp_path):
     (tmp_path / "state" / DB_NAME).mkdir(parents=True)
-    assert_unreadable(scrapy_report("--check", "-s", f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}"), DB_NAME)
+    assert_unreadable(scrapy_report("--check", "-s", f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}"), DB_NAME,
+                      "a directory")
     assert_unreadable(report("--format", "json", "-s", f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}"), DB_NAME)
     assert (tmp_path / "state" / DB_NAME).is_dir() and len(list((tmp_path / "state").iterdir())) == 1
 
@@ -126,7 +127,7 @@ def test_damaged_rows_are_left_out_counted_and_the_rest_reported(tmp_path):
     state = f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}"
     check = report("--check", "-s", state)
     assert check.returncode == 1 and "median body length halved" in check.stdout, check.stderr[-2000:]
-    assert check.stderr == "scrapy report: skipped 3 damaged run-history row(s)\n"
+    assert check.stderr == "health report: skipped 3 damaged run-history row(s)\n"
     data = json.loads(report("--format", "json", "--days", "400", "-s", state).stdout)
     assert data["skipped_rows"] == 3 and data["sites"][0]["status"] == "alarm"
     assert data["sites"][0]["last_run"]["body_median"] == 100.0
@@ -184,4 +185,4 @@ def test_a_damaged_redis_row_is_left_out_and_counted(redis_with_password):
     url = f"redis://:{PASSWORD}@127.0.0.1:{port}/0"
     done = report("--check", "-s", f"NEWSCRAWL_DISTRIBUTED={url}", "-s", "NEWSCRAWL_REDIS_PREFIX=hist")
     assert done.returncode == 1 and "median body length halved" in done.stdout, done.stderr[-2000:]
-    assert done.stderr == "scrapy report: skipped 2 damaged run-history row(s)\n"
+    assert done.stderr == "health report: skipped 2 damaged run-history row(s)\n"

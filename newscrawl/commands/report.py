@@ -81,11 +81,11 @@ class Command(ScrapyCommand):
             report = self._report(opts, since=now - timedelta(days=days), now=now, thresholds=thresholds,
                                   days=days, points=None if fmt == "json" else health_report.MAX_POINTS)
         except Unreadable as exc:
-            print(f"scrapy report: the run history could not be read: {exc}", file=sys.stderr)
+            print(f"health report: the run history could not be read: {exc}", file=sys.stderr)
             self.exitcode = EXIT_UNREADABLE
             return
         if report.get("skipped_rows"):
-            print(f"scrapy report: skipped {report['skipped_rows']} damaged run-history row(s)",
+            print(f"health report: skipped {report['skipped_rows']} damaged run-history row(s)",
                   file=sys.stderr)
         ignored = thresholds.ignored_drops
         if opts.output:
@@ -112,6 +112,8 @@ class Command(ScrapyCommand):
                                  print_help=False)
             return health_report.build({}, {}, now=kwargs["now"], thresholds=kwargs["thresholds"],
                                        days=kwargs["days"])
+        if not url and path.is_dir():
+            raise Unreadable(f"{path}: a directory, not a history file")
         try:
             store = open_history(settings, readonly=True)
             try:
