@@ -168,15 +168,17 @@ class Counts:
 
 def counts(run: RunRecord, ignored: Sequence[str]) -> Counts:
     """``run``'s links: new ones are those listed less the ones not new (ignored reasons,
-    robots.txt, rejected again); a run that lists nothing (an archive) has as many new links as
-    it exported and failed."""
+    robots.txt, rejected again); a run that lists nothing (an archive), or that stopped before
+    its end (a ``CLOSESPIDER_*`` limit, a shutdown), has as many new links as it exported and failed."""
     again = run.again
     failed = {k: n - again.get(k, 0) for k, n in run.dropped.items()
               if k not in ignored and k not in OUTSIDE and n - again.get(k, 0) > 0}
     known = sum(n for k, n in run.dropped.items() if k in ignored) + sum(again.values()) \
         + run.dropped.get("robots", 0)
     pages = run.exported + sum(n for k, n in failed.items() if not k.startswith(LISTING_DROPS))
-    return Counts(listed=run.listed, new=max(run.listed - known, pages), exported=run.exported,
+    cut_short = run.finish_reason not in (None, "finished")  # a limit, Ctrl-C: links left unfetched
+    new = pages if cut_short else max(run.listed - known, pages)
+    return Counts(listed=run.listed, new=new, exported=run.exported,
                   failed=failed, outside={k: run.dropped[k] for k in OUTSIDE if run.dropped.get(k)})
 
 

@@ -5,10 +5,14 @@ Two stores with the same four methods (:class:`HistoryStore`):
 - :class:`SqliteHistory` — ``health.sqlite3`` in the state directory (WAL mode, so a report
   reads while a crawl writes).  A file that is not a database or fails ``PRAGMA
   quick_check`` is moved aside (:func:`newscrawl.state.seen_store.move_aside`) and a new one started:
-  the history is a report's input, never a reason for a run to fail.
+  the history is a report's input, never a reason for a run to fail.  A report opens it
+  read-only (``readonly``): nothing created, checked by writing, or moved.
 - :class:`RedisHistory` — one sorted set per site (score: the run's start time), for the
   distributed mode, where workers share no state directory.  Each worker records its own
   row; the report adds up the rows of one job (:func:`merge_job`).
+
+A stored row that does not decode is skipped with a warning and counted in the store's
+``skipped``.  Rows of older versions (fewer fields) read with the fields' defaults.
 
 No Scrapy imports here.
 """
