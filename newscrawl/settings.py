@@ -66,7 +66,8 @@ NEWSCRAWL_HEALTH_SHARE_DROP = 0.2  # title/date/author share falling by more tha
 NEWSCRAWL_HEALTH_LISTING_FAILED = 0.5  # share of listing pages failing above this alarms
 NEWSCRAWL_HEALTH_DROP_DOMINANT = 0.5  # a drop reason above this share of the run's articles ...
 NEWSCRAWL_HEALTH_DROP_RARE = 0.1  # ... that was at most this share in the baseline alarms
-NEWSCRAWL_HEALTH_IGNORED_DROPS = ["already_exported", "too_old"]  # drop reasons no rule watches
+NEWSCRAWL_HEALTH_IGNORED_DROPS = [  # drop reasons of links that are not new: no rule watches them
+    "already_exported", "already_rejected", "listed_twice", "duplicate", "too_old"]
 NEWSCRAWL_HEALTH_BLOCKED_RISE = 0.1  # share of 403/429 answers rising by more than this alarms
 NEWSCRAWL_HEALTH_RUN_START = None  # ISO time recorded as the run's start; None = now (simulated histories)
 NEWSCRAWL_HEALTH_RUN_ID = None  # distributed workers given the same id count as one run; None = per worker

@@ -74,6 +74,21 @@ def test_nothing_new_is_not_a_fall_and_small_swings_are_not_alarms():
     assert signals_of([*steady(), run(9, exported=30, body_median=1200.0, share_date=0.75)]) == set()
 
 
+def test_quiet_days_a_lone_odd_page_and_a_run_cut_short_are_not_alarms_and_an_alarm_names_its_evidence():
+    quiet = dict(body_median=None, share_title=None, share_date=None, share_authors=None)
+    partner_and_robots = run(9, exported=0, listed=61, dropped={"already_exported": 60, "offsite": 1, "robots": 1},
+                             **quiet)
+    one_video_page = run(9, exported=0, listed=61, dropped={"already_exported": 60, "not_article/video": 1},
+                         **quiet)
+    limit = run(9, exported=10, listed=60, dropped={}, finish_reason="closespider_itemcount")
+    for today in (partner_and_robots, one_video_page, limit):
+        assert signals_of([*steady(), today]) == set(), today
+    broken = run(9, exported=0, listed=60, dropped={"already_exported": 50, "no_text": 10}, **quiet)
+    line = next(a for a in evaluate([*steady(), broken]) if a.signal == "exported").line()
+    assert "0 of 10 new links became articles" in line
+    assert "listed 60, new 10, fetched 55, exported 0; dropped already_exported 50, no_text 10" in line
+
+
 def test_thresholds_are_settings():
     settings = {"NEWSCRAWL_HEALTH_BODY_RATIO": "0.8", "NEWSCRAWL_HEALTH_MIN_RUNS": "10",
                 "NEWSCRAWL_HEALTH_IGNORED_DROPS": "already_exported,no_text"}

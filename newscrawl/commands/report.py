@@ -6,26 +6,37 @@
 
 Without ``-o`` the report goes to stdout; with ``--check`` and no ``-o`` only the active alarms
 are printed, one per line.  Exit status: 1 with ``--check`` while an alarm is active, 2 on a
-usage error, else 0.  The history is the one a crawl writes with the same settings (the state
-directory's ``health.sqlite3``, or Redis with ``NEWSCRAWL_DISTRIBUTED``).
+usage error, 3 when the history could not be read (one line on stderr naming it and why), else
+0.  The history is the one a crawl writes with the same settings (the state directory's
+``health.sqlite3``, opened read-only, or Redis with ``NEWSCRAWL_DISTRIBUTED``); its damaged rows
+are left out, counted in the report (``skipped_rows``) and on stderr.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from redis.exceptions import RedisError
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from newscrawl.state.seen_store import state_dir
 
 from ..health import report as health_report
-from ..health.alarms import Thresholds
+from ..health.alarms import Alarm, Thresholds
 from ..health.history import DB_NAME, now_utc, open_history
 
 DEFAULT_DAYS = 90.0
+EXIT_ALARM = 1  # --check: an alarm is active
+EXIT_UNREADABLE = 3  # the history could not be read (2 is Scrapy's usage error)
+
+
+class Unreadable(Exception):
+    """The run history could not be read: the message names where and why."""
 
 
 class Command(ScrapyCommand):
@@ -66,39 +77,63 @@ class Command(ScrapyCommand):
             raise UsageError(f"a site-health threshold setting is not a number: {exc}",
                              print_help=False) from None
         now = now_utc()
-        report = self._report(opts, since=now - timedelta(days=days), now=now, thresholds=thresholds,
-                              days=days, points=None if fmt == "json" else health_report.MAX_POINTS)
+        try:
+            report = self._report(opts, since=now - timedelta(days=days), now=now, thresholds=thresholds,
+                                  days=days, points=None if fmt == "json" else health_report.MAX_POINTS)
+        except Unreadable as exc:
+            print(f"health report: the run history could not be read: {exc}", file=sys.stderr)
+            self.exitcode = EXIT_UNREADABLE
+            return
+        if report.get("skipped_rows"):
+            print(f"health report: skipped {report['skipped_rows']} damaged run-history row(s)",
+                  file=sys.stderr)
         ignored = thresholds.ignored_drops
         if opts.output:
             text = health_report.to_json(report) if fmt == "json" else health_report.to_html(report, ignored)
             Path(opts.output).write_text(text, encoding="utf-8")
         elif opts.check:
             for alarm in report["alarms"]:
-                print(f"{alarm['site']}: {alarm['message']} [{alarm['signal']}] "
-                      f"(baseline {alarm['baseline']:g}, now {alarm['value']:g})")
+                print(f"{alarm['site']}: {alarm['message']} [{alarm['signal']}] ({Alarm(**alarm).figures()})")
         else:
             sys.stdout.write(health_report.to_json(report) if fmt == "json"
                              else health_report.to_html(report, ignored))
         if opts.check and report["alarms"]:
-            self.exitcode = 1
+            self.exitcode = EXIT_ALARM
 
     def _report(self, opts, **kwargs) -> dict:
         settings = self.settings
         names = [n.strip() for n in (opts.sites or "").split(",") if n.strip()] or None
-        if not settings.get("NEWSCRAWL_DISTRIBUTED") and \
-                not (state_dir(settings.get("NEWSCRAWL_STATE_DIR")) / DB_NAME).exists():
+        url = settings.get("NEWSCRAWL_DISTRIBUTED")
+        path = state_dir(settings.get("NEWSCRAWL_STATE_DIR")) / DB_NAME
+        where = f"Redis at {_host(url)}" if url else str(path)
+        if not url and not path.exists() and not path.parent.is_file():
             if names:
                 raise UsageError(f"no recorded run for site(s): {', '.join(names)} (no history yet)",
                                  print_help=False)
             return health_report.build({}, {}, now=kwargs["now"], thresholds=kwargs["thresholds"],
                                        days=kwargs["days"])
-        store = open_history(settings)
+        if not url and path.is_dir():
+            raise Unreadable(f"{path}: a directory, not a history file")
         try:
-            recorded = store.sites()
-            unknown = [n for n in names or () if n not in recorded]
-            if unknown:
-                raise UsageError(f"no recorded run for site(s): {', '.join(unknown)} "
-                                 f"(recorded: {', '.join(recorded) or 'none'})", print_help=False)
-            return health_report.from_store(store, sites=names, **kwargs)
-        finally:
-            store.close()
+            store = open_history(settings, readonly=True)
+            try:
+                recorded = store.sites()
+                unknown = [n for n in names or () if n not in recorded]
+                if unknown:
+                    raise UsageError(f"no recorded run for site(s): {', '.join(unknown)} "
+                                     f"(recorded: {', '.join(recorded) or 'none'})", print_help=False)
+                report = health_report.from_store(store, sites=names, **kwargs)
+            finally:
+                store.close()
+        except (sqlite3.Error, OSError, RedisError) as exc:
+            raise Unreadable(f"{where}: {str(exc).strip() or type(exc).__name__}") from None
+        return report
+
+
+def _host(url: str) -> str:
+    """``host:port`` of a Redis URL (never its password)."""
+    try:
+        parts = urlsplit(url)
+        return f"{parts.hostname}:{parts.port or 6379}" if parts.hostname else parts.path or url
+    except ValueError:
+        return "(unreadable URL)"

@@ -4,21 +4,34 @@ The baseline of a signal is the median of the site's last ``baseline_runs`` earl
 its spread the scaled median absolute deviation, 1.4826 × MAD (Rousseeuw and Croux 1993; Leys
 et al. 2013 recommend it over the standard deviation for outlier detection, with a cut-off of
 about 3).  A fall counts when the value is below *both* a fixed ratio of the median and the
-median less ``z`` spreads: a site whose exports swing daily needs a larger fall than a steady
-one, and a perfectly steady site (MAD 0) still needs the ratio.  No rule speaks until the site
-has ``min_runs`` earlier runs (runs that exported something, for the rules about exports' content).
+median less ``z`` spreads: a site whose yield swings needs a larger fall than a steady one, and
+a perfectly steady site (MAD 0) still needs the ratio.  No rule speaks until the site has
+``min_runs`` earlier runs.
+
+A run's links (:func:`counts`) are *new* (could have become articles this run) or not: exported
+or rejected by an earlier run, listed twice, too old, refetched and rejected again for the same
+reason (the ``ignored_drops``), or not the site's to fetch (:data:`OUTSIDE`: off the site,
+forbidden by robots.txt).  So a run is one of three kinds: *nothing listed* (its listing pages
+gave no link), *nothing new* (every listed link was not new: the normal day between a site's
+updates, never an alarm by itself) or a run with new links, judged by how many became articles.
 
 Rules (signal names in brackets; thresholds are settings, see docs/monitoring.md):
 
-- exports fell to zero, or far below the baseline [``exported``]; a run whose every listed
-  link had been exported before (nothing new) is not a fall;
+- the listing pages listed no link, where they usually did [``listed``];
+- of at least :data:`MIN_PAGES` new links, none or far fewer than usual became articles
+  (exported ÷ new, against the site's own yield) [``exported``];
 - median body length fell below half the baseline [``body_median``];
 - the share of articles with a title, a date or authors fell by more than 20 points (and by
-  more than ``z`` spreads, for a site whose shares swing) [``share_title``, ``share_date``,
-  ``share_authors``];
+  more than ``z`` spreads, for a site whose shares swing; and by at least :data:`MIN_PAGES`
+  articles) [``share_title``, ``share_date``, ``share_authors``];
 - most listing pages failed, where they usually did not [``listing_failed``];
-- a drop reason that was rare now dominates the run's articles [``drop/<reason>``];
+- a drop reason that was rare now dominates the run's new links (offsite and robots: its
+  listed links) [``drop/<reason>``];
 - a spike of 403/429 answers [``blocked``].
+
+Rules about articles speak on at least :data:`MIN_PAGES` of them (new links, exported articles):
+one odd page on a quiet day is not a trend.  Every alarm carries the run's evidence (listed,
+new, fetched, exported, drops by reason).
 
 No Scrapy imports: the extension, the report and ``scrapy report --check`` all call :func:`evaluate`.
 """
@@ -33,6 +46,10 @@ from typing import Any
 from .history import RunRecord
 
 MAD_SCALE = 1.4826  # MAD × this estimates the standard deviation of normal data
+MIN_PAGES = 3  # new links (or exported articles) a run needs before a rule about them speaks
+OUTSIDE = ("offsite", "robots")  # listed links that are not the site's to fetch: not new
+LISTING_DROPS = ("sitemap_", "no_link", "list_api_capped")  # drops of listing entries, not of pages
+NOT_NEW = ("already_exported", "already_rejected", "listed_twice", "duplicate", "too_old")
 
 
 @dataclass(frozen=True)
@@ -48,7 +65,7 @@ class Thresholds:
     listing_failed: float = 0.5
     drop_dominant: float = 0.5
     drop_rare: float = 0.1
-    ignored_drops: tuple[str, ...] = ("already_exported", "too_old")
+    ignored_drops: tuple[str, ...] = NOT_NEW
     blocked_rise: float = 0.1
 
     @classmethod
@@ -92,12 +109,24 @@ class Alarm:
     value: float
     message: str
     started: str  # the start of the run that raised it
+    evidence: str = ""  # the run's listed, new, fetched and exported links and drops by reason
+    share: bool = False  # baseline and value are fractions (shown as percentages)
+
+    def figures(self) -> str:
+        """``baseline …, now …`` and the evidence."""
+        shown = _pct if self.share else _fmt
+        return f"baseline {shown(self.baseline)}, now {shown(self.value)}" + \
+            (f"; {self.evidence}" if self.evidence else "")
 
     def line(self) -> str:
-        return f"{self.site}: {self.message} (baseline {_fmt(self.baseline)}, now {_fmt(self.value)})"
+        return f"{self.site}: {self.message} ({self.figures()})"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _pct(value: float) -> str:
+    return f"{value:.0%}"
 
 
 def _fmt(value: float) -> str:
@@ -121,10 +150,44 @@ def fell_far(value: float, baseline: Sequence[float], ratio: float, z: float) ->
     return None
 
 
-def _nothing_new(run: RunRecord, ignored: Sequence[str]) -> bool:
-    """Exported nothing because every link was exported before (or too old): not a fall."""
-    lost = {k: v for k, v in run.dropped.items() if v}
-    return run.exported == 0 and bool(lost) and all(k in ignored for k in lost)
+@dataclass(frozen=True)
+class Counts:
+    """A run's links by what became of them (see the module docstring)."""
+
+    listed: int  # links on the site that the listing pages gave
+    new: int  # of them, those that could have become articles this run
+    exported: int
+    failed: dict[str, int]  # drops of new links (and of listing entries) by reason
+    outside: dict[str, int]  # listed links not the site's to fetch (OUTSIDE), by reason
+
+    @property
+    def links(self) -> int:
+        """Every link the listing pages gave, on the site or off it."""
+        return self.listed + self.outside.get("offsite", 0)
+
+
+def counts(run: RunRecord, ignored: Sequence[str]) -> Counts:
+    """``run``'s links: new ones are those listed less the ones not new (ignored reasons,
+    robots.txt, rejected again); a run that lists nothing (an archive), or that stopped before
+    its end (a ``CLOSESPIDER_*`` limit, a shutdown), has as many new links as it exported and failed."""
+    again = run.again
+    failed = {k: n - again.get(k, 0) for k, n in run.dropped.items()
+              if k not in ignored and k not in OUTSIDE and n - again.get(k, 0) > 0}
+    known = sum(n for k, n in run.dropped.items() if k in ignored) + sum(again.values()) \
+        + run.dropped.get("robots", 0)
+    pages = run.exported + sum(n for k, n in failed.items() if not k.startswith(LISTING_DROPS))
+    cut_short = run.finish_reason not in (None, "finished")  # a limit, Ctrl-C: links left unfetched
+    new = pages if cut_short else max(run.listed - known, pages)
+    return Counts(listed=run.listed, new=new, exported=run.exported,
+                  failed=failed, outside={k: run.dropped[k] for k in OUTSIDE if run.dropped.get(k)})
+
+
+def evidence(run: RunRecord, c: Counts) -> str:
+    """``listed 8, new 6, fetched 6, exported 0; dropped no_text 6, offsite 1``."""
+    ordered = sorted(run.dropped.items(), key=lambda kv: (-kv[1], kv[0]))
+    drops = ", ".join(f"{k} {n:,}" for k, n in ordered if n)
+    return (f"listed {c.listed:,}, new {c.new:,}, fetched {run.fetched:,}, exported {c.exported:,}; "
+            f"dropped {drops or 'none'}")
 
 
 def _share(numerator: int, denominator: int) -> float:
@@ -140,20 +203,32 @@ def evaluate(runs: Sequence[RunRecord], thresholds: Thresholds | None = None) ->
     if len(earlier) < t.min_runs:
         return []
     alarms: list[Alarm] = []
+    now_counts = counts(today, t.ignored_drops)
+    proof = evidence(today, now_counts)
 
-    def alarm(signal: str, baseline: float, value: float, message: str) -> None:
-        alarms.append(Alarm(today.site, signal, float(baseline), float(value), message, today.started))
+    def alarm(signal: str, baseline: float, value: float, message: str, share: bool = False) -> None:
+        alarms.append(Alarm(today.site, signal, float(baseline), float(value), message, today.started,
+                            proof, share))
 
-    exports = [r.exported for r in earlier]
-    if not _nothing_new(today, t.ignored_drops):
-        median = statistics.median(exports)
-        if today.exported == 0 and median > 0:
-            alarm("exported", median, 0, "exports fell to zero")
-        elif (base := fell_far(today.exported, exports, t.export_ratio, t.z)) is not None:
-            alarm("exported", base, today.exported, "exports fell far below the baseline")
+    past = [counts(r, t.ignored_drops) for r in earlier]
+    all_failed = today.listing_requests > 0 and today.listing_failed >= today.listing_requests
+    if today.listing_requests and not now_counts.links and not all_failed and not today.listing_old:
+        median = statistics.median(c.links for c in past)
+        if median > 0:  # (every listing page failing is the listing_failed rule's)
+            alarm("listed", median, 0, "the listing pages listed no link")
+
+    yields = [c.exported / c.new for c in past if c.new]
+    if now_counts.new >= MIN_PAGES and yields:
+        now = now_counts.exported / now_counts.new
+        what = f"{now_counts.exported} of {now_counts.new} new links became articles"
+        median = statistics.median(yields)
+        if now_counts.exported == 0 and median > 0:
+            alarm("exported", median, now, f"fewer exported than listed: {what}", share=True)
+        elif (base := fell_far(now, yields, t.export_ratio, t.z)) is not None:
+            alarm("exported", base, now, f"fewer exported than listed: {what}", share=True)
 
     productive = [r for r in earlier if r.exported > 0]
-    if today.exported > 0 and len(productive) >= t.min_runs:
+    if today.exported >= MIN_PAGES and len(productive) >= t.min_runs:
         bodies = [r.body_median for r in productive if r.body_median is not None]
         if today.body_median is not None and len(bodies) >= t.min_runs:
             base = fell_far(today.body_median, bodies, t.body_ratio, t.z)
@@ -161,39 +236,47 @@ def evaluate(runs: Sequence[RunRecord], thresholds: Thresholds | None = None) ->
                 alarm("body_median", base, today.body_median, "median body length halved")
         for name, what in (("share_title", "titles"), ("share_date", "dates"), ("share_authors", "authors")):
             now = getattr(today, name)
-            past = [getattr(r, name) for r in productive if getattr(r, name) is not None]
-            if now is None or len(past) < t.min_runs:
+            values = [getattr(r, name) for r in productive if getattr(r, name) is not None]
+            if now is None or len(values) < t.min_runs:
                 continue
-            median, spread = robust(past)
-            if median - now > max(t.share_drop, t.z * spread):
-                fall = f"share of articles with {what} fell by {100 * (median - now):.0f} points"
-                alarm(name, median, now, fall)
+            median, spread = robust(values)
+            fell = median - now
+            if fell > max(t.share_drop, t.z * spread) and fell * today.exported >= MIN_PAGES:
+                fall = f"share of articles with {what} fell by {100 * fell:.0f} points"
+                alarm(name, median, now, fall, share=True)
 
     past_failed = [_share(r.listing_failed, r.listing_requests) for r in earlier if r.listing_requests]
     if today.listing_requests and len(past_failed) >= t.min_runs:
         now = _share(today.listing_failed, today.listing_requests)
         median = statistics.median(past_failed)
         if now > t.listing_failed >= median:
-            alarm("listing_failed", median, now, "most listing pages failed")
+            alarm("listing_failed", median, now, "most listing pages failed", share=True)
 
-    def drop_shares(run: RunRecord) -> dict[str, float]:
-        total = run.exported + sum(v for k, v in run.dropped.items() if k not in t.ignored_drops)
-        return {k: _share(v, total) for k, v in run.dropped.items() if k not in t.ignored_drops}
-
-    now_drops = drop_shares(today)
-    past_drops = [drop_shares(r) for r in earlier]
+    now_drops = drop_shares(now_counts)
+    past_drops = [drop_shares(c) for c in past]
     for reason, share in sorted(now_drops.items()):
         if share >= t.drop_dominant:
             median = statistics.median(d.get(reason, 0.0) for d in past_drops)
             if median <= t.drop_rare:
-                alarm(f"drop/{reason}", median, share, f"drop reason {reason} now dominates")
+                alarm(f"drop/{reason}", median, share, f"drop reason {reason} now dominates", share=True)
 
     past_blocked = [_share(r.blocked(), r.responses) for r in earlier]
     now = _share(today.blocked(), today.responses)
     median = statistics.median(past_blocked)
     if today.blocked() >= 3 and now - median > t.blocked_rise:
-        alarm("blocked", median, now, "a spike of 403/429 answers")
+        alarm("blocked", median, now, "a spike of 403/429 answers", share=True)
     return alarms
+
+
+def drop_shares(c: Counts) -> dict[str, float]:
+    """Each drop reason's share of the run's new links (offsite and robots: of every listed
+    link); none on fewer than :data:`MIN_PAGES` links."""
+    out: dict[str, float] = {}
+    if c.new >= MIN_PAGES:
+        out.update((k, min(1.0, n / c.new)) for k, n in c.failed.items())
+    if c.links >= MIN_PAGES:
+        out.update((k, n / c.links) for k, n in c.outside.items())
+    return out
 
 
 def active_alarms(history: dict[str, list[RunRecord]], thresholds: Thresholds | None = None) -> list[Alarm]:

@@ -5,10 +5,14 @@ Two stores with the same four methods (:class:`HistoryStore`):
 - :class:`SqliteHistory` — ``health.sqlite3`` in the state directory (WAL mode, so a report
   reads while a crawl writes).  A file that is not a database or fails ``PRAGMA
   quick_check`` is moved aside (:func:`newscrawl.state.seen_store.move_aside`) and a new one started:
-  the history is a report's input, never a reason for a run to fail.
+  the history is a report's input, never a reason for a run to fail.  A report opens it
+  read-only (``readonly``): nothing created, checked by writing, or moved.
 - :class:`RedisHistory` — one sorted set per site (score: the run's start time), for the
   distributed mode, where workers share no state directory.  Each worker records its own
   row; the report adds up the rows of one job (:func:`merge_job`).
+
+A stored row that does not decode is skipped with a warning and counted in the store's
+``skipped``.  Rows of older versions (fewer fields) read with the fields' defaults.
 
 No Scrapy imports here.
 """
@@ -32,6 +36,7 @@ logger = logging.getLogger(__name__)
 DB_NAME = "health.sqlite3"
 PLOTTED = ("exported", "body_median", "share_title", "share_date", "share_authors")  # the report's plots
 DEFAULT_RETENTION_DAYS = 400
+READ_WAIT_MS = 3000  # a report waits this long for a crawl's write (milliseconds) before giving up
 
 
 @dataclass
@@ -54,6 +59,8 @@ class RunRecord:
     dropped: dict[str, int] = field(default_factory=dict)
     listing_requests: int = 0
     listing_failed: int = 0
+    listing_old: int = 0  # sitemaps and sitemap entries skipped as older than the date window
+    again: dict[str, int] = field(default_factory=dict)  # refetched pages rejected again, by reason
     responses: int = 0
     http_status: dict[str, int] = field(default_factory=dict)  # "403" -> count
     share_title: float | None = None
@@ -78,6 +85,17 @@ class RunRecord:
             return cls(**data)
         return cls(**{k: v for k, v in data.items() if k in _FIELDS})
 
+    def checked(self) -> RunRecord:
+        """This record, or TypeError naming a field whose stored value is not of its type."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            kinds = _KINDS[f.name]
+            if not isinstance(value, kinds) or isinstance(value, bool) or (
+                    isinstance(value, dict) and not all(isinstance(n, int) for n in value.values())):
+                raise TypeError(f"{f.name} is {value!r}")
+        self.start_time  # noqa: B018 - a ValueError for a start that is not a time
+        return self
+
     @property
     def start_time(self) -> datetime:
         return parse_time(self.started)
@@ -91,6 +109,10 @@ class RunRecord:
 
 
 _FIELDS = frozenset(f.name for f in fields(RunRecord))
+_KINDS: dict[str, tuple[type, ...]] = {  # the stored JSON types of each field
+    f.name: {"str": (str,), "str | None": (str, type(None)), "int": (int,), "float": (int, float),
+             "float | None": (int, float, type(None)), "dict[str, int]": (dict,)}[str(f.type)]
+    for f in fields(RunRecord)}
 
 
 def parse_time(text: str) -> datetime:
@@ -108,10 +130,10 @@ def merge_job(records: list[RunRecord]) -> RunRecord:
     out = RunRecord(site=first.site, started=first.started, run_id=first.run_id,
                     finish_reason=first.finish_reason, workers=sum(r.workers for r in records))
     out.duration_s = max(r.duration_s for r in records)
-    for name in ("listed", "fetched", "exported", "listing_requests", "listing_failed", "responses",
-                 "template_leaves_removed"):
+    for name in ("listed", "fetched", "exported", "listing_requests", "listing_failed", "listing_old",
+                 "responses", "template_leaves_removed"):
         setattr(out, name, sum(getattr(r, name) for r in records))
-    for name in ("dropped", "http_status", "methods"):
+    for name in ("dropped", "again", "http_status", "methods"):
         total: dict[str, int] = {}
         for r in records:
             for key, n in getattr(r, name).items():
@@ -171,10 +193,18 @@ def _group(rows: Iterable[RunRecord]) -> dict[str, list[RunRecord]]:
 class SqliteHistory:
     """:class:`HistoryStore` in one SQLite file; a corrupt file is moved aside and a new one started."""
 
-    def __init__(self, path: str | os.PathLike, retention_days: float = DEFAULT_RETENTION_DAYS):
+    def __init__(self, path: str | os.PathLike, retention_days: float = DEFAULT_RETENTION_DAYS,
+                 readonly: bool = False):
         self.path = Path(path)
         self.retention_days = retention_days
         self.moved_aside: Path | None = None
+        self.skipped = 0  # damaged rows left out of what was read
+        if readonly:  # a report: read as it is, never create, check by writing or move aside
+            self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                       isolation_level=None, check_same_thread=False)
+            self._db.execute(f"PRAGMA busy_timeout={READ_WAIT_MS}")
+            self._db.execute("SELECT count(*) FROM runs WHERE 0").fetchall()  # a readable history
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             check_sqlite(self.path)
@@ -186,8 +216,8 @@ class SqliteHistory:
 
     @classmethod
     def in_dir(cls, directory: str | os.PathLike | None = None,
-               retention_days: float = DEFAULT_RETENTION_DAYS) -> SqliteHistory:
-        return cls(state_dir(directory) / DB_NAME, retention_days)
+               retention_days: float = DEFAULT_RETENTION_DAYS, readonly: bool = False) -> SqliteHistory:
+        return cls(state_dir(directory) / DB_NAME, retention_days, readonly)
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -237,7 +267,7 @@ class SqliteHistory:
              since: datetime | None = None) -> dict[str, list[RunRecord]]:
         where, args = _where(since, sites)
         rows = self._db.execute(f"SELECT row FROM runs{where} ORDER BY started", args)
-        return _group(_decode(row for (row,) in rows))
+        return _group(_decode((row for (row,) in rows), self))
 
     def latest(self, n: int, sites: Iterable[str] | None = None) -> dict[str, list[RunRecord]]:
         """site -> its last ``n`` runs, oldest first."""
@@ -246,7 +276,7 @@ class SqliteHistory:
             found = self._db.execute("SELECT row FROM runs WHERE site = ? ORDER BY started DESC LIMIT ?",
                                      (site, n)).fetchall()
             rows.extend(row for (row,) in reversed(found))
-        return _group(_decode(rows))
+        return _group(_decode(rows, self))
 
     def series(self, since: datetime, until: datetime, sites: Iterable[str] | None = None,
                points: int | None = None) -> dict[str, dict[str, Any]]:
@@ -357,12 +387,14 @@ def _is_damage(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.DatabaseError)
 
 
-def _decode(rows: Iterable[str]) -> Iterable[RunRecord]:
-    """Stored rows as records; a row that does not decode is skipped with a warning."""
+def _decode(rows: Iterable[str], store: Any) -> Iterable[RunRecord]:
+    """Stored rows as records; a row that does not decode (not JSON, a field missing or of the
+    wrong type) is skipped with a warning and counted in ``store.skipped``."""
     for text in rows:
         try:
-            yield RunRecord.from_dict(json.loads(text))
-        except (TypeError, ValueError) as exc:
+            yield RunRecord.from_dict(json.loads(text)).checked()
+        except (TypeError, ValueError, AttributeError) as exc:
+            store.skipped += 1
             logger.warning("Skipped a damaged run-history row: %s", exc)
 
 
@@ -375,6 +407,7 @@ class RedisHistory:
         self.client = client
         self.prefix = prefix
         self.retention_days = retention_days
+        self.skipped = 0  # damaged rows left out of what was read
 
     def _key(self, site: str) -> str:
         return f"{self.prefix}:health:{site}"
@@ -399,7 +432,7 @@ class RedisHistory:
         rows: list[RunRecord] = []
         for site in (list(sites) if sites is not None else self.sites()):
             members = self.client.zrangebyscore(self._key(site), low, "+inf")
-            rows.extend(_decode(m.decode() if isinstance(m, bytes) else m for m in members))
+            rows.extend(_decode((m.decode() if isinstance(m, bytes) else m for m in members), self))
         return _group(rows)
 
     def latest(self, n: int, sites: Iterable[str] | None = None) -> dict[str, list[RunRecord]]:
@@ -413,9 +446,10 @@ class RedisHistory:
         """The client belongs to the caller."""
 
 
-def open_history(settings: Any, *, client: Any = None) -> HistoryStore:
+def open_history(settings: Any, *, client: Any = None, readonly: bool = False) -> HistoryStore:
     """The history store ``settings`` name: Redis with ``NEWSCRAWL_DISTRIBUTED`` (as the seen store
-    does), else SQLite in the state directory.  ``client``: an open Redis client to share."""
+    does), else SQLite in the state directory.  ``client``: an open Redis client to share;
+    ``readonly``: for a report (SQLite opened read-only: nothing created, checked or moved)."""
     retention = float(settings.get("NEWSCRAWL_HEALTH_RETENTION_DAYS") or 0) \
         if settings.get("NEWSCRAWL_HEALTH_RETENTION_DAYS") is not None else DEFAULT_RETENTION_DAYS
     url = settings.get("NEWSCRAWL_DISTRIBUTED")
@@ -424,7 +458,7 @@ def open_history(settings: Any, *, client: Any = None) -> HistoryStore:
 
         prefix = settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX
         return RedisHistory(client if client is not None else connect(url), prefix, retention)
-    return SqliteHistory.in_dir(settings.get("NEWSCRAWL_STATE_DIR"), retention)
+    return SqliteHistory.in_dir(settings.get("NEWSCRAWL_STATE_DIR"), retention, readonly)
 
 
 def now_utc() -> datetime:

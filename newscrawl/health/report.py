@@ -68,16 +68,19 @@ _ORDER = {"alarm": 0, "learning": 2, "ok": 1}
 
 
 def build(latest: dict[str, list[RunRecord]], series: dict[str, dict[str, Any]], *, now: datetime,
-          thresholds: Thresholds | None = None, days: float | None = None) -> dict[str, Any]:
+          thresholds: Thresholds | None = None, days: float | None = None,
+          skipped: int = 0) -> dict[str, Any]:
     """The report as a JSON-able dict: sites with an active alarm first, then by name.
 
-    ``latest``: each site's last runs (enough for its baseline); ``series``: its plotted signals."""
+    ``latest``: each site's last runs (enough for its baseline); ``series``: its plotted signals;
+    ``skipped``: damaged history rows left out."""
     t = thresholds or Thresholds()
     sites = [site_summary(site, runs, series.get(site) or series_of([]), t)
              for site, runs in latest.items() if runs]
     sites.sort(key=lambda s: (_ORDER[s["status"]], -len(s["alarms"]), s["site"]))
     alarms = [a for s in sites for a in s["alarms"]]
     return {"generated": now.isoformat(), "days": days, "sites": sites, "alarms": alarms,
+            "skipped_rows": skipped,
             "counts": {"sites": len(sites), "alarm": sum(s["status"] == "alarm" for s in sites),
                        "learning": sum(s["status"] == "learning" for s in sites)}}
 
@@ -89,7 +92,8 @@ def from_store(store: Any, *, since: datetime, now: datetime, sites: Sequence[st
     last runs, plots over the runs since ``since`` (averaged to at most ``points`` per site)."""
     t = thresholds or Thresholds()
     latest = store.latest(t.baseline_runs + 1, sites)
-    return build(latest, store.series(since, now, sites, points), now=now, thresholds=t, days=days)
+    series = store.series(since, now, sites, points)
+    return build(latest, series, now=now, thresholds=t, days=days, skipped=getattr(store, "skipped", 0))
 
 
 def from_history(history: dict[str, list[RunRecord]], *, since: datetime | None, now: datetime,
@@ -208,13 +212,16 @@ def to_html(report: dict[str, Any], ignored: Sequence[str] = Thresholds.ignored_
     days = f"the last {report['days']:g} days" if report.get("days") else "all recorded runs"
     key = "".join(f'<i style="background:{c}"></i>{k.split("_", 1)[1]}' for k, c in SHARE_COLOURS.items())
     rows = "".join(_row(s, ignored) for s in report["sites"])
+    skipped = f"; <b>{report['skipped_rows']} damaged history row(s) left out</b>" \
+        if report.get("skipped_rows") else ""
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<title>newscrawl site health</title><style>{CSS}</style></head><body>"
         f"<h1>newscrawl site health</h1><p class=\"sum\">{counts['sites']} site(s), "
         f"<b>{counts['alarm']} with an alarm</b>, {counts['learning']} still learning their baseline; "
-        f"plots over {days}; generated {esc(report['generated'][:16].replace('T', ' '))} UTC</p>{alarms}"
+        f"plots over {days}; generated {esc(report['generated'][:16].replace('T', ' '))} UTC"
+        f"{skipped}</p>{alarms}"
         '<table><thead><tr><th>status</th><th>site</th><th>last run (UTC)</th><th>exported</th>'
         '<th>exports per run</th><th>median body</th><th>body length</th><th>title / date / authors</th>'
         f'<th>field shares<div class="k">{key}</div></th><th>drops by reason</th><th>alarms</th></tr></thead>'

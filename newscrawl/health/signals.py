@@ -17,6 +17,8 @@ from .history import RunRecord
 DROP_PREFIX = "newscrawl/dropped/"
 LISTING_ERROR_PREFIX = "newscrawl/listing_error/"
 STATUS_PREFIX = "downloader/response_status_count/"
+AGAIN_PREFIX = "newscrawl/unexported/again/"  # pages an earlier run rejected, refetched, rejected again
+LISTING_OLD = ("newscrawl/sitemap/skipped_old", "newscrawl/sitemap/outside_window")
 IMAGE_FIELDS = ("images", "image", "top_image")  # the first an item has is its image field
 
 
@@ -94,6 +96,9 @@ def record_from_stats(site: str, started: str, stats: dict[str, Any], signals: E
     record.listing_requests = int(stats.get("newscrawl/listing_requests", 0))
     record.listing_failed = sum(int(v) for k, v in stats.items()
                                 if k.startswith(LISTING_ERROR_PREFIX) and isinstance(v, int))
+    record.listing_old = sum(int(stats.get(name, 0)) for name in LISTING_OLD)
+    record.again = {k[len(AGAIN_PREFIX):]: int(v) for k, v in stats.items()
+                    if k.startswith(AGAIN_PREFIX) and isinstance(v, int)}
     record.responses = int(stats.get("downloader/response_count", 0))
     record.http_status = {k[len(STATUS_PREFIX):]: int(v) for k, v in stats.items()
                           if k.startswith(STATUS_PREFIX) and isinstance(v, int)}
