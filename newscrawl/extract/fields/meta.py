@@ -28,7 +28,8 @@ MAX_TAG_CHARS = 100
 # Separators of a tag list given as one string: commas, semicolons and bars (ASCII, full-width,
 # ideographic, Arabic) and the ideographic space.
 _TAG_SPLIT = re.compile(r"[,;，、；|｜،؛\u3000]")
-_SPACED_SLASH = re.compile(r"\s+[/／]\s+")  # "Politics / Economy"; "AC/DC" and "9/11" are one tag
+# "Politics / Economy" (tag strings come white-space-normalised); "AC/DC" and "9/11" are one tag
+_SPACED_SLASH = re.compile(r" [/／] ")
 _SLASH = re.compile(r"[/／]")
 # Chinese and Japanese words (Han, kana): written without spaces, so a space between them separates tags.
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
