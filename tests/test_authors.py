@@ -337,3 +337,33 @@ def test_author_label_line_and_name_bar_date_line():
     assert find_authors(page(body=body, lang="tr")) == ["Sehernur Karsu"]
     body = "<div><span>Politik |</span><div>05.04.2025</div></div>" + PARA
     assert find_authors(page(body=body, lang="de")) == []
+
+
+@pytest.mark.parametrize("head, body, names", [
+    # picture credits: a photo agency, the photographer's desk, an author element in a caption
+    ('<meta name="author" content="Getty Images">', PARA, []),
+    ('<meta name="author" content="AFP Photo">', PARA, []),
+    ('<meta name="author" content="Jane Doe/AFP via Getty Images">', PARA, ["Jane Doe"]),
+    ("", '<div class="byline">By Jane Doe</div><figure><img src="/p.jpg"><figcaption>The harbour at dawn. '
+         '<span class="author">REUTERS</span></figcaption></figure>' + PARA, ["Jane Doe"]),
+    ("", '<figure><img src="/p.jpg"><figcaption>The harbour. <span class="author">Reuters</span></figcaption>'
+         "</figure>" + PARA, []),
+    # editors are not the writers (Chinese portals' 责任编辑 line is the last resort, below)
+    ("", '<div class="author">Editor: Mark Stone</div>' + PARA, []),
+    ('<meta name="author" content="Редактор Иван Петров">', PARA, []),
+    ('<meta name="author" content="Edited by Mark Stone">', PARA, []),
+    # a company, with or without its legal form
+    ('<meta name="author" content="Acme Media Ltd">', PARA, []),
+    (ld({"@type": "NewsArticle", "author": {"@type": "Organization", "name": "Acme Media Group"}}), PARA, []),
+    ('<meta name="author" content="Copyright Acme GmbH &amp; Co. KG">', PARA, []),
+    # an agency the byline credits stays, as the datasets' truth has it ("dpa", "AFP", "Associated Press")
+    ("", '<p class="byline">By Reuters</p>' + PARA, ["Reuters"]),
+    ('<meta name="author" content="Jane Doe, AFP">', PARA, ["Jane Doe", "AFP"]),
+    ('<meta name="author" content="Xinhua">', PARA, ["Xinhua"]),
+    # a Chinese portal's 责任编辑 line: the last resort (the zh-news truth takes it), never before the writer
+    ("", ZH_PARA + "<p>责任编辑：王小明</p>", ["王小明"]),
+    ("", "<p>记者 李四</p>" + ZH_PARA + "<p>责任编辑：王小明</p>", ["李四"]),
+])
+def test_photo_agencies_editors_and_companies_are_not_authors(head, body, names):
+    lang = "zh" if body.startswith(("<p>记者", ZH_PARA)) else "en"
+    assert find_authors(page(head, body, lang=lang)) == names

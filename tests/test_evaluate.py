@@ -218,3 +218,31 @@ def test_a_baseline_whose_package_is_missing_is_named_before_the_run(monkeypatch
     monkeypatch.setitem(runner._BASELINE_MODULES, "gne", "newscrawl_no_such_package")
     with pytest.raises(ValueError, match=r"pip install 'newscrawl\[baselines\]'"):
         runner.baseline_extractor("gne")
+
+
+def test_without_the_plot_extra_evaluate_plot_is_a_usage_error_naming_it(dataset, tmp_path):
+    """matplotlib is the optional extra `plot`: `scrapy evaluate --sweep --plot` without it exits 2
+    before any work, with one line saying how to install it, and the plain command needs none of it."""
+    import os
+    import subprocess
+    import sys
+
+    blocked = tmp_path / "blocked"
+    (blocked / "matplotlib").mkdir(parents=True)
+    (blocked / "matplotlib" / "__init__.py").write_text("raise ImportError('No module named matplotlib')\n")
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=f"{blocked}{os.pathsep}{root}")
+    png = tmp_path / "sweep.png"
+
+    def evaluate(*options):
+        return subprocess.run([sys.executable, "-m", "newscrawl", "evaluate", str(dataset), "--no-progress",
+                               *options], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+
+    refused = evaluate("--sweep", "alpha", "--plot", str(png))
+    assert refused.returncode == 2, refused.stderr
+    errors = [line for line in refused.stderr.splitlines() if "error" in line.lower()]
+    assert len(errors) == 1 and errors[0].endswith(": error: --plot needs matplotlib: pip install 'newscrawl[plot]'")
+    assert "Traceback" not in refused.stderr and not png.exists() and "harbour" not in refused.stdout
+    plain = evaluate("--limit", "2")
+    assert plain.returncode == 0, plain.stderr
+    assert "auto" in plain.stdout

@@ -215,3 +215,21 @@ def test_word_count_splits_words_at_han_and_kana_characters():
     assert word_count("東京タワーは333m") == 7  # 東 京 タ ワ ー は, then "333m"
     assert word_count("état_civil, naïve—Ελλάδα 12.5") == 5
     assert word_count(" \u3000 ") == 0
+
+
+def test_tag_strings_joined_by_chinese_and_other_separators_are_split():
+    """One declared string of tags, joined by ideographic commas, full-width semicolons, ideographic
+    spaces, bars, slashes or plain spaces between Chinese words, is a list of tags; tags that hold a
+    space, a slash or a middle dot themselves ("New York", "서울 시장", "AC/DC", "ドナルド・トランプ") stay whole."""
+    def declared(keywords, tags=None):
+        metas = f'<meta name="keywords" content="{keywords}">'
+        metas += "".join(f'<meta property="article:tag" content="{tag}">' for tag in tags or [])
+        html = chinese_article().replace("</head>", metas + "</head>")
+        return extract(html, url="https://news.example.cn/2026/11/20/1.html")
+
+    article = declared("公园 城市绿化 市民", tags=["城市建设、环境保护；民生", "公园｜绿地\u3000休闲", "政治/经济"])
+    assert article.keywords == ["公园", "城市绿化", "市民"]
+    assert article.tags == ["城市建设", "环境保护", "民生", "公园", "绿地", "休闲", "政治", "经济"]
+    article = declared("New York, AC/DC, 9/11, 서울 시장, ドナルド・トランプ 大統領, Politics / Economy, سياسة، اقتصاد")
+    assert article.keywords == ["New York", "AC/DC", "9/11", "서울 시장", "ドナルド・トランプ", "大統領",
+                                "Politics", "Economy", "سياسة", "اقتصاد"]

@@ -231,3 +231,17 @@ def test_relative_links_resolve_against_the_base_element():
         == "https://news.example.com/p/2"
     assert find_next_page(parse('<base href="javascript:alert(1)"><a rel="next" href="p2">n</a>'), BASE, DOMAINS) \
         == "https://news.example.com/world/p2"  # a base that is no http(s) URL is ignored
+
+
+def test_a_one_word_slug_takes_its_lists_slug_form_and_only_in_that_list():
+    heads = ["City council approves the new budget for schools", "Storm closes the harbour for two days",
+             "Library opens a new reading room downtown", "Local team wins the regional cup final"]
+    items = "".join(f'<li><a href="/2026/11/2{i}/{"-".join(h.lower().split())}.html">{h}</a></li>'
+                    for i, h in enumerate(heads))
+    items += '<li><a href="/2026/11/19/breakthrough.html">Breakthrough</a></li>'
+    elsewhere = '<p class="promo"><a href="/2026/11/18/subscribe.html">Subscribe</a></p>'
+    page = f"<html><body><ul class='news'>{items}</ul>{elsewhere}</body></html>"
+    scores = score_links(page, BASE, DOMAINS)
+    taken = {link.url: link.title for link in scores.accepted}
+    assert taken["https://news.example.com/2026/11/19/breakthrough.html"] == "Breakthrough"
+    assert "https://news.example.com/2026/11/18/subscribe.html" in scores.rejected

@@ -18,8 +18,9 @@ kinds of evidence:
 - **the page's own article form**: links are grouped by URL template (digit runs, slugs and
   ids replaced by placeholders, :func:`url_template`); a template that several confident
   links share is this page's article form and lifts its weaker members, such as a short
-  headline ("Bakery wins award") outside the main list.  Paths naming media, tag, author or
-  account pages (``/video/``, ``/photoview/``, ``/tag/``) count against a link;
+  headline ("Bakery wins award") outside the main list, and a one-word headline
+  ("Breakthrough") whose one-word slug stands in a list of that form's slugs.  Paths naming media,
+  tag, author or account pages (``/video/``, ``/photoview/``, ``/tag/``) count against a link;
 - **off the page's form**: once the page shows an article form, a link whose template fewer
   than :data:`TEMPLATE_SUPPORT` headline links share (a channel's entry: car models, an app),
   or whose URL carries no article evidence at all (``/column/zhangsan/``: a columnist's page),
@@ -31,7 +32,8 @@ Only http(s) links on the site's own domains are considered.  Every link not tak
 reason (:func:`score_links`): ``not_web``, ``same_page``, ``offsite``, ``not_html``,
 ``site_root``, ``pattern``, ``menu_text``, ``advert``, ``navigation``, ``not_article_path``,
 ``anchor_text``, ``url_shape`` or ``learned_not_article`` (:mod:`newscrawl.discovery.url_shapes`); the site
-spider counts them as ``newscrawl/catalogue/rejected/<reason>`` and logs each at DEBUG.  No Scrapy imports.
+spider counts them as ``newscrawl/catalogue/rejected/<reason>`` and logs each at DEBUG, and the
+:data:`NEAR_MISSES` in one INFO line at the end of the crawl.  No Scrapy imports.
 """
 
 from __future__ import annotations
@@ -53,6 +55,11 @@ MIN_SCORE = 2.0
 
 
 REJECTED_STATS = "newscrawl/catalogue/rejected/"  # stats prefix: links rejected, by reason
+
+
+# Reasons of links that had article evidence in their URL and list but fell short for their anchor
+# text or their place on the page: the rejections a person may want to check (the crawl logs them).
+NEAR_MISSES = ("anchor_text", "navigation", "advert")
 
 
 TEMPLATE_SUPPORT = 3  # confident links that must share a URL template before it lifts its other members
@@ -439,6 +446,8 @@ def score_links(
         return _by_pattern(found, pattern, rejected)
     scored = _score_anchors(found, rejected)
     lift = _template_lift(scored, min_score)
+    if lift:
+        _one_word_slugs(scored, lift)
     off_form = _off_form(scored) if lift else {}
     best: dict[str, CatalogueLink] = {}
     failed: dict[str, tuple[float, _Scored]] = {}
@@ -562,6 +571,24 @@ def _template_lift(scored: list[_Scored], min_score: float) -> dict[str, float]:
             confident.setdefault(link.template, set()).add(link.url)
     return {template: TEMPLATE_LIFT for template, urls in confident.items()
             if len(urls) >= TEMPLATE_SUPPORT and _template_has_evidence(template)}
+
+
+
+def _one_word_slugs(scored: list[_Scored], lift: dict[str, float]) -> None:
+    """A one-word headline ("Breakthrough") gets a one-word slug (``/2026/11/20/breakthrough.html``),
+    whose template ends in ``w`` where its list's other articles' ends in ``S``: a link whose
+    template is a lifted slug form but for that, listed in the same block as headline links of
+    that form, takes the form's template (and so its lift, and no off-form penalty)."""
+    forms = {(link.signature, link.template) for link in scored if link.headline and link.template in lift}
+    for link in scored:
+        if link.headline or link.template in lift:
+            continue
+        head, sep, last = link.template.rpartition("/")
+        if last.split(".", 1)[0] != "w":
+            continue
+        slug = f"{head}{sep}S{last[1:]}"
+        if (link.signature, slug) in forms:
+            link.template = slug
 
 
 

@@ -582,8 +582,21 @@ def sweep(
     return out
 
 
+PLOT_HINT = "--plot needs matplotlib: pip install 'newscrawl[plot]'"
+
+
+def check_plotting() -> None:
+    """Raise :class:`ValueError` naming the ``plot`` extra when matplotlib cannot be imported."""
+    try:
+        import matplotlib  # noqa: F401  (the optional extra `plot`)
+    except ImportError as exc:
+        raise ValueError(PLOT_HINT) from exc
+
+
 def plot_sweep(results: dict[str, list[Result]], parameter: str, path: str | Path) -> None:
-    """P/R/F1 against the swept parameter, one panel a dataset (Zyte solid, Wang et al. (2020) LCS dashed)."""
+    """P/R/F1 against the swept parameter, one panel a dataset (Zyte solid, Wang et al. (2020) LCS dashed);
+    matplotlib comes with the optional extra ``plot``."""
+    check_plotting()
     import matplotlib
 
     matplotlib.use("Agg")
@@ -633,7 +646,8 @@ def add_arguments(parser: argparse.ArgumentParser, positional: bool = True) -> N
     parser.add_argument(
         "--sweep", choices=sorted(SWEEPS), help="alpha: cevc over 0.1..0.9; T: decay over .2..5"
     )
-    parser.add_argument("--plot", metavar="PNG", help="with --sweep: write the P/R/F1 curves here")
+    parser.add_argument("--plot", metavar="PNG",
+                        help="with --sweep: write the P/R/F1 curves here (pip install 'newscrawl[plot]')")
     parser.add_argument("--json", metavar="FILE", help="write the results, with per-page scores, as JSON")
     parser.add_argument(
         "--markdown", metavar="FILE",
@@ -655,6 +669,8 @@ def run_cli(args: argparse.Namespace, echo: Callable[[str], None] = print) -> in
 
     if not args.datasets:
         raise ValueError("give at least one dataset directory")
+    if args.plot:
+        check_plotting()  # before any work
     datasets, skipped = discover_datasets(args.datasets)  # a wrong path fails before any work
     for path, reason in skipped:
         echo(f"skipped {path}: {reason}")

@@ -96,6 +96,9 @@ LISTING_ERROR_PREFIX = "newscrawl/listing_error/"  # stats: listing pages that g
 SITEMAP_ENTITIES = "newscrawl/sitemap/entities"  # stats: sitemaps that declare XML entities (not expanded)
 SITEMAP_SKIPPED_OLD = "newscrawl/sitemap/skipped_old"  # stats: child sitemaps not read (lastmod too old)
 CATALOGUE_ACCEPTED = "newscrawl/catalogue/accepted"  # stats: article links taken from catalogue pages
+# stats: catalogue links rejected for their anchor text or place (links.NEAR_MISSES), logged at close
+NEAR_MISSES_STAT = "newscrawl/catalogue/near_misses"
+NEAR_MISS_EXAMPLES = 3
 # stats: the site's article_pattern rejected every link of every catalogue page (its value: how many)
 PATTERN_MATCHED_NONE = "newscrawl/catalogue/pattern_matched_none"
 SITEMAP_OUTSIDE_WINDOW = "newscrawl/sitemap/outside_window"  # stats: entries dated before the window
@@ -158,6 +161,7 @@ class SiteSpider(scrapy.Spider):
         self.sitemap_cutoff: datetime | None = None  # the same for sitemap entries (recency window)
         self._listing_seen: set[str] = set()
         self._sitemaps_requested = 0
+        self._near_misses: list[str] = []  # a few catalogue links rejected for their text or place
         self.demo_server = None
         self.served_netloc: str | None = None
 
@@ -243,6 +247,7 @@ class SiteSpider(scrapy.Spider):
         """A site's ``article_pattern`` that rejected every link of its catalogue pages (a pattern
         that matches none of the site's articles) is a warning and :data:`PATTERN_MATCHED_NONE`;
         the crawl's outcome is then not ok (:mod:`newscrawl.commands.outcome`)."""
+        self._log_near_misses()
         stats = self.crawler.stats
         rejected = stats.get_value(links.REJECTED_STATS + "pattern", 0)
         if self.article_pattern is not None and rejected and not stats.get_value(CATALOGUE_ACCEPTED, 0):
@@ -343,10 +348,25 @@ class SiteSpider(scrapy.Spider):
 
     def _count_rejected(self, rejected: dict[str, str], listing_url: str) -> None:
         """Links the catalogue stage did not take: ``newscrawl/catalogue/rejected/<reason>`` each,
-        and one DEBUG line a link."""
+        and one DEBUG line a link; the first few near misses are kept for :meth:`_log_near_misses`."""
         for url, reason in rejected.items():
             self.crawler.stats.inc_value(links.REJECTED_STATS + reason)
             self.logger.debug("Catalogue %s: link %s rejected (%s)", listing_url, url, reason)
+            if reason in links.NEAR_MISSES and len(self._near_misses) < NEAR_MISS_EXAMPLES:
+                self._near_misses.append(f"{short_url(url)} ({reason})")
+
+    def _log_near_misses(self) -> None:
+        """One INFO line: how many catalogue links with an article-like URL were rejected for their
+        anchor text or place (:data:`~newscrawl.discovery.links.NEAR_MISSES`), with examples."""
+        stats = self.crawler.stats
+        counts = {reason: stats.get_value(links.REJECTED_STATS + reason, 0) for reason in links.NEAR_MISSES}
+        total = sum(counts.values())
+        if total:
+            stats.set_value(NEAR_MISSES_STAT, total)
+            by_reason = ", ".join(f"{reason} {n}" for reason, n in counts.items() if n)
+            self.logger.info("%s: %d catalogue links rejected for their anchor text or place (%s), e.g. %s; "
+                             "the DEBUG log lists each", self.name, total, by_reason,
+                             ", ".join(self._near_misses))
 
     def _list_api_requests(self, apis: list[str], listing_url: str):
         """Requests for a catalogue page's list endpoints: new ones on the allow-list, at most

@@ -24,7 +24,9 @@ site itself: a name the page uses for its site or publisher (``og:site_name``, J
 ``publisher`` and ``WebSite``, the ``<title>`` suffix, the host and its brand, or the brand and a
 region: "MDR THÜRINGEN" on mdr.de), a section label (a path segment of the URL: "capital"), an
 affiliation ("Herald staff", "Staff Writer", "Gear Team", "MM-Redaktion", "специальный
-корреспондент") or a photo credit ("Foto: dpa").  A personal site's owner ("Helge Fahrnberger":
+корреспондент"), a photo credit ("Foto: dpa", "Getty Images", "AFP Photo", an author element in a
+picture's caption), an editor's credit ("Editor: Mark Stone", "Редактор") or a company ("Acme Media
+Ltd", "Acme Media Group").  A personal site's owner ("Helge Fahrnberger":
 two or three capitalised words) is the one site name taken, and only when nothing else is found.
 Labels ("By ", "Von ", "Zeige alle Beiträge von", "作者：") are stripped; a byline is cut at a date
 or a separator ("By Tom Becker · November 20"); initials, particles and suffixes stay part of the
@@ -136,7 +138,7 @@ _SPACED_HAN_NAME = re.compile(r"^([\u3400-\u9fff])[\s\u3000]++([\u3400-\u9fff]{1
 # A company's name: a legal form or a publisher's word (Latin), a Han name of four or more characters
 # ending in an institution's word (出版社, 期刊, 公司, 集团, 报社, 杂志社).
 _COMPANY = re.compile(
-    r"\b(?:publishers?|publishing|verlag|inc|ltd|gmbh|llc|corp|plc|s\.a|ag)\b\.?$|"
+    r"\b(?:publishers?|publishing|verlag|inc|ltd|gmbh|llc|corp|plc|s\.a|ag|kg)\b\.?$|^(?:copyright|©)|"
     r"^[\u3400-\u9fff]{2,}(?:出版社|期刊|公司|集团|集團|杂志社|雜誌社|报社|報社)$",
     re.IGNORECASE,
 )
@@ -145,6 +147,18 @@ _NON_WORD = re.compile(r"[\W_]+")
 _PHOTO_CREDIT = re.compile(r"^\s*+(?:photos?|fotos?|bild(?:er)?|images?|pictures?|illustrations?|"
                            r"credits?|crédits?)\b(?!\s*+(?:and|und|&)\b)", re.IGNORECASE)
 _NAME_STRIP = " ·:：-–—'\"\u201c\u201d"
+# A credit naming the picture agency or the photographer's desk: "Getty Images", "AFP Photo",
+# "AFP via Getty Images", "Shutterstock" (an agency the text credits stays: "By Reuters").
+_PHOTO_AGENCY = re.compile(r"\b(?:getty|shutterstock|istock(?:photo)?|alamy|imago|picture[\s-]alliance|"
+                           r"images|photos?|photography|fotos?|bildagentur)\b", re.IGNORECASE)
+# An editor's credit, not the writer's ("Editor: Mark Stone", "Edited by", "Редактор"); Chinese
+# portals' 责任编辑 lines are read apart, as the last resort (see the module docstring).
+_EDITOR_CREDIT = re.compile(
+    r"^\s*+(?:(?:sub-?|copy\s++|managing\s++|chief\s++)?editors?\b|edit(?:ed|ing)\s++by\b|"
+    r"редактор|редактировал|выпускающий\s++редактор)", re.IGNORECASE)
+# A company credited: a name of two or more words ending in one of these ("Acme Media Group").
+_COMPANY_LAST_WORDS = frozenset(
+    {"media", "group", "holdings", "company", "corporation", "networks", "studios"})
 _NOT_NAMES = frozenset(
     "author authors autor admin administrator editor redaktion staff unknown anonymous 未知 匿名 佚名 "
     "guest by von share follow facebook twitter email name instagram linkedin whatsapp print mail "
@@ -301,7 +315,7 @@ def clean_name(raw: Any, han_spaces_split: bool = True) -> list[str]:
     if "&" in raw:  # "Redacci&oacute;n": an entity escaped twice
         raw = html.unescape(raw)
     text = normalize_space(unicodedata.normalize("NFKC", raw[:400]))
-    if _PHOTO_CREDIT.match(text):  # "Photo: AFP", "Foto: dpa"
+    if _PHOTO_CREDIT.match(text) or _EDITOR_CREDIT.match(text):  # "Photo: AFP", "Foto: dpa", "Editor: X"
         return []
     text = _AT_HANDLE.sub(" ", _URL.sub(" ", text)).strip()
     text = _PREFIX.sub("", _LOWER_LABEL.sub("", text, count=1), count=1)
@@ -320,6 +334,8 @@ def clean_name(raw: Any, han_spaces_split: bool = True) -> list[str]:
             names[-1] = f"{names[-1]} {name}"
             continue
         if name.casefold().rstrip(".") in _CREDENTIALS:  # "Grant Tinsley, PhD"
+            continue
+        if _COMPANY.search(name):  # "Acme Media Ltd": not "Acme Media" once its legal form is cut
             continue
         name = _SPACED_HAN_NAME.sub(r"\1\2", _without_affiliation(name))
         if _is_name(name):
@@ -376,6 +392,11 @@ def _is_name(name: str) -> bool:
         return False
     if _COMPANY.search(name):  # "Hans Publishers", "汉斯出版社", "中文学术期刊": a company credited
         return False
+    if _PHOTO_AGENCY.search(name):  # "Getty Images", "AFP Photo": the pictures' credit
+        return False
+    words = name.split()
+    if len(words) >= 2 and words[-1].casefold() in _COMPANY_LAST_WORDS and name.casefold() not in AGENCIES:
+        return False  # "Acme Media Group"
     return len(name.split()) <= 6
 
 
@@ -676,6 +697,8 @@ def _looks_like_person(text: str) -> bool:
 
 
 _IN_COMMENTS = etree.XPath("ancestor::*[contains(@class, 'comment')]")  # compiled once, not per call
+# A picture's caption: an author element there credits the photograph ("REUTERS"), not the text.
+_IN_CAPTION = etree.XPath("ancestor-or-self::figcaption")
 
 
 def _element_authors(page: Page, by_rule: list[list] | None = None) -> Iterator[tuple[bool, list[str]]]:
@@ -692,7 +715,7 @@ def _element_authors(page: Page, by_rule: list[list] | None = None) -> Iterator[
         for el in found[:20]:
             if byline is not None and el.getparent() is not byline:
                 continue
-            if _IN_COMMENTS(el):
+            if _IN_COMMENTS(el) or _IN_CAPTION(el):
                 continue
             name_el = el.find(".//*[@itemprop='name']")
             target = name_el if name_el is not None else el

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -24,7 +25,15 @@ DESCRIPTION_META = ("description", "og:description", "twitter:description", "dc.
                     "dcterms.description")
 MAX_TAGS = 50  # more "tags" than this are a keyword-stuffed list, cut to its first ones
 MAX_TAG_CHARS = 100
-_TAG_SPLIT = re.compile(r"[,;，、；|]")
+# Separators of a tag list given as one string: commas, semicolons and bars (ASCII, full-width,
+# ideographic, Arabic) and the ideographic space.
+_TAG_SPLIT = re.compile(r"[,;，、；|｜،؛\u3000]")
+# "Politics / Economy" (tag strings come white-space-normalised); "AC/DC" and "9/11" are one tag
+_SPACED_SLASH = re.compile(r" [/／] ")
+_SLASH = re.compile(r"[/／]")
+# Chinese and Japanese words (Han, kana): written without spaces, so a space between them separates tags.
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
 # Classes and ids that mark a paywall: a reader sees a teaser and a subscription prompt.
 _PAYWALL_MARKUP = re.compile(r"(?:^|[\s_-])(?:paywall|subscriber-only|piano-paywall|regwall)(?:$|[\s_-])",
                              re.IGNORECASE)
@@ -128,7 +137,7 @@ def _split_tags(values: Iterator[Any]) -> list[str]:
             text = _text_of(item)
             if not text:
                 continue
-            for tag in _TAG_SPLIT.split(text):
+            for tag in _tag_pieces(text):
                 tag = tag.strip().strip("#").strip()
                 if tag and len(tag) <= MAX_TAG_CHARS:
                     tags.append(tag)
@@ -136,6 +145,21 @@ def _split_tags(values: Iterator[Any]) -> list[str]:
     for tag in tags:
         seen.setdefault(tag.casefold(), tag)
     return list(seen.values())[:MAX_TAGS]
+
+
+def _tag_pieces(text: str) -> Iterator[str]:
+    """The tags of one declared string: split on :data:`_TAG_SPLIT` and on a slash between spaces;
+    a piece of Chinese or Japanese words separated by spaces ("投资 完成 亿元") or of hashtags
+    ("#news #world") is split on its spaces, and one of Chinese or Japanese words only on its
+    slashes ("政治/经济"); "New York", "서울 시장", "AC/DC" and "9/11" stay one tag."""
+    for piece in chain.from_iterable(map(_SPACED_SLASH.split, _TAG_SPLIT.split(text))):
+        words = piece.split()
+        if len(words) > 1 and (all(map(_CJK_CHAR.search, words)) or all(w.startswith("#") for w in words)):
+            yield from words
+        elif _CJK_CHAR.search(piece) and not _ASCII_ALNUM.search(piece):
+            yield from _SLASH.split(piece)
+        else:
+            yield piece
 
 
 def keywords(page: Page) -> list[str]:
