@@ -4,6 +4,8 @@
     scrapy crawlall --language zh                # only Chinese sites
     scrapy crawlall --sites bbc,lenta -O 'out/%(name)s.csv'
 
+A site named twice in ``--sites`` runs once, in the order of its first mention.
+
 Feeds use Scrapy's URI parameters: ``%(name)s`` is the spider (site) name, so one
 ``-o``/``-O`` template gives one file per site.  Locally served sites (the ``demo``)
 run only when named in ``--sites``.  ``-a`` arguments go to every spider.
@@ -84,7 +86,8 @@ class Command(BaseRunSpiderCommand):
     def selected_sites(self, opts) -> list[str]:
         sites = self.crawler_process.spider_loader.sites
         if opts.sites:
-            names = [n.strip() for n in opts.sites.split(",") if n.strip()]
+            # A name given twice runs once, where it was first named.
+            names = list(dict.fromkeys(n.strip() for n in opts.sites.split(",") if n.strip()))
             unknown = [n for n in names if n not in sites]
             if unknown:
                 msg = f"unknown site(s): {', '.join(unknown)}; see `scrapy list`"
