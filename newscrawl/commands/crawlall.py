@@ -33,6 +33,7 @@ from scrapy.exceptions import UsageError
 
 from newscrawl.items import ArticleItem
 from newscrawl.pipelines import pool
+from newscrawl.run.logfile import rotate_log_file
 
 from .outcome import max_error_rate, outcome_of, overwritten_feeds, quiet_refusal, report
 
@@ -82,6 +83,7 @@ class Command(BaseRunSpiderCommand):
         for options in feeds.values():
             options.setdefault("item_classes", [ArticleItem])
         self.settings.set("FEEDS", feeds, priority="cmdline")
+        rotate_log_file(self.settings)  # before Scrapy opens LOG_FILE itself
 
     def selected_sites(self, opts) -> list[str]:
         sites = self.crawler_process.spider_loader.sites
