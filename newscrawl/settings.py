@@ -164,5 +164,9 @@ TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = "INFO"
 LOG_FORMATTER = "newscrawl.run.crawlstats.LogFormatter"  # a newscrawl drop is logged once, by record_drop
+# LOG_FILE rotated by size (newscrawl/run/logfile.py): at most this many bytes a file, and this many
+# older files kept (crawl.log.1 … .7); 0 bytes: one file without limit
+NEWSCRAWL_LOG_MAX_BYTES = 10 * 1024 * 1024
+NEWSCRAWL_LOG_BACKUPS = 7
 HTTPCACHE_ENABLED = False  # -s HTTPCACHE_ENABLED=1 for repeatable development crawls
 HTTPCACHE_DIR = "httpcache"

@@ -135,3 +135,28 @@ def test_crawlall_refuses_a_bound_below_one(tmp_path):
            "-s", f"NEWSCRAWL_STATE_DIR={tmp_path}"]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "NEWSCRAWL_CONCURRENT_SITES must be" in done.stderr
+
+
+def test_crawlall_runs_a_site_named_twice_once(tmp_path):
+    sites = ""
+    for name, first in (("alpha", 1), ("gamma", 20)):
+        make_site(tmp_path / name, first, 2)
+        sites += (f'[sites.{name}]\nlanguage = "en"\ndomains = ["demo.invalid"]\n'
+                  f'catalogues = ["http://demo.invalid/index.html"]\nserve = "{name}"\n'
+                  "politeness = { download_delay = 0.0, autothrottle = false }\n\n")
+    (tmp_path / "sites.toml").write_text(sites)
+    out = tmp_path / "out"
+    base = [sys.executable, "-m", "scrapy", "crawlall", "-o", f"{out}/%(name)s.jsonl",
+            "-s", f"NEWSCRAWL_SITES={tmp_path / 'sites.toml'}", "-s", f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([*base, "--sites", "alpha,gamma,alpha"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "crawlall: 2 site(s)" in done.stderr
+    items = [json.loads(line) for line in (out / "alpha.jsonl").read_text().splitlines()]
+    assert sorted(i["title"] for i in items) == [headline(1), headline(2)]  # each article once
+    assert "locked" not in done.stderr
+    # A repeated name does not hide an unknown one: still a usage error.
+    unknown = subprocess.run([*base, "--sites", "alpha,alpha,nosuchsite"], cwd=ROOT, capture_output=True,
+                             text=True, timeout=300, env=env)
+    assert unknown.returncode == 2 and "unknown site(s): nosuchsite" in unknown.stderr

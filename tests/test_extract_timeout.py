@@ -260,3 +260,49 @@ WATCH_SCRIPT = textwrap.dedent("""
 def test_the_parent_poll_alone_ends_a_worker_whose_parent_died(tmp_path):
     watcher = _child_outlives_killed_parent(WATCH_SCRIPT)
     assert watcher is None, f"process {watcher} outlived its parent"
+
+
+@pytest.mark.timeout(300)
+@pytest_twisted.ensureDeferred
+async def test_a_worker_frozen_at_close_is_killed_after_the_time_limit_and_the_crawl_ends(http_server, tmp_path,
+                                                                                          caplog):
+    from scrapy import signals
+
+    hanging, others = build_site(http_server, articles=4)  # no hang marker set: every page is extracted
+    spider = site_spider(catalogues=[http_server.url("/list/1.html")])
+    settings = crawl_settings(tmp_path, tmp_path / "out.jsonl", NEWSCRAWL_EXTRACT_TIMEOUT=2)
+    frozen: list[int] = []
+
+    def freeze(spider):  # every page is extracted; the worker stops before the crawl closes
+        if not frozen:
+            from newscrawl.pipelines.pool import shared_pools
+
+            frozen.extend(pid for pool in shared_pools() for pid in pool.worker_pids())
+            for pid in frozen:
+                os.kill(pid, signal.SIGSTOP)
+
+    from scrapy.crawler import CrawlerRunner
+
+    runner = CrawlerRunner(settings)
+    crawler = runner.create_crawler(spider)
+    crawler.signals.connect(freeze, signal=signals.spider_idle)
+    crawl = runner.crawl(crawler)
+    hung: list[bool] = []  # a guard against a hang, not a measure of speed
+    guard = reactor.callLater(150, lambda: (hung.append(True), crawl.cancel()))
+    try:
+        with caplog.at_level(logging.INFO):
+            await crawl
+    except defer.CancelledError:
+        pass
+    finally:
+        if guard.active():
+            guard.cancel()
+        for pid in frozen:
+            if not _gone(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert frozen
+    assert not hung, "the crawl hung at close on its frozen extraction worker"
+    assert crawler.stats.get_value("finish_reason") == "finished"
+    assert sorted(i["url"] for i in read_jsonl(tmp_path / "out.jsonl")) == sorted([hanging, *others])
+    assert all(_wait_gone(pid) for pid in frozen)
+    assert any("did not answer" in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)

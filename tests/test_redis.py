@@ -333,3 +333,39 @@ def test_seen_store_remembers_unexported_pages_and_reads_an_older_store(client):
     assert store.unexported("b", "http://x.test/video") is None
     client.hset("t:unexported:a", "http://x.test/garbled", b"not json")
     assert store.unexported("a", "http://x.test/garbled") is None
+
+
+def test_a_listing_page_claimed_by_a_worker_no_longer_busy_is_read_again(redis_url, client):
+    """A listing page is read by every job: its claim blocks another worker only while the holder is
+    busy (parked); an idle, done or dead holder has finished with it, maybe in an earlier job."""
+    from scrapy import Request
+    from scrapy.settings import Settings
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.distributed.link import RedisLink
+    from newscrawl.distributed.scheduler import DistributedScheduler
+    from newscrawl.distributed.workers import RedisWorkers
+
+    spidercls = site_spider(catalogues=["http://127.0.0.1:1/list/1.html"])
+    settings = Settings()
+    settings.setmodule("newscrawl.settings", priority="project")
+    settings.set("NEWSCRAWL_DISTRIBUTED", redis_url, priority="cmdline")
+    crawler = get_crawler(spidercls, settings.copy_to_dict())
+    spider = spidercls.from_crawler(crawler)
+    crawler.spider = spider
+    holder = RedisWorkers(client, "newscrawl", spider.name, "w1")
+    holder.join(60, [], "newscrawl:testsite:requests")  # a worker that starts is busy
+    scheduler = DistributedScheduler.from_settings(crawler.settings)
+    scheduler.stats = crawler.stats
+    scheduler.attach(SimpleNamespace(worker="w2", link=RedisLink(crawler, client)), crawler.settings)
+    scheduler.open(spider)
+    claims = RedisClaims(client, owner="w1")
+    for n, state in enumerate(("busy", "idle", "done"), start=1):
+        url = f"http://127.0.0.1:1/list/{n}.html"
+        claims.claim("testsite:listing", canonical_url(url), ttl=60)
+        client.set(holder.key(), state)
+        assert scheduler.enqueue_request(Request(url, dont_filter=True))
+        taken = claims.owner_of("testsite:listing", canonical_url(url)) == "w2"
+        assert taken == (state != "busy"), state
+    assert list(scheduler.parked) == [("listing", canonical_url("http://127.0.0.1:1/list/1.html"))]
+    assert crawler.stats.get_value("newscrawl/distributed/listing_claimed_elsewhere") is None

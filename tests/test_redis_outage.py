@@ -23,13 +23,16 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 import pytest_twisted
 from conftest import crawl_settings, free_port, read_jsonl, site_spider
+from test_crawl_local import article_html, catalogue_html, headline
 from test_crawl_restart import SlowSite, exported_urls, serve_slow_site
 from test_redis import _site
 
@@ -349,3 +352,78 @@ def test_only_worker_killed_the_next_run_takes_over_its_claims(tmp_path, redis_s
     assert "'newscrawl/distributed/claims_taken_over'" in log_text
     assert "listing_claimed_elsewhere" not in log_text
     assert "'finish_reason': 'finished'" in log_text
+
+
+class ListedSite(BaseHTTPRequestHandler):
+    """One catalogue page listing the first ``listed`` articles; counts the catalogue's reads."""
+
+    listed = 3
+    catalogue_reads = 0
+
+    def do_GET(self):
+        if self.path == "/list/1.html":
+            ListedSite.catalogue_reads += 1
+            links = [(f"/news/2024/{n}/council-budget-story-{n}.html", headline(n)) for n in range(1, self.listed + 1)]
+            self._send(catalogue_html(links))
+        elif self.path.startswith("/news/2024/"):
+            self._send(article_html(headline(int(self.path.split("/")[3]))))
+        else:
+            self.send_error(404)
+
+    def _send(self, text: str):
+        data = text.encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.timeout(240)
+def test_the_next_job_reads_the_listing_page_a_killed_idle_worker_had_claimed(tmp_path, redis_server):
+    ListedSite.listed, ListedSite.catalogue_reads = 3, 0
+    server = ThreadingHTTPServer(("127.0.0.1", 0), ListedSite)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    (tmp_path / "sites.toml").write_text(
+        f'[sites.listed]\ndomains = ["127.0.0.1"]\ncatalogues = ["{base}/list/1.html"]\n'
+        "politeness = { download_delay = 0.0, autothrottle = false }\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def cmd(out: Path, idle_close: int) -> list[str]:
+        return [sys.executable, "-m", "scrapy", "crawl", "listed", "-o", str(out),
+                "-s", f"NEWSCRAWL_SITES={tmp_path / 'sites.toml'}", "-s", f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}",
+                "-s", f"NEWSCRAWL_DISTRIBUTED={redis_server.url}", "-s", f"NEWSCRAWL_REDIS_HEARTBEAT_TTL={HEARTBEAT}",
+                "-s", f"NEWSCRAWL_IDLE_CLOSE={idle_close}", "-s", "LOG_LEVEL=INFO"]
+
+    client = redis.Redis.from_url(redis_server.url)
+    try:
+        # Job 1 exports the three articles, then its worker waits for more work (idle) and is killed.
+        run1, run2 = tmp_path / "run1.jsonl", tmp_path / "run2.jsonl"
+        with (tmp_path / "run1.log").open("wb") as log:
+            proc = subprocess.Popen(cmd(run1, idle_close=300), cwd=ROOT, env=env, stdout=log, stderr=log)
+            workers: list[bytes] = []
+            while proc.poll() is None and not (len(exported_urls(run1)) == 3 and workers):  # pytest-timeout guards
+                workers = [k for k in client.keys("newscrawl:worker:*") if client.get(k) == b"idle"]
+                time.sleep(0.1)
+            assert proc.poll() is None, (tmp_path / "run1.log").read_text()[-3000:]
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+        assert ListedSite.catalogue_reads == 1
+        # Job 2 starts while the killed worker still looks live (its heartbeat key is refreshed here,
+        # so a slow start cannot miss that window); the site has listed a new article meanwhile.
+        client.pexpire(workers[0], int(HEARTBEAT * 1000))
+        ListedSite.listed = 4
+        with (tmp_path / "run2.log").open("wb") as log:
+            done = subprocess.run(cmd(run2, idle_close=1), cwd=ROOT, env=env, stdout=log, stderr=log, timeout=200)
+        log_text = (tmp_path / "run2.log").read_text()
+    finally:
+        client.close()
+        server.shutdown()
+    assert done.returncode == 0, log_text[-3000:]
+    assert ListedSite.catalogue_reads == 2, "job 2 skipped its listing page"
+    assert exported_urls(run2) == [f"{base}/news/2024/4/council-budget-story-4.html"]
+    assert "listing_claimed_elsewhere" not in log_text

@@ -13,6 +13,7 @@ from scrapy.commands.crawl import Command as ScrapyCrawl
 from scrapy.exceptions import UsageError
 
 from ..items import BODY_RENDERINGS
+from ..run.logfile import rotate_log_file
 from .outcome import max_error_rate, outcome_of, overwritten_feeds, quiet_refusal, report
 
 
@@ -29,6 +30,10 @@ def leave_out_renderings(settings) -> None:
 class Command(ScrapyCrawl):
     def short_desc(self) -> str:
         return "Run a site's crawl; exit status 1 when it failed"
+
+    def process_options(self, args, opts) -> None:
+        super().process_options(args, opts)
+        rotate_log_file(self.settings)  # before Scrapy opens LOG_FILE itself
 
     def run(self, args, opts) -> None:
         if len(args) != 1:

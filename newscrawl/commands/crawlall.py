@@ -4,6 +4,8 @@
     scrapy crawlall --language zh                # only Chinese sites
     scrapy crawlall --sites bbc,lenta -O 'out/%(name)s.csv'
 
+A site named twice in ``--sites`` runs once, in the order of its first mention.
+
 Feeds use Scrapy's URI parameters: ``%(name)s`` is the spider (site) name, so one
 ``-o``/``-O`` template gives one file per site.  Locally served sites (the ``demo``)
 run only when named in ``--sites``.  ``-a`` arguments go to every spider.
@@ -31,6 +33,7 @@ from scrapy.exceptions import UsageError
 
 from newscrawl.items import ArticleItem
 from newscrawl.pipelines import pool
+from newscrawl.run.logfile import rotate_log_file
 
 from .outcome import max_error_rate, outcome_of, overwritten_feeds, quiet_refusal, report
 
@@ -80,11 +83,13 @@ class Command(BaseRunSpiderCommand):
         for options in feeds.values():
             options.setdefault("item_classes", [ArticleItem])
         self.settings.set("FEEDS", feeds, priority="cmdline")
+        rotate_log_file(self.settings)  # before Scrapy opens LOG_FILE itself
 
     def selected_sites(self, opts) -> list[str]:
         sites = self.crawler_process.spider_loader.sites
         if opts.sites:
-            names = [n.strip() for n in opts.sites.split(",") if n.strip()]
+            # A name given twice runs once, where it was first named.
+            names = list(dict.fromkeys(n.strip() for n in opts.sites.split(",") if n.strip()))
             unknown = [n for n in names if n not in sites]
             if unknown:
                 msg = f"unknown site(s): {', '.join(unknown)}; see `scrapy list`"

@@ -22,6 +22,8 @@ from scrapy.exceptions import UsageError
 from newscrawl.evaluation.runner import parse_params
 from newscrawl.extract import METHODS, ExtractionError, extract
 
+from .stdout import pipe_safe
+
 MAX_BYTES = 20_000_000
 FORMATS = ("json", "markdown", "html", "text")
 TIMEOUT = 30
@@ -69,6 +71,7 @@ class Command(ScrapyCommand):
         parser.add_argument("--format", default="json", choices=FORMATS,
                             help="json: every field (default); markdown, html, text: the body alone")
 
+    @pipe_safe
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
             raise UsageError("give exactly one FILE or URL")

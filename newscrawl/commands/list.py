@@ -20,6 +20,7 @@ from scrapy.commands.list import Command as ScrapyListCommand
 from scrapy.spiderloader import get_spider_loader
 
 from ..sites import SiteConfig
+from .stdout import pipe_safe
 
 
 def describe(site: SiteConfig) -> str:
@@ -46,6 +47,7 @@ class Command(ScrapyListCommand):
         parser.add_argument("--details", action="store_true",
                             help="each site's language and sources also when the output is not a terminal")
 
+    @pipe_safe
     def run(self, args: list[str], opts) -> None:
         loader = get_spider_loader(self.settings)
         names = sorted(loader.list())

@@ -18,6 +18,8 @@ from newscrawl.distributed.options import template_store
 from newscrawl.extract.methods.template import TEMPLATE_DB, TemplateStore
 from newscrawl.state.seen_store import state_dir
 
+from .stdout import pipe_safe
+
 
 class Command(ScrapyCommand):
     requires_project = False
@@ -35,6 +37,7 @@ class Command(ScrapyCommand):
         parser.add_argument("--state-dir", help="crawl state directory (default: .newscrawl)")
         parser.add_argument("--limit", type=int, default=100, help="print at most N entries")
 
+    @pipe_safe
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) > 1:
             raise UsageError("give at most one site")

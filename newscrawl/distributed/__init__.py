@@ -13,8 +13,10 @@
   de-duplication is by claims.  A detail URL is claimed when its listing item is read
   (one worker wins, so one request enters the queue, one worker pops it, one export);
   a listing page is claimed when it is scheduled, so N workers starting together read each
-  catalogue page once; the export gate claims the article's URLs before export, so two
-  listing URLs redirecting to one article are exported once across all workers;
+  catalogue page once (a worker counts as busy from the moment it joins), and every job reads it
+  again (a listing claim holds off other workers only while its holder is busy); the export
+  gate claims the article's URLs before export, so two listing URLs redirecting to one
+  article are exported once across all workers;
 - **the seen-URL store in the same Redis** (:class:`~newscrawl.state.redis_seen.RedisSeenStore`);
 - **the template library in the same Redis** (Yan and Wang (2020),
   :class:`~newscrawl.state.redis_templates.RedisTemplateStore`, opened by :func:`~.options.template_store` for
@@ -46,9 +48,13 @@ Redis and needs a beat to show it is alive (pages they hold stay parked meanwhil
 A listing or detail page claimed by a worker whose last beat said *busy* is parked and
 claimed again every beat, so a run started right after a killed one reads the catalogue
 and fetches the pages the dead worker had in flight once its heartbeat is gone
-(``NEWSCRAWL_REDIS_HEARTBEAT_TTL``), instead of listing nothing; a page claimed by an
-*idle* or *done* worker is left to it (it has processed what it took, or the request
-waits in the shared queue).  A worker that finishes cleanly is ``done`` and its claims
+(``NEWSCRAWL_REDIS_HEARTBEAT_TTL``), instead of listing nothing; a detail page claimed by an
+*idle* or *done* worker, and a parked page whose holder became idle or done, is left to it
+(it has processed what it took, or the request waits in the shared queue).  A listing page
+whose holder is idle, done or gone when it is scheduled is taken over and read again: that
+holder finished with it, in this job or an earlier one, and a job that continues after a
+killed worker (its heartbeat not yet expired, or requests left in the queue) would otherwise
+skip the listing pages and find nothing new.  A worker that finishes cleanly is ``done`` and its claims
 stand until the job ends; the job's claims are cleared by its last live worker when it
 finishes, and by a worker that starts when no worker is live and the shared queue is
 empty (a new job).

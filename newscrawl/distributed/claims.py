@@ -22,16 +22,17 @@ logger = logging.getLogger(__name__)
 
 
 _CLAIM = """
--- KEYS[1]: the scope's claims hash.  ARGV: owner, ttl, takeover (0/1), worker key prefix, members...
--- Returns {1} when every member is now the owner's (new, already its own, or taken over
--- from a worker whose heartbeat key is gone), else {0, holder, holder's state}.
-local owner, prefix = ARGV[1], ARGV[4]
+-- KEYS[1]: the scope's claims hash.  ARGV: owner, ttl, the holder states that give a claim up
+-- (comma-separated: gone, idle, done; empty for none), worker key prefix, members...
+-- Returns {1, taken} when every member is now the owner's (new, already its own, or taken
+-- over from a holder in one of those states), else {0, holder, holder's state}.
+local owner, prefix, free = ARGV[1], ARGV[4], ',' .. ARGV[3] .. ','
 local taken = 0
 for i = 5, #ARGV do
   local holder = redis.call('HGET', KEYS[1], ARGV[i])
   if holder and holder ~= owner then
-    local state = redis.call('GET', prefix .. holder)
-    if ARGV[3] == '0' or state then return {0, holder, state or 'gone'} end
+    local state = redis.call('GET', prefix .. holder) or 'gone'
+    if not string.find(free, ',' .. state .. ',', 1, true) then return {0, holder, state} end
     taken = taken + 1
   end
 end
@@ -89,16 +90,20 @@ class RedisClaims:
     def member(value: str) -> str:
         return hashlib.sha1(value.encode("utf-8", "surrogatepass")).hexdigest()
 
-    def claim(self, scope: str, value: str, ttl: int, *, takeover: bool = False) -> Claim:
+    def claim(self, scope: str, value: str, ttl: int, *, takeover: bool = False,
+              also_from: tuple[str, ...] = ()) -> Claim:
         """Claim ``value`` in ``scope`` for this owner (see the class docstring)."""
-        return self.claim_all(scope, [value], ttl, takeover=takeover)
+        return self.claim_all(scope, [value], ttl, takeover=takeover, also_from=also_from)
 
-    def claim_all(self, scope: str, values: Iterable[str], ttl: int, *, takeover: bool = False) -> Claim:
-        """Claim every value at once: all are the owner's afterwards, or none changed hands."""
+    def claim_all(self, scope: str, values: Iterable[str], ttl: int, *, takeover: bool = False,
+                  also_from: tuple[str, ...] = ()) -> Claim:
+        """Claim every value at once: all are the owner's afterwards, or none changed hands.
+        ``also_from``: holder states (``idle``, ``done``) that give the claim up as a dead holder does."""
         members = [self.member(v) for v in dict.fromkeys(values)]
         if not members:
             return Claim(True)
-        args = [self.owner, max(1, int(ttl)), int(takeover), RedisWorkers.key_prefix(self.prefix), *members]
+        free = ",".join((*(("gone",) if takeover else ()), *also_from))
+        args = [self.owner, max(1, int(ttl)), free, RedisWorkers.key_prefix(self.prefix), *members]
         reply = self._claim(keys=[self.key(scope)], args=args)
         if int(reply[0]):
             return Claim(True, taken_over=int(reply[1]))

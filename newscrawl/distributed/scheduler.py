@@ -102,7 +102,10 @@ class DistributedScheduler(RedisScheduler):
         key = canonical_url(request.url)
         claim = None
         if key not in self.listed:
-            claim = self.claims.claim(self._scope(), key, self.claim_ttl, takeover=self.link.may_take_over())
+            # A holder that is not busy has finished with the page, in this job or an earlier one
+            # (it may have been killed since): the page is read again, as every job reads it.
+            claim = self.claims.claim(self._scope(), key, self.claim_ttl, takeover=self.link.may_take_over(),
+                                      also_from=("idle", "done"))
         if claim:
             self.listed.add(key)
             if claim.taken_over:

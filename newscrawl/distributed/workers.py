@@ -29,7 +29,7 @@ end
 # KEYS: the job's worker set, the worker's key, the shared queue, then the job's claim keys.
 # ARGV: worker key prefix, worker id, then (join) heartbeat TTL in ms or (leave) done flag and TTL.
 _JOIN = _LIVE_OTHERS + """
-redis.call('SET', KEYS[2], 'idle', 'PX', ARGV[3])
+redis.call('SET', KEYS[2], 'busy', 'PX', ARGV[3])
 redis.call('SADD', KEYS[1], ARGV[2])
 if live == 0 and redis.call('EXISTS', KEYS[3]) == 0 and #KEYS > 3 then
   redis.call('DEL', unpack(KEYS, 4))
@@ -59,7 +59,8 @@ return 0
 class RedisWorkers:
     """The workers of one crawl job (a spider) and their heartbeats.
 
-    ``<prefix>:worker:<id>`` is ``busy`` (requests in flight) or ``idle``, with a TTL of
+    ``<prefix>:worker:<id>`` is ``busy`` (requests in flight, and from :meth:`join` to its first
+    beat: it is about to schedule its listing pages) or ``idle``, with a TTL of
     ``heartbeat_ttl`` seconds refreshed by :meth:`beat`; a worker killed or cut off from
     Redis for that long is gone, and the listing and detail claims it holds are taken over
     (:class:`RedisClaims`).  A worker that finished cleanly is ``done`` (its claims stand:

@@ -56,6 +56,12 @@ downloading.
   library to save: it is stopped at once, also while it is still starting (it used to be sent a
   close task and awaited, which waited for its start and warm-up: seconds per crawl that fetched
   no article, ~30 s when many crawls warmed up workers at once).
+- **Closing is bounded.**  Saving template libraries (a site's when its crawl closes, every
+  one when the pool closes) may take a worker as long as a page may, ``NEWSCRAWL_EXTRACT_TIMEOUT``
+  (:data:`CLOSE_SECONDS` without a time limit): the supervisor kills a worker that has not
+  answered by then (frozen, stopped by a signal, stuck in a lock), with a warning, and its
+  libraries stay as saved at their last batch end.  A new worker is started only for pages
+  waiting or still to come.
 
 Test-only hook: a worker whose settings hold ``NEWSCRAWL_TEST_HANG_MARKER`` hangs on every
 page whose body contains that string (tests/test_extract_timeout.py); never set it in a crawl.
@@ -366,8 +372,15 @@ class ExtractionPool:
                     job.outer.set_exception(exc)
 
     def _overdue(self, slot: _Slot) -> bool:
-        return (self.timeout > 0 and bool(slot.jobs) and slot.jobs[0].kind == "page"
-                and time.monotonic() - slot.head_since > self.timeout)
+        limit = self._limit(slot.jobs[0].kind) if slot.jobs else 0.0
+        return limit > 0 and time.monotonic() - slot.head_since > limit
+
+    def _limit(self, kind: str) -> float:
+        """Seconds a job of this kind may run (0: no limit): a page, the time limit; saving the
+        template libraries, the same (:data:`CLOSE_SECONDS` without one); a start, none."""
+        if kind == "page":
+            return self.timeout
+        return (self.timeout or CLOSE_SECONDS) if kind in ("finish", "close") else 0.0
 
     def _restart(self, slot: _Slot, timed_out: bool) -> list[tuple[_Job, Exception]]:
         """Kill the slot's worker, start a new one and re-send the jobs it had; returns the jobs
@@ -376,7 +389,14 @@ class ExtractionPool:
         jobs, slot.jobs, slot.broken, slot.waiting_bytes = list(slot.jobs), deque(), False, 0
         for job in jobs:
             job.attempt = None  # what the old executor still reports about them is ignored
+        head = jobs[0] if jobs else None
         failed = self._blame(slot, jobs, timed_out)
+        if timed_out and head is not None and head.kind in ("finish", "close"):
+            logger.warning("Extraction worker %d did not answer within %g s while saving template "
+                           "libraries: stopped", slot.number, self._limit(head.kind))
+            if not jobs:  # nothing waits for a worker: the next page starts one (see submit)
+                slot.down, slot.used = True, False
+                return failed
         if slot.down:
             logger.error("Extraction worker %d does not start; %d pages dropped", slot.number, len(failed))
             return failed
@@ -385,9 +405,11 @@ class ExtractionPool:
         for job in jobs:
             self._send(slot, job)
         url = failed[0][0].page["url"] if failed and failed[0][0].page else None
-        (logger.info if timed_out else logger.warning)(
-            "Extraction worker %d %s; a new worker takes its %d queued pages",
-            slot.number, f"stopped: {url} ran past {self.timeout:g} s" if timed_out else "died", len(jobs))
+        if url is not None or not timed_out:  # (a worker stopped while saving was logged above)
+            what = f"stopped: {url} ran past {self.timeout:g} s" if timed_out else "died"
+            (logger.info if timed_out else logger.warning)(
+                "Extraction worker %d %s; a new worker takes its %d queued pages",
+                slot.number, what, len(jobs))
         return failed
 
     def _blame(self, slot: _Slot, jobs: list[_Job], timed_out: bool) -> list[tuple[_Job, Exception]]:
@@ -405,6 +427,8 @@ class ExtractionPool:
             failed = [(job, WorkerCrashed("the extraction worker does not start")) for job in jobs]
             jobs.clear()
             return failed
+        if timed_out and head.kind != "page":
+            return [(jobs.pop(0), ExtractionTimeout(f"no answer within {self._limit(head.kind):g} s"))]
         if timed_out:
             return [(jobs.pop(0), ExtractionTimeout(f"extraction ran past {self.timeout:g} s"))]
         head.deaths += 1
@@ -452,7 +476,7 @@ class ExtractionPool:
         supervisor).  A worker that never had a page is stopped at once (nothing to save)."""
         self.closed = True
         with self._lock:
-            closers = {slot.number: _Job("close") for slot in self.slots if slot.used}
+            closers = {slot.number: _Job("close") for slot in self.slots if slot.used and not slot.down}
             for number, closer in closers.items():
                 self._send(self.slots[number], closer)
         for slot in self.slots:
@@ -462,7 +486,8 @@ class ExtractionPool:
                 continue
             try:
                 closer.outer.result(timeout=CLOSE_SECONDS + self.timeout)
-            except (BrokenProcessPool, WorkerCrashed, TimeoutError, CancelledError, OSError) as exc:
+            except (BrokenProcessPool, WorkerCrashed, ExtractionTimeout, TimeoutError, CancelledError,
+                    OSError) as exc:
                 logger.warning("Extraction worker %d could not save its template library: %r",
                                slot.number, exc)
                 _kill(slot.executor)
