@@ -25,11 +25,12 @@ def _into_closed_pipe(tmp_path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(proc.args, proc.wait(timeout=300), "", stderr)
 
 
-@pytest.mark.parametrize("command", ["extract", "list", "templates"])
+@pytest.mark.parametrize("command", ["extract", "list", "templates", "report"])
 def test_a_closed_stdout_ends_the_command_quietly(tmp_path, command):
     args = {"extract": ["extract", str(tmp_path / "page.html"), "--format", "text"],
             "list": ["list", "--details"],
-            "templates": ["templates", "--state-dir", str(tmp_path / "state")]}[command]
+            "templates": ["templates", "--state-dir", str(tmp_path / "state")],
+            "report": ["report", "--format", "json", "-s", f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}"]}[command]
     (tmp_path / "page.html").write_text(PAGE, encoding="utf-8")
     done = _into_closed_pipe(tmp_path, *args)
     assert done.returncode in (0, 141), done.stderr[-2000:]

@@ -29,6 +29,7 @@ from newscrawl.state.seen_store import state_dir
 from ..health import report as health_report
 from ..health.alarms import Alarm, Thresholds
 from ..health.history import DB_NAME, now_utc, open_history
+from .stdout import pipe_safe
 
 DEFAULT_DAYS = 90.0
 EXIT_ALARM = 1  # --check: an alarm is active
@@ -59,6 +60,7 @@ class Command(ScrapyCommand):
                             help="html or json (default: from -o's suffix, else html)")
         parser.add_argument("--check", action="store_true", help="exit status 1 while any alarm is active")
 
+    @pipe_safe
     def run(self, args, opts) -> None:
         if args:
             raise UsageError("report takes no positional arguments")
