@@ -15,8 +15,8 @@ setting. A home page that redirects within its own registrable domain (``http://
 -> ``https://www.example.com/``) moves discovery to where it lands
 (``newscrawl/discover/home_redirect``); one that redirects to another site is not followed, with
 a warning naming it (``newscrawl/discover/home_redirect_offsite``). Unless the start URL itself
-is on one, no request goes to a loopback, private or link-local address
-(:class:`newscrawl.middlewares.origins.PrivateAddressMiddleware`, which resolves host names too): a
+is on one, no request goes to an address that is not globally routable
+(:mod:`newscrawl.middlewares.addresses`, which judges what host names resolve to as well): a
 public page cannot aim the crawl at the machine's network.
 
 **Its own site.**  Each discovered site is named after its registrable domain
