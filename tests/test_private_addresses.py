@@ -153,6 +153,18 @@ async def test_a_site_on_a_private_network_says_so_and_is_crawled(names, tmp_pat
     assert len(read_jsonl(out)) == 3
     assert crawler.stats.get_value(PRIVATE) is None
 
+    # discover from that name: its start URL is on the private network, so it is crawled too
+    service = RoutesServer()
+    try:
+        home = _loopback_site(service, "news.intranet.test").removesuffix("feed.xml")
+        service.add("/", '<html><head><link rel="alternate" type="application/rss+xml" href="/feed.xml">'
+                    "</head><body><p>The intranet news</p></body></html>")
+        crawler = await run_crawl(DiscoverSpider, crawl_settings(tmp_path / "discover", tmp_path / "d.jsonl"),
+                                  url=home)
+    finally:
+        service.stop()
+    assert service.hits.get("/", 0) == 1 and crawler.stats.get_value(PRIVATE) is None
+
 
 @pytest.fixture
 def proxy(monkeypatch):

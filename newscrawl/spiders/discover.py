@@ -55,6 +55,7 @@ from newscrawl.discovery.survey import (
 )
 
 from ..items import ListingItem
+from ..middlewares.addresses import PrivateAnswer
 from ..sites import AllowList, SiteConfig, domain_problem, origin_of, private_address, private_ip
 from ..urls import short_url
 from .site import SiteSpider, page_kind, robots_sitemaps
@@ -138,6 +139,8 @@ class DiscoverSpider(SiteSpider):
 
             try:  # a host name: private when it resolves to a private address
                 address = await maybe_deferred_to_future(reactor.resolve(urlsplit(self.home_url).hostname))
+            except PrivateAnswer as exc:  # GuardedResolver's answer while this crawl is still guarded
+                address = exc.address
             except Exception:  # noqa: BLE001 - unresolvable: the home page's download reports it
                 address = None
             self.refuse_private_addresses = not (address and private_ip(address))
