@@ -442,9 +442,9 @@ def _ascii_host(host: str) -> str:
 
 
 def private_address(url: str) -> bool | None:
-    """Is ``url``'s host a loopback, private, link-local or unspecified address (``127.0.0.2``,
-    ``10.1.2.3``, ``[::1]``, ``169.254.169.254``, ``0.0.0.0``) or ``localhost``?  None for another
-    host name: only resolving it can tell (:func:`private_ip`)."""
+    """Is ``url``'s host an address that is not globally routable (:func:`private_ip`: ``127.0.0.2``,
+    ``10.1.2.3``, ``[::1]``, ``169.254.169.254``, ``100.100.100.200``, ``[2002:7f00:1::]``) or
+    ``localhost``?  None for another host name (``2130706433`` too): only resolving it can tell."""
     host = _ascii_host(urlsplit(url).hostname or "")
     if host == "localhost" or host.endswith(".localhost"):
         return True

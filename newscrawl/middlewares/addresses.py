@@ -24,7 +24,6 @@ guards by host name: the hosts on the allow-lists of the guarded spiders (:func:
 
 from __future__ import annotations
 
-import logging
 import weakref
 from urllib.parse import urlsplit
 
@@ -37,8 +36,6 @@ from twisted.internet.error import DNSLookupError
 
 from newscrawl.middlewares.origins import Refused
 from newscrawl.sites import SiteConfig, host_allowed, private_address, private_ip
-
-logger = logging.getLogger(__name__)
 
 _GUARDED: weakref.WeakSet = weakref.WeakSet()  # this process's spiders that may refuse private addresses
 _REFUSED: LocalCache[str, str] = LocalCache(10_000)  # host name -> the non-global address it resolved to
