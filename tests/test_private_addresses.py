@@ -181,8 +181,8 @@ def proxy(monkeypatch):
 @pytest_twisted.ensureDeferred
 async def test_links_and_redirects_to_private_addresses_are_refused_before_any_connection(
         names, proxy, tmp_path, caplog):
-    """A public site (its name resolves to a public address) whose feed lists, and whose
-    article redirects to, its sub-domains on 127.0.0.1, 169.254.169.254 (cloud metadata) and
+    """A public site (its name resolves to a public address) whose feed lists, whose sitemap
+    index names, and whose article redirects to, its sub-domains on 127.0.0.1, 169.254.169.254 (cloud metadata) and
     100.100.100.200, and private IP literals its allow-list lets through: none is requested
     (not even robots.txt), each is a counted ``private_address`` drop with a log line.  Then
     its own name is re-pointed to 127.0.0.1: the next run requests nothing."""
@@ -208,7 +208,13 @@ async def test_links_and_redirects_to_private_addresses_are_refused_before_any_c
     links = [(good, "The harbour works begin on Monday"), (f"{site}/2024/05/10/moved.html", "A page that moved")]
     links += [(url, f"An internal page number {n}") for n, url in enumerate(private)]
     proxy.add(f"{site}/feed.xml", feed_xml(links), headers=RSS)
-    spider = site_spider("harbour", feeds=[f"{site}/feed.xml"],
+    secret_sitemap = "http://internal.example.test/sitemap-secret.xml"
+    proxy.add(f"{site}/sitemap.xml", '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+              f"<sitemap><loc>{secret_sitemap}</loc></sitemap></sitemapindex>", headers={"Content-Type": "text/xml"})
+    proxy.add(secret_sitemap, '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>'
+              "<loc>http://internal.example.test/2024/05/10/listed.html</loc></url></urlset>",
+              headers={"Content-Type": "text/xml"})
+    spider = site_spider("harbour", feeds=[f"{site}/feed.xml"], sitemaps=[f"{site}/sitemap.xml"],
                          domains=["example.test", "127.0.0.1", "169.254.169.254", "100.100.100.200",
                                   "[::ffff:127.0.0.1]", "[2002:7f00:1::]"])
     out = tmp_path / "out.jsonl"
@@ -216,9 +222,10 @@ async def test_links_and_redirects_to_private_addresses_are_refused_before_any_c
         crawler = await run_crawl(spider, crawl_settings(tmp_path, out))
 
     assert [item["url"] for item in read_jsonl(out)] == [good]
-    assert sorted(proxy.hits) == sorted([f"{site}/robots.txt", f"{site}/feed.xml", good,
+    assert sorted(proxy.hits) == sorted([f"{site}/robots.txt", f"{site}/feed.xml", f"{site}/sitemap.xml", good,
                                          f"{site}/2024/05/10/moved.html"])
     assert crawler.stats.get_value(PRIVATE) == len(private) + 1  # and the redirect
+    assert crawler.stats.get_value("newscrawl/listing_error/private_address") == 1  # the index's child
     refusals = [r.getMessage() for r in caplog.records if "private_address" in r.getMessage()]
     assert any("internal.example.test (127.0.0.1) is not a globally routable address" in m for m in refusals)
 
@@ -231,4 +238,4 @@ async def test_links_and_redirects_to_private_addresses_are_refused_before_any_c
     crawler = await run_crawl(spider, crawl_settings(tmp_path, tmp_path / "second.jsonl"))
     assert proxy.hits == hits
     assert read_jsonl(tmp_path / "second.jsonl") == []
-    assert crawler.stats.get_value("newscrawl/listing_error/private_address") == 1
+    assert crawler.stats.get_value("newscrawl/listing_error/private_address") == 2  # the feed, the sitemap
