@@ -143,10 +143,13 @@ SCHEDULER = "newscrawl.middlewares.scheduler.CrashSafeScheduler"
 DOWNLOADER_MIDDLEWARES = {
     "newscrawl.middlewares.origins.AllowedDomainsMiddleware": 51,  # scheme, host and port (origin)
     "newscrawl.middlewares.origins.UrlLengthMiddleware": 52,  # URLLENGTH_LIMIT for every request
-    "newscrawl.middlewares.origins.PrivateAddressMiddleware": 53,  # discover: no loopback/private/link-local
+    # no address that is not globally routable unless the site is on one (sites.toml: private_network)
+    "newscrawl.middlewares.addresses.PrivateAddressMiddleware": 53,
     # robots.txt that cannot be read (5xx, timeout, too large) disallows its host (RFC 9309)
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "newscrawl.middlewares.robots.RobotsTxtMiddleware": 100,
+    # a connection GuardedResolver left without an address: private_address, not retried (after 550)
+    "newscrawl.middlewares.addresses.ResolvedAddressMiddleware": 555,
     "newscrawl.middlewares.retry.RetryAfterMiddleware": 560,  # a 429/503 Retry-After slows the host down
     # Scrapy's decompression, refusing a body cut short (truncated) instead of exporting part of it
     "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
@@ -155,6 +158,8 @@ DOWNLOADER_MIDDLEWARES = {
     "newscrawl.middlewares.warc_recorder.WarcRecorder": 950,
 }
 NEWSCRAWL_RETRY_AFTER_MAX = 120  # seconds: longer Retry-After values are capped
+# Scrapy's caching resolver judging every answer again at connection time (DNS rebinding)
+TWISTED_DNS_RESOLVER = "newscrawl.middlewares.addresses.GuardedResolver"
 # NEWSCRAWL_DISTRIBUTED swaps in scrapy-redis's scheduler and dupefilter and the Redis seen store.
 ADDONS = {"newscrawl.distributed.addon.RedisAddon": 0}
 

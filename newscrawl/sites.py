@@ -31,6 +31,9 @@ Keys (only ``domains`` and one of ``catalogues``/``feeds``/``list_apis``/``sitem
 - ``max_pages``: catalogue pages followed per start page (default 1 + pagination limit);
 - ``politeness``: per-site overrides, keys in :data:`POLITENESS_SETTINGS`, in the ranges of
   :data:`POLITENESS_RANGES` (finite numbers only: TOML's ``nan``/``inf`` are refused);
+- ``private_network``: the site is on a private network (its host names resolve to private
+  addresses), so its crawl may reach addresses that are not globally routable (default
+  ``false``; a site whose URLs are all on private IP addresses or ``localhost`` may anyway);
 - ``serve``/``headers``: serve this directory (relative to the TOML file) on a local
   port and rewrite the placeholder host :data:`PLACEHOLDER_HOST` to it (the demo).
 
@@ -84,6 +87,7 @@ _ISO_DATE = re.compile(r"\A\s*+\d{4}-\d{2}-\d{2}[^\n]{0,40}")  # a cutoff; \A: l
 # The public suffix list as bundled with tldextract (no download: suffix_list_urls=()),
 # private suffixes included, so "github.io" alone is a suffix too.
 _PSL = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052: the last 32 bits are the IPv4 address reached
 
 
 class SiteConfigError(ValueError):
@@ -110,6 +114,7 @@ class SiteConfig:
     politeness: dict[str, Any] = field(default_factory=dict)
     serve: Path | None = None
     headers: Path | None = None
+    private_network: bool = False  # may reach addresses that are not globally routable (an intranet site)
 
     @property
     def allow_list(self) -> AllowList:
@@ -157,6 +162,7 @@ _KEYS: dict[str, type | tuple[type, ...]] = {
     "politeness": dict,
     "serve": str,
     "headers": str,
+    "private_network": bool,
 }
 
 
@@ -257,6 +263,7 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
         politeness=politeness,
         serve=serve,
         headers=headers,
+        private_network=table.get("private_network", False),
     )
 
 
@@ -435,9 +442,9 @@ def _ascii_host(host: str) -> str:
 
 
 def private_address(url: str) -> bool | None:
-    """Is ``url``'s host a loopback, private, link-local or unspecified address (``127.0.0.2``,
-    ``10.1.2.3``, ``[::1]``, ``169.254.169.254``, ``0.0.0.0``) or ``localhost``?  None for another
-    host name: only resolving it can tell (:func:`private_ip`)."""
+    """Is ``url``'s host an address that is not globally routable (:func:`private_ip`: ``127.0.0.2``,
+    ``10.1.2.3``, ``[::1]``, ``169.254.169.254``, ``100.100.100.200``, ``[2002:7f00:1::]``) or
+    ``localhost``?  None for another host name (``2130706433`` too): only resolving it can tell."""
     host = _ascii_host(urlsplit(url).hostname or "")
     if host == "localhost" or host.endswith(".localhost"):
         return True
@@ -447,12 +454,20 @@ def private_address(url: str) -> bool | None:
 
 
 def private_ip(address: str) -> bool:
-    """Is ``address`` (an IP address) one a crawl of the public web must not reach: loopback,
-    private (RFC 1918, RFC 4193), link-local (cloud metadata services), unspecified or reserved?"""
+    """Is ``address`` (an IP address) one a crawl of the public web must not reach: not globally
+    routable (``ipaddress``'s ``is_global``: loopback, RFC 1918 and RFC 4193 private, 100.64.0.0/10
+    shared, link-local such as the 169.254.169.254 metadata service, unspecified...), reserved
+    or multicast, or an IPv6 address carrying such an IPv4 address (IPv4-mapped, NAT64
+    ``64:ff9b::/96``, 6to4 ``2002::/16``, Teredo)?"""
     ip = ipaddress.ip_address(address)
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_unspecified or ip.is_reserved
+    if isinstance(ip, ipaddress.IPv6Address):
+        embedded = ip.ipv4_mapped or (ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF) if ip in _NAT64 else None)
+        if embedded is not None:  # the IPv4 address is the one reached
+            return private_ip(str(embedded))
+        inner = [ip.sixtofour, *(ip.teredo or ())]
+        if any(v4 is not None and private_ip(str(v4)) for v4 in inner):
+            return True
+    return not ip.is_global or ip.is_reserved or ip.is_multicast
 
 
 def _is_ip(host: str) -> bool:

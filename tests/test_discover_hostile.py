@@ -95,7 +95,7 @@ def test_private_addresses():
 
 
 def test_private_addresses_are_refused_when_the_start_url_is_public():
-    from newscrawl.middlewares.origins import PrivateAddressMiddleware
+    from newscrawl.middlewares.addresses import PrivateAddressMiddleware
 
     crawler = get_crawler(DiscoverSpider, {"NEWSCRAWL_DISCOVER_ALLOW": ["127.0.0.1:6379", "10.0.0.0"]})
     crawler.spider = DiscoverSpider.from_crawler(crawler, url="http://93.184.216.34/")

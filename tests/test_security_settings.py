@@ -162,6 +162,11 @@ def test_request_limits_are_set(project):
     middlewares = project.getwithbase("DOWNLOADER_MIDDLEWARES")
     assert middlewares["scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware"] is None
     assert middlewares["newscrawl.middlewares.robots.RobotsTxtMiddleware"] == 100
+    # no private addresses: before each request, and at connection time by the resolver the
+    # commands install (after Scrapy's retry at 550, so a refused connection is not retried)
+    assert middlewares["newscrawl.middlewares.addresses.PrivateAddressMiddleware"] == 53
+    assert 550 < middlewares["newscrawl.middlewares.addresses.ResolvedAddressMiddleware"] < 600
+    assert project.get("TWISTED_DNS_RESOLVER") == "newscrawl.middlewares.addresses.GuardedResolver"
 
 
 @pytest_twisted.ensureDeferred

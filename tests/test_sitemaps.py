@@ -3,10 +3,15 @@ the recency window, and hostile sitemaps that cost a counted drop, never the cra
 
 from __future__ import annotations
 
+import gc
 import gzip
+import os
 import subprocess
 import sys
+import threading
+import tracemalloc
 from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -366,3 +371,114 @@ def test_entity_references_are_never_read_as_urls():
     parsed = parse_sitemap(body)
     assert [e.loc for e in parsed.entries] == ["https://x.org/a&b"]
     assert parsed.entities == ("base",) and parsed.entity_locs == 2 and parsed.stopped is None
+
+
+# --- gzip bombs: what a crawl holds -------------------------------------------------------
+
+
+def test_a_gzip_bomb_sitemap_is_refused_holding_64_kib_of_its_output_not_50_mb():
+    """Decompression is measured before it is kept: a bomb is refused having held one 64 KiB
+    chunk of its output, where materialising it to the 50 MB limit held 50 MB (issue 38, 11)."""
+    bomb = gzip.compress(b"<urlset>" + b" " * (MAX_BYTES + 1), compresslevel=1)
+    tracemalloc.start()
+    try:
+        with pytest.raises(SitemapError, match="too_large"):
+            sitemap_body(bomb)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 1024 * 1024
+
+
+def test_a_content_encoding_bomb_lets_go_of_its_decoded_output_when_refused():
+    """A ``Content-Encoding: gzip`` bomb stops at ``DOWNLOAD_MAXSIZE``; the refusal (which the
+    crawl's failure keeps until the errback has run) must not keep the 16 MiB decoded so far."""
+    from scrapy.exceptions import IgnoreRequest
+    from scrapy.http import Request
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.middlewares.decompression import DecompressionMiddleware
+
+    crawler = get_crawler(settings_dict={"DOWNLOAD_MAXSIZE": 16 * 1024 * 1024})
+    middleware = DecompressionMiddleware.from_crawler(crawler)
+    bomb = gzip.compress(b" " * (32 * 1024 * 1024), compresslevel=1)
+    response = Response("http://127.0.0.1/sitemap.xml", body=bomb, headers={"Content-Encoding": "gzip"})
+    gc.disable()  # what the refusal itself holds, not what a later collection would find
+    tracemalloc.start()
+    try:
+        with pytest.raises(IgnoreRequest) as refused:
+            middleware.process_response(Request(response.url), response)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        gc.enable()
+    assert refused.value is not None and held < 4 * 1024 * 1024
+
+
+class _BombServer:
+    """A sitemap index of ``children`` gzip children served from a thread (the crawl runs in a
+    subprocess); the odd ones as ``.xml.gz`` files, the even ones with ``Content-Encoding: gzip``."""
+
+    def __init__(self, children: int, child: bytes):
+        index_body = ""
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                headers = {"Content-Type": "application/xml"}
+                if self.path == "/index.xml":
+                    body = index_body.encode()
+                elif self.path.startswith("/child-"):
+                    body = child
+                    if int(self.path.split("-")[1].split(".")[0]) % 2:
+                        headers = {"Content-Type": "application/x-gzip"}
+                    else:
+                        headers["Content-Encoding"] = "gzip"
+                else:
+                    body, headers = b"User-agent: *\nAllow: /\n", {"Content-Type": "text/plain"}
+                self.send_response(200)
+                for name, value in {**headers, "Content-Length": str(len(body))}.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        index_body = index(*((f"{self.base}/child-{n}.xml.gz", None) for n in range(children)))
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+
+def _peak_rss_of_crawl(tmp_path: Path, child: bytes, children: int = 20) -> tuple[int, str]:
+    """Peak resident memory (KiB) of ``scrapy crawl`` on a sitemap index of ``children`` copies
+    of ``child``, measured by a parent process of its own (ru_maxrss of its only child)."""
+    tmp_path.mkdir()
+    server = _BombServer(children, child)
+    try:
+        (tmp_path / "sites.toml").write_text(
+            f'[sites.bombs]\ndomains = ["127.0.0.1"]\nsitemaps = ["{server.base}/index.xml"]\n'
+            "politeness = { download_delay = 0.0, autothrottle = false }\n")
+        measure = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:], capture_output=True, "
+                   "text=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
+                   "print(done.stderr, file=sys.stderr)")
+        done = subprocess.run(
+            [sys.executable, "-c", measure, sys.executable, "-m", "scrapy", "crawl", "bombs",
+             "-s", f"NEWSCRAWL_SITES={tmp_path / 'sites.toml'}", "-s", f"NEWSCRAWL_STATE_DIR={tmp_path / 'state'}",
+             "-o", str(tmp_path / "out.jsonl")],
+            cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    finally:
+        server.httpd.shutdown()
+    return int(done.stdout.split()[-1]), done.stderr
+
+
+def test_a_sitemap_index_of_gzip_bombs_costs_the_crawl_no_more_memory_than_small_children(tmp_path):
+    """Twenty gzip bombs (50 MB of output each, half as files, half as a content coding) cost
+    the crawl about what twenty tiny gzip children cost: before, the bombs' decoded output
+    stayed in memory (826 MiB peak against 160 MiB)."""
+    small = gzip.compress(urlset().encode())
+    control, _ = _peak_rss_of_crawl(tmp_path / "control", small)
+    bombs, log = _peak_rss_of_crawl(tmp_path / "bombs", gzip.compress(b"<urlset>" + b" " * (MAX_BYTES + 1), 1))
+    assert "'newscrawl/dropped/sitemap_too_large': 10" in log, log[-3000:]
+    assert "'newscrawl/listing_error/too_large': 10" in log, log[-3000:]
+    assert bombs - control < 100 * 1024, (bombs, control)

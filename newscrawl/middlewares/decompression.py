@@ -48,5 +48,6 @@ class DecompressionMiddleware(HttpCompressionMiddleware):
         try:
             return codings.decode(body, encoding.decode("latin-1"), max_size)
         except codings.TooLarge as exc:
+            exc.__traceback__ = None  # its frames hold the output decoded so far: let it go now
             raise _DecompressionMaxSizeExceeded(exc.size, exc.max_size) from None
 

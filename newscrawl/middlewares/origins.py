@@ -9,10 +9,7 @@ another host, or to another port of the same host, would be fetched and exported
 middleware: it never sees the detail requests the fetch stage schedules with
 ``engine.crawl``, nor redirects.
 
-:class:`PrivateAddressMiddleware` keeps a crawl of the public web off the machine's own
-network (server-side request forgery): a spider with ``refuse_private_addresses`` (``scrapy
-crawl discover`` from a public start URL) sends nothing to a loopback, private or link-local
-address, whether the URL names it or its host name resolves to it.
+Private addresses are kept out by :mod:`newscrawl.middlewares.addresses`.
 """
 
 from __future__ import annotations
@@ -20,12 +17,9 @@ from __future__ import annotations
 import logging
 from urllib.parse import urlsplit
 
-from scrapy.exceptions import (
-    IgnoreRequest,
-)
-from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.exceptions import IgnoreRequest
 
-from newscrawl.sites import AllowList, private_address, private_ip
+from newscrawl.sites import AllowList
 
 logger = logging.getLogger(__name__)
 
@@ -82,52 +76,6 @@ class AllowedDomainsMiddleware:
                 return None
             raise Refused("offsite", f"{parts.netloc} is not an allowed origin of this crawl")
         return None
-
-
-
-class PrivateAddressMiddleware:
-    """Downloader middleware: a spider whose ``refuse_private_addresses`` is true gets no request
-    sent to a loopback, private, link-local or unspecified address (:func:`newscrawl.sites.private_ip`),
-    redirects and robots.txt included: reason ``private_address``.
-
-    An IP literal or ``localhost`` is judged as written; another host name is resolved with the
-    crawl's own resolver (Scrapy's caching resolver, so the connection then uses the very
-    address checked).  A name that does not resolve is let through: the download fails anyway.
-    """
-
-    def __init__(self, crawler):
-        self.crawler = crawler
-
-    @classmethod
-    def from_crawler(cls, crawler) -> PrivateAddressMiddleware:
-        return cls(crawler)
-
-    def process_request(self, request, spider=None):
-        if not getattr(self.crawler.spider, "refuse_private_addresses", False):
-            return None
-        verdict = private_address(request.url)
-        if verdict is None:
-            return self._resolved(request)
-        if verdict:
-            raise self._refusal(request, urlsplit(request.url).hostname)
-        return None
-
-    async def _resolved(self, request):
-        from twisted.internet import reactor
-
-        host = urlsplit(request.url).hostname
-        try:
-            address = await maybe_deferred_to_future(reactor.resolve(host))
-        except Exception:  # noqa: BLE001 - no address: the download reports the DNS failure itself
-            return None
-        if private_ip(address):
-            raise self._refusal(request, f"{host} ({address})")
-        return None
-
-    @staticmethod
-    def _refusal(request, address: str) -> Refused:
-        return Refused("private_address", f"{address} is a loopback, private or link-local address; "
-                                          f"this crawl started from a public one")
 
 
 

@@ -15,8 +15,8 @@ setting. A home page that redirects within its own registrable domain (``http://
 -> ``https://www.example.com/``) moves discovery to where it lands
 (``newscrawl/discover/home_redirect``); one that redirects to another site is not followed, with
 a warning naming it (``newscrawl/discover/home_redirect_offsite``). Unless the start URL itself
-is on one, no request goes to a loopback, private or link-local address
-(:class:`newscrawl.middlewares.origins.PrivateAddressMiddleware`, which resolves host names too): a
+is on one, no request goes to an address that is not globally routable
+(:mod:`newscrawl.middlewares.addresses`, which judges what host names resolve to as well): a
 public page cannot aim the crawl at the machine's network.
 
 **Its own site.**  Each discovered site is named after its registrable domain
@@ -55,6 +55,7 @@ from newscrawl.discovery.survey import (
 )
 
 from ..items import ListingItem
+from ..middlewares.addresses import PrivateAnswer
 from ..sites import AllowList, SiteConfig, domain_problem, origin_of, private_address, private_ip
 from ..urls import short_url
 from .site import SiteSpider, page_kind, robots_sitemaps
@@ -138,6 +139,8 @@ class DiscoverSpider(SiteSpider):
 
             try:  # a host name: private when it resolves to a private address
                 address = await maybe_deferred_to_future(reactor.resolve(urlsplit(self.home_url).hostname))
+            except PrivateAnswer as exc:  # GuardedResolver's answer while this crawl is still guarded
+                address = exc.address
             except Exception:  # noqa: BLE001 - unresolvable: the home page's download reports it
                 address = None
             self.refuse_private_addresses = not (address and private_ip(address))

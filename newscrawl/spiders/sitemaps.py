@@ -11,8 +11,10 @@ sitemaps/news-sitemap) adds ``<news:news>`` with ``<news:title>`` and
 
 - :func:`sitemap_body` is the decompression step of Scrapy's
   ``SitemapSpider._get_sitemap_body`` (``scrapy.utils.gz.gunzip`` with a size limit), with
-  the limit at most the protocol's 50 MB: decompression stops there, so a gzip bomb costs
-  50 MB of output at most, and a body that is neither gzip nor XML-looking is refused.
+  the limit at most the protocol's 50 MB, and a body that is neither gzip nor XML-looking
+  refused.  A gzip body is first measured 64 KiB at a time without keeping the output, so a
+  gzip bomb is refused having held 64 KiB of it, not 50 MB (the output is kept on a second
+  pass only when it fits).
 - :func:`parse_sitemap` reads the entries with :class:`scrapy.utils.sitemap.Sitemap`
   (lxml's ``iterparse`` with recovery, no entity resolution, no network, elements freed as
   read; a declared entity is never expanded, see :func:`parse_sitemap`),
@@ -31,6 +33,8 @@ import xml.parsers.expat
 import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from gzip import GzipFile
+from io import BytesIO
 from itertools import islice
 from typing import Any
 
@@ -44,6 +48,7 @@ from ..extract.dom import normalize_space
 MAX_URLS = 50_000  # entries per sitemap file (sitemaps.org protocol)
 MAX_BYTES = 50 * 1024 * 1024  # uncompressed size of a sitemap file (sitemaps.org protocol: 52,428,800 bytes)
 _GZIP_MAGIC = b"\x1f\x8b\x08"
+_CHUNK = 64 * 1024  # bytes of decompressed output held at a time while a gzip sitemap is measured
 _W3C_PARTIAL_RE = re.compile(r"(\d{4})(?:-(\d{2}))?")  # W3C Datetime's year and year-month forms
 _MAX_DATE_CHARS = 64
 
@@ -92,6 +97,8 @@ def sitemap_body(body: bytes, max_size: int = MAX_BYTES) -> bytes:
     max_size = min(max_size, MAX_BYTES) if max_size > 0 else MAX_BYTES
     if body[:3] == _GZIP_MAGIC:
         try:
+            if _gunzips_past(body, max_size):
+                raise _DecompressionMaxSizeExceeded(max_size + 1, max_size)
             body = gunzip(body, max_size=max_size)
         except _DecompressionMaxSizeExceeded:
             raise SitemapError("too_large", f"more than {max_size} bytes once decompressed") from None
@@ -102,6 +109,23 @@ def sitemap_body(body: bytes, max_size: int = MAX_BYTES) -> bytes:
     if not body.lstrip()[:1] == b"<":
         raise SitemapError("invalid", "not XML")
     return body
+
+
+def _gunzips_past(body: bytes, max_size: int) -> bool:
+    """Does gzip ``body`` decompress to more than ``max_size`` bytes?  Counted 64 KiB at a time
+    and thrown away, so a bomb is refused having held 64 KiB of its output, not ``max_size``
+    (a crawl reads several sitemaps at once, each in its own thread).  Broken data ends the
+    count: :func:`scrapy.utils.gz.gunzip` then decides what it gives."""
+    size = 0
+    with GzipFile(fileobj=BytesIO(body)) as stream:
+        try:
+            while chunk := stream.read1(_CHUNK):
+                size += len(chunk)
+                if size > max_size:
+                    return True
+        except (OSError, EOFError, struct.error, zlib.error):
+            pass
+    return False
 
 
 class NewsSitemap(Sitemap):
