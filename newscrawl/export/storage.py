@@ -177,11 +177,20 @@ class FlushingFileFeedStorage(FileFeedStorage):
         seen = self.crawler.get_extension(SeenUrls) if self.crawler is not None else None
         return seen is not None and seen.state_failed
 
+    def _mode(self, path: Path) -> str:
+        """``w`` (``-O``) or ``a``; ``a`` for a Parquet file whose rows an earlier run never delivered."""
+        from .parquet import PendingJournals
+
+        journals = self.crawler.get_extension(PendingJournals) if self.crawler is not None else None
+        if "w" in self.write_mode and journals is not None and journals.keeps(path):
+            return "a"
+        return self.write_mode.replace("b", "")
+
     def open(self, spider) -> IO[bytes]:
         path = Path(self.path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            raw = io.FileIO(path, self.write_mode.replace("b", ""))
+            raw = io.FileIO(path, self._mode(path))
         except OSError as exc:
             self._failed(exc)
             writer = _FlushingWriter(io.FileIO(os.devnull, "w"), self._failed)
