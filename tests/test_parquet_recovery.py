@@ -99,7 +99,8 @@ def ballast(path: Path, rows: int = 60) -> int:
 @contextmanager
 def small_disk(directory: Path):
     """``directory`` on a tmpfs when this process may mount one (root, as in CI): yields a function
-    that sizes it to its files plus some bytes; else None (the crawl then runs under RLIMIT_FSIZE)."""
+    that sizes it to the pages its files take plus ``extra`` bytes; else None (the crawl then runs
+    under RLIMIT_FSIZE)."""
     directory.mkdir()
     mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(directory)],
                              capture_output=True).returncode == 0
@@ -109,7 +110,7 @@ def small_disk(directory: Path):
             return
 
         def resize(extra: int) -> None:
-            used = sum(p.stat().st_size for p in directory.iterdir())
+            used = sum(-(-p.stat().st_size // 4096) * 4096 for p in directory.iterdir())  # whole pages
             subprocess.run(["mount", "-o", f"remount,size={used + extra}", str(directory)], check=True)
 
         yield resize
