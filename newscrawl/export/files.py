@@ -112,10 +112,14 @@ def _parquet_urls(fh) -> Generator[dict, None, int]:
 
 
 def last_records(path: Path, lines: int = 8, max_bytes: int = 64 * 2**20) -> list[dict]:
-    """The last complete JSON objects of a JSON-lines (or JSON array) file, one per line."""
+    """The last complete JSON objects of a JSON-lines (or JSON array) file, one per line; of a Parquet
+    export, those of its journal (none once it is folded)."""
     try:
         with path.open("rb") as fh:
             size = fh.seek(0, io.SEEK_END)
+            fh.seek(max(0, size - 4))
+            if fh.read(4) == b"PAR1":
+                return []  # a folded Parquet file: its rows were all recorded before the fold
             chunk, start = b"", size
             while start > 0 and chunk.count(b"\n") <= lines and size - start < max_bytes:
                 step = min(start, 2**20)
