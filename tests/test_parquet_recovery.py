@@ -77,7 +77,7 @@ def test_a_run_killed_at_a_random_point_then_run_again_with_dash_O_has_every_art
     urls = read_back(out)
     assert len(urls) == len(set(urls)), "an article is in the file twice"
     assert set(urls) == expected, f"missing: {sorted(expected - set(urls))[:5]}"
-    assert "Folded the journal" in done.stderr
+    assert "Folded the journal" in done.stderr and "-O replaced" not in done.stderr
     assert pq.read_schema(out).names == list(EXPORT_FIELDS)
 
 
@@ -145,7 +145,11 @@ def test_a_fold_that_fails_on_a_full_disk_is_export_failed_and_the_next_run_fold
             assert "FAILED" in stderr and "export failed" in stderr
             assert journal_rows(out) == len(expected)  # recorded in the seen store, and kept
             assert not out.with_name(out.name + ".tmp").exists()
-            if resize is not None:
+            if resize is not None:  # still full: the next run cannot fold the journal, and says so
+                stuck = subprocess.run(crawl_cmd(tmp_path, out, "-O"), cwd=ROOT, env=env, capture_output=True,
+                                       text=True, timeout=300)
+                assert stuck.returncode == 1 and "export failed" in stuck.stderr, stuck.stderr[-3000:]
+                assert journal_rows(out) == len(expected)
                 resize(64 * 2**20)  # space freed
             # -O, and nothing new: the journal is folded all the same
             second = subprocess.run(crawl_cmd(tmp_path, out, "-O"), cwd=ROOT, env=env, capture_output=True,

@@ -26,6 +26,7 @@ class _AnyParam(dict):
 
 
 RECENT_FEEDS = "recent-feeds.json"  # in the state directory: site -> this run's feed files
+PARQUET_MAGIC = b"PAR1"  # opens and ends a Parquet file
 
 
 
@@ -70,7 +71,7 @@ def iter_records(path: Path) -> Iterator[dict]:
     A Parquet export's rows (their ``url``) come first, then the lines of its journal, if any."""
     try:
         with path.open("rb") as fh:
-            if fh.read(4) == b"PAR1":
+            if fh.read(4) == PARQUET_MAGIC:
                 end = yield from _parquet_urls(fh)
                 fh.seek(end)
             else:
@@ -85,6 +86,23 @@ def iter_records(path: Path) -> Iterator[dict]:
                     yield record
     except OSError as exc:
         logger.warning("Cannot read the export file %s back: %s", path, exc.strerror or exc)
+
+
+
+def pending(path: Path) -> bool:
+    """Does the Parquet export ``path`` hold a journal not yet folded (a file that is not, or not only,
+    Parquet: see :mod:`newscrawl.export.parquet`)?"""
+    try:
+        with open(path, "rb") as fh:
+            size = fh.seek(0, io.SEEK_END)
+            if not size:
+                return False
+            fh.seek(0)
+            head = fh.read(4)
+            fh.seek(max(0, size - 4))
+            return (head, fh.read(4)) != (PARQUET_MAGIC, PARQUET_MAGIC)
+    except OSError:
+        return False
 
 
 
@@ -118,7 +136,7 @@ def last_records(path: Path, lines: int = 8, max_bytes: int = 64 * 2**20) -> lis
         with path.open("rb") as fh:
             size = fh.seek(0, io.SEEK_END)
             fh.seek(max(0, size - 4))
-            if fh.read(4) == b"PAR1":
+            if fh.read(4) == PARQUET_MAGIC:
                 return []  # a folded Parquet file: its rows were all recorded before the fold
             chunk, start = b"", size
             while start > 0 and chunk.count(b"\n") <= lines and size - start < max_bytes:

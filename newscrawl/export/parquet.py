@@ -31,14 +31,13 @@ from scrapy.exporters import BaseItemExporter
 from newscrawl.state.run_lock import RunLock
 
 from ..items import clean_export_value
-from .files import feed_path
+from .files import PARQUET_MAGIC, feed_path, pending
 from .schema import schema_for
 from .storage import export_failed
 
 logger = logging.getLogger(__name__)
 
 JOURNAL_MARKER = b"\n#newscrawl-parquet-journal\n"  # starts each run's journal; the newline ends a cut line
-PARQUET_MAGIC = b"PAR1"
 FOLD_ERRORS = (OSError, pa.ArrowException, ValueError)  # a full disk; a file neither Parquet nor journal
 
 class ParquetItemExporter(BaseItemExporter):
@@ -187,21 +186,6 @@ def fold(path: Path, fields: list[str]) -> int:
         logger.warning("Skipped %d incomplete journal line(s) in %s", skipped[0], path)
     os.replace(temporary, path)
     return rows
-
-
-def pending(path: Path) -> bool:
-    """Does ``path`` hold a journal not yet folded (a file that is not, or not only, Parquet)?"""
-    try:
-        with open(path, "rb") as fh:
-            size = fh.seek(0, os.SEEK_END)
-            if not size:
-                return False
-            fh.seek(0)
-            head = fh.read(4)
-            fh.seek(max(0, size - 4))
-            return (head, fh.read(4)) != (PARQUET_MAGIC, PARQUET_MAGIC)
-    except OSError:
-        return False
 
 
 def parquet_feeds(settings: Any, site: str) -> list[tuple[Path, list[str], bool]]:
