@@ -158,17 +158,15 @@ class FileOutput:
             self._batch = []
 
     def _close(self) -> None:
-        writer, fh = self._writer, self._fh
-        self._writer = self._fh = None
+        """Write the last rows and close the file, once: a failed write (a full disk) still closes it."""
+        writer, fh, self._fh = self._writer, self._fh, None
         try:
             if writer is not None:
-                try:
-                    self._writer = writer
-                    self._flush()
-                finally:
-                    self._writer = None
-                    writer.close()
+                self._flush()
         finally:
+            self._writer = None
+            if writer is not None:
+                writer.close()
             if fh is not None:
                 fh.close()
 
