@@ -241,7 +241,9 @@ class PendingJournals:
             try:
                 rows = fold(path, fields)
             except FOLD_ERRORS as exc:
-                export_failed(self.crawler, str(path), exc if isinstance(exc, OSError) else OSError(str(exc)))
+                export_failed(self.crawler, str(path), exc if isinstance(exc, OSError) else OSError(str(exc)),
+                              "the journal an earlier run left in it cannot be folded into Parquet, and "
+                              "stays there for the next run")
                 return
             logger.warning("Folded the journal an interrupted or failed run left in %s: the file reads as "
                            "Parquet again (%d rows)%s", path, rows,
