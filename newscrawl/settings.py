@@ -115,6 +115,7 @@ EXTENSIONS = {
     # JOBDIR's spider.state; a damaged or unwritable one is a warning
     "newscrawl.state.spider_state.SpiderState": 0,
     "newscrawl.state.seen_urls.SeenUrls": 900,  # after FeedExporter (0): marks URLs once written
+    "newscrawl.export.parquet.PendingJournals": 905,  # after SeenUrls: folds a Parquet journal a run left
     "newscrawl.run.report.CrawlReport": 910,
     # listing items handed to their detail request are not item drops (newscrawl/run/crawlstats.py)
     "scrapy.extensions.corestats.CoreStats": None,

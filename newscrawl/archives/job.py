@@ -9,8 +9,11 @@ processes by default, or the cluster whose scheduler address is given.  Dask, no
 owns the processes, their start, their death and the placement of work (docs/archives.md says
 why Dask and not Spark, with the figures).
 
-Exactly once: a file whose marker exists is not submitted again; a file's task that dies (the
-job or a worker killed) left no output or one that the next run overwrites.  A task never
+Exactly once: one job at a time writes an output directory (:class:`OutputLocked` otherwise: an
+``flock`` on :data:`LOCK_NAME` in it, held for the job's life and dropped by the kernel when the
+job dies); a file whose marker exists and whose output reads back is not submitted again, one
+whose output does not is done again; a file's task that dies (the job or a worker killed) left
+no output or one that the next run overwrites.  A task never
 raises for bad input: a missing or unreadable file comes back as a failed file, damaged records
 as counted skips naming the file and the offset.  Progress travels as Dask events
 (``Worker.log_event`` on :data:`PROGRESS_TOPIC`), every :data:`PROGRESS_SECONDS`.
@@ -30,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from newscrawl.archives.warc_reader import Progress, ReadOptions, Skip, read_archive
+from newscrawl.state.run_lock import RunLock
 
 from . import output
 from .inputs import exists, is_url
@@ -37,6 +41,7 @@ from .mapper import MapOptions, map_page, warm_up
 
 logger = logging.getLogger(__name__)
 
+LOCK_NAME = ".newscrawl-archive.lock"  # in the output directory
 PROGRESS_TOPIC = "newscrawl-archive-progress"
 PROGRESS_SECONDS = 1.0
 #: Skip reasons that are an archive's damage (reported with file and offset), not a page's kind.
@@ -149,11 +154,16 @@ def process_file(source: str, out_dir: str, fmt: str = "parquet", options: MapOp
     return result
 
 
+class OutputLocked(Exception):
+    """Another job is writing the output directory."""
+
+
 @dataclass
 class JobSummary:
     files: int = 0
     files_done: int = 0
     files_skipped: int = 0  # finished by an earlier run
+    files_repaired: list = field(default_factory=list)  # (source, why): marked done, output unreadable
     files_failed: list = field(default_factory=list)  # (source, why)
     records: int = 0
     pages: int = 0
@@ -196,15 +206,38 @@ def run_job(sources: list[str], out_dir: str | os.PathLike, *, fmt: str = "parqu
             max_bytes: int = 16 * 1024 * 1024,
             on_file: Callable[[FileResult, JobSummary], None] | None = None,
             on_progress: Callable[[dict], None] | None = None, client=None) -> JobSummary:
-    """Run the job over ``sources``; returns its summary (files finished earlier are not redone)."""
+    """Run the job over ``sources``; returns its summary (files finished earlier are not redone).
+    :class:`OutputLocked` when another job is writing ``out_dir``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    lock = RunLock(out / LOCK_NAME)
+    if not lock.acquire():
+        pid = lock.holder()
+        raise OutputLocked(f"another archive job{f' (pid {pid})' if pid else ''} is writing {out}; not "
+                           "starting (wait for it to finish, or give this job another -o)")
+    try:
+        stale = output.remove_temporaries(out)
+        if stale:
+            logger.warning("Removed %d temporary file(s) a stopped job left in %s", stale, out)
+        return _run(sources, out, fmt, workers, scheduler, options, max_bytes, on_file, on_progress, client)
+    finally:
+        lock.release()
+
+
+def _run(sources, out, fmt, workers, scheduler, options, max_bytes, on_file, on_progress,
+         client) -> JobSummary:
     from distributed import as_completed
 
     started = time.perf_counter()
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     summary = JobSummary(files=len(sources))
     todo = []
     for source in sources:
+        broken = output.damage(out, source) if output.is_done(out, source) else None
+        if broken:
+            logger.warning("The output of %s is marked done but does not read back (%s): doing it again",
+                           source, broken)
+            output.undo(out, source)
+            summary.files_repaired.append((source, broken))
         if output.is_done(out, source):
             summary.add(FileResult(source, already_done=True))
         elif not exists(source):

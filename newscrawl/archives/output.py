@@ -6,8 +6,11 @@ the temporary file is flushed to disk (``fsync``) and renamed to ``NAME.parquet`
 offsets) is written the same way.  A rename is atomic on POSIX file systems, so an output is
 either absent or complete, and a file whose marker exists is finished: a re-run skips it.  A
 job killed between the two renames left a complete output without its marker; the re-run
-writes the same output again over it.  Readers take the outputs that have a marker
-(:func:`finished_outputs`).
+writes the same output again over it.  A re-run also reads back every marked output
+(:func:`damage`): one that does not read back, or holds fewer rows than its marker counts, is
+done again.  A failed write (a full disk) leaves no temporary file, and temporary files a
+killed job left are removed by the next (:func:`remove_temporaries`, under the job's lock).
+Readers take the outputs that have a marker (:func:`finished_outputs`).
 
 The Parquet schema is the crawl's export (:data:`newscrawl.archives.mapper.ROW_FIELDS`): strings,
 ``authors`` a list of strings, ``links`` a list of ``{text, url}``; rows are written in row groups
@@ -51,6 +54,50 @@ def done_path(out_dir: Path, source: str) -> Path:
 
 def is_done(out_dir: Path, source: str) -> bool:
     return done_path(out_dir, source).is_file()
+
+
+def damage(out_dir: Path, source: str) -> str | None:
+    """Why the marked output of ``source`` does not read back in full; None when it does.
+
+    Every row group (Parquet) or line (JSON lines) is read, and the rows counted against the
+    marker's ``articles``."""
+    marker = done_path(out_dir, source)
+    try:
+        record = json.loads(marker.read_text(encoding="utf-8"))
+        path = out_dir / record["output"]
+        expected = int(record["articles"])
+        rows = _count_rows(path)
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # pyarrow's errors are OSError or ValueError
+        return f"{type(exc).__name__}: {exc}"
+    return None if rows == expected else f"{rows} rows where its marker counts {expected}"
+
+
+def _count_rows(path: Path) -> int:
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        with pq.ParquetFile(path) as parquet:
+            return sum(parquet.read_row_group(group).num_rows for group in range(parquet.num_row_groups))
+    with open(path, "rb") as fh:
+        return sum(1 for line in fh if line.strip() and isinstance(json.loads(line), dict))
+
+
+def undo(out_dir: Path, source: str) -> None:
+    """Take back the marker of ``source`` (and its output), so that it is done again."""
+    done_path(out_dir, source).unlink(missing_ok=True)
+    for fmt in FORMATS:
+        (out_dir / f"{output_stem(source)}.{fmt}").unlink(missing_ok=True)
+
+
+def remove_temporaries(out_dir: Path) -> int:
+    """Remove the temporary files that a killed job left in ``out_dir``; returns how many.
+    Only while no other job writes there (the caller holds the directory's lock)."""
+    removed = 0
+    for pattern in (*(f".*.{fmt}.tmp" for fmt in FORMATS), f".*{DONE}.tmp"):
+        for path in out_dir.glob(pattern):
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
 
 
 def _replace_durably(tmp: Path, final: Path) -> None:
@@ -111,13 +158,17 @@ class FileOutput:
             self._batch = []
 
     def _close(self) -> None:
-        if self._writer is not None:
-            self._flush()
-            self._writer.close()
+        """Write the last rows and close the file, once: a failed write (a full disk) still closes it."""
+        writer, fh, self._fh = self._writer, self._fh, None
+        try:
+            if writer is not None:
+                self._flush()
+        finally:
             self._writer = None
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+            if writer is not None:
+                writer.close()
+            if fh is not None:
+                fh.close()
 
     def commit(self, summary: dict) -> None:
         """Make the output final, then mark the input done with ``summary``."""
@@ -126,12 +177,20 @@ class FileOutput:
         marker = done_path(self.out_dir, self.source)
         tmp = marker.with_name("." + marker.name + ".tmp")
         record = dict(summary, output=self.final.name)
-        tmp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-        _replace_durably(tmp, marker)
+        try:
+            tmp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+            _replace_durably(tmp, marker)
+        finally:
+            tmp.unlink(missing_ok=True)
 
     def __exit__(self, *exc_info) -> None:
-        self._close()
-        self.tmp.unlink(missing_ok=True)  # committed: already renamed; failed: nothing half-written stays
+        try:
+            self._close()
+        except (OSError, ValueError):
+            if exc_info[0] is None:
+                raise  # else the first failure (a full disk) is the one reported
+        finally:
+            self.tmp.unlink(missing_ok=True)  # committed: already renamed; failed: nothing half-written stays
 
 
 def finished_outputs(out_dir: Path) -> list[Path]:

@@ -2,7 +2,8 @@
 
 A thin layer: arguments and settings in, :func:`newscrawl.archives.job.run_job` run, progress on a
 terminal, a summary at the end.  Exit status 0 when every file was processed, 1 when a file
-failed (missing, unreadable, its worker lost), 2 on a usage error.
+failed (missing, unreadable, its worker lost) or another job is writing the output directory,
+2 on a usage error.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ class Command(ScrapyCommand):
         except ImportError as exc:
             raise UsageError(f"{INSTALL_HINT} ({exc})", print_help=False) from None
         from newscrawl.archives.inputs import exists, expand
-        from newscrawl.archives.job import run_job
+        from newscrawl.archives.job import OutputLocked, run_job
         from newscrawl.archives.mapper import MapOptions
 
         try:
@@ -82,10 +83,15 @@ class Command(ScrapyCommand):
                              page_type_filter=settings.getbool("NEWSCRAWL_PAGE_TYPE_FILTER", True))
         progress = _Progress(len(sources)) if sys.stderr.isatty() else None
         max_bytes = settings.getint("DOWNLOAD_MAXSIZE", 16 * 1024 * 1024) or 2**62
-        summary = run_job(sources, opts.output, fmt=opts.format, workers=workers, scheduler=opts.scheduler,
-                          options=options, max_bytes=max_bytes,
-                          on_file=progress.file_done if progress else None,
-                          on_progress=progress.update if progress else None)
+        try:
+            summary = run_job(sources, opts.output, fmt=opts.format, workers=workers,
+                              scheduler=opts.scheduler, options=options, max_bytes=max_bytes,
+                              on_file=progress.file_done if progress else None,
+                              on_progress=progress.update if progress else None)
+        except OutputLocked as exc:
+            print(f"scrapy archive: {exc}", file=sys.stderr)
+            self.exitcode = 1
+            return
         if progress:
             progress.close()
         print_summary(summary, opts.output)
@@ -148,5 +154,7 @@ def print_summary(summary, out_dir: str) -> None:
         print(f"  {source} @ byte {offset}: {reason}: {detail}")
     if len(summary.damage) > 20:
         print(f"  ... and {len(summary.damage) - 20} more (each input's .done marker lists them)")
+    for source, why in summary.files_repaired:
+        print(f"done again: {source}: its output did not read back ({why})")
     for source, why in summary.files_failed:
         print(f"failed: {source}: {why}")

@@ -40,6 +40,7 @@ from pathlib import Path
 from scrapy.exceptions import UsageError
 from w3lib.url import file_uri_to_path
 
+from newscrawl.export.files import pending
 from newscrawl.run.drops import DROP_PREFIX
 from newscrawl.run.guard import StartRefused
 from newscrawl.state.seen_urls import UNEXPORTED_STATS
@@ -200,7 +201,7 @@ def overwritten_feeds(settings, site: str) -> dict[str, int]:
             size = path.stat().st_size
         except OSError:
             continue
-        if size:
+        if size and not ((options or {}).get("format") == "parquet" and pending(path)):  # kept: not replaced
             held[str(path)] = size
     return held
 

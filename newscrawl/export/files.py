@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -26,18 +26,20 @@ class _AnyParam(dict):
 
 
 RECENT_FEEDS = "recent-feeds.json"  # in the state directory: site -> this run's feed files
+PARQUET_MAGIC = b"PAR1"  # opens and ends a Parquet file
 
 
 
 def local_line_feeds(settings, site: str) -> list[str]:
-    """The local files of ``FEEDS`` written one item per line (JSON lines, JSON), as absolute paths."""
+    """The local files of ``FEEDS`` written one item per line (JSON lines, JSON, the Parquet export's
+    journal), as absolute paths."""
     exporters = settings.getwithbase("FEED_EXPORTERS")
     paths = []
     for uri, options in settings.getdict("FEEDS").items():
         uri = str(uri)
         fmt = (options or {}).get("format") if isinstance(options, dict) else None
         exporter = str(exporters.get(fmt) or "")
-        if not exporter.endswith(("JsonLinesItemExporter", "JsonItemExporter")):
+        if not exporter.endswith(("JsonLinesItemExporter", "JsonItemExporter", "ParquetItemExporter")):
             continue
         path = feed_path(uri, site)
         if path is not None:
@@ -65,9 +67,15 @@ def feed_path(uri: str, site: str, *, exact: bool = False) -> Path | None:
 
 
 def iter_records(path: Path) -> Iterator[dict]:
-    """Every JSON object of a JSON-lines (or one-object-per-line JSON array) file; broken lines skipped."""
+    """Every JSON object of a JSON-lines (or one-object-per-line JSON array) file; broken lines skipped.
+    A Parquet export's rows (their ``url``) come first, then the lines of its journal, if any."""
     try:
         with path.open("rb") as fh:
+            if fh.read(4) == PARQUET_MAGIC:
+                end = yield from _parquet_urls(fh)
+                fh.seek(end)
+            else:
+                fh.seek(0)
             for line in fh:
                 line = line.strip().lstrip(b"[").rstrip(b",]").strip()
                 try:
@@ -81,11 +89,55 @@ def iter_records(path: Path) -> Iterator[dict]:
 
 
 
+def pending(path: Path) -> bool:
+    """Does the Parquet export ``path`` hold a journal not yet folded (a file that is not, or not only,
+    Parquet: see :mod:`newscrawl.export.parquet`)?"""
+    try:
+        with open(path, "rb") as fh:
+            size = fh.seek(0, io.SEEK_END)
+            if not size:
+                return False
+            fh.seek(0)
+            head = fh.read(4)
+            fh.seek(max(0, size - 4))
+            return (head, fh.read(4)) != (PARQUET_MAGIC, PARQUET_MAGIC)
+    except OSError:
+        return False
+
+
+
+def _parquet_urls(fh) -> Generator[dict, None, int]:
+    """``{"url": …}`` of each row of the Parquet part of an open Parquet export; returns where its
+    journal starts (the file's end when it has none)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .parquet import _journal_start
+
+    size = fh.seek(0, io.SEEK_END)
+    start = _journal_start(fh, size)
+    end = size if start < 0 else start
+    try:
+        with pa.memory_map(fh.name, "r") as source:
+            table = pq.read_table(pa.BufferReader(source.read_buffer(end)), columns=["url"])
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        logger.warning("Cannot read the Parquet export %s back: %s", fh.name, exc)
+        return end
+    for url in table.column("url").to_pylist():
+        yield {"url": url}
+    return end
+
+
+
 def last_records(path: Path, lines: int = 8, max_bytes: int = 64 * 2**20) -> list[dict]:
-    """The last complete JSON objects of a JSON-lines (or JSON array) file, one per line."""
+    """The last complete JSON objects of a JSON-lines (or JSON array) file, one per line; of a Parquet
+    export, those of its journal (none once it is folded)."""
     try:
         with path.open("rb") as fh:
             size = fh.seek(0, io.SEEK_END)
+            fh.seek(max(0, size - 4))
+            if fh.read(4) == PARQUET_MAGIC:
+                return []  # a folded Parquet file: its rows were all recorded before the fold
             chunk, start = b"", size
             while start > 0 and chunk.count(b"\n") <= lines and size - start < max_bytes:
                 step = min(start, 2**20)

@@ -4,10 +4,14 @@ Parquet keeps its row-group index in a footer written when the file is closed: a
 killed run left without one cannot be read at all.  So during the run the exporter writes
 each item as a JSON line after a journal marker (flushed per item by the project's feed
 storage, as the JSON-lines export is), and at the end of the run folds the journal into a
-Parquet file with the declared :data:`SCHEMA`, written beside it and moved over it in one
-rename.  A run that was killed leaves the Parquet of the runs before it plus its journal;
-the next run appending to the file (``-o``) folds both, so nothing exported is lost or
-repeated; ``-O`` starts the file afresh as for every format.
+Parquet file with the declared schema, written beside it and moved over it in one rename.
+
+A run that was killed, or whose fold failed (a full disk: ``export_failed``, exit status 1),
+leaves the Parquet of the runs before it plus its journal, whose articles the seen store has
+recorded.  The next run folds that journal at its start (:class:`PendingJournals`, after the
+seen store recorded the killed run's last row), whether or not it finds anything new, and
+with ``-O`` it appends to the folded file instead of starting it afresh, so nothing recorded
+is lost or repeated.  A pending journal that cannot be folded stops the run (``export_failed``).
 """
 
 from __future__ import annotations
@@ -21,22 +25,32 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+from scrapy import signals
 from scrapy.exporters import BaseItemExporter
 
+from newscrawl.state.run_lock import RunLock
+
 from ..items import clean_export_value
+from .files import PARQUET_MAGIC, feed_path, pending
 from .schema import schema_for
+from .storage import export_failed
 
 logger = logging.getLogger(__name__)
 
 JOURNAL_MARKER = b"\n#newscrawl-parquet-journal\n"  # starts each run's journal; the newline ends a cut line
-PARQUET_MAGIC = b"PAR1"
+FOLD_ERRORS = (OSError, pa.ArrowException, ValueError)  # a full disk; a file neither Parquet nor journal
 
 class ParquetItemExporter(BaseItemExporter):
     """Scrapy item exporter writing Parquet (pyarrow), registered in ``FEED_EXPORTERS`` as ``parquet``."""
 
-    def __init__(self, file: Any, **kwargs: Any):
+    def __init__(self, file: Any, *, crawler: Any = None, **kwargs: Any):
         super().__init__(dont_fail=True, **kwargs)
         self.file = file
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, file: Any, **kwargs: Any) -> ParquetItemExporter:
+        return cls(file, crawler=crawler, **kwargs)
 
     def _fields(self) -> list[str]:
         from ..items import EXPORT_FIELDS
@@ -59,7 +73,21 @@ class ParquetItemExporter(BaseItemExporter):
         if not isinstance(name, str) or not os.path.isfile(name):
             logger.error("The Parquet export needs a local file; %r is none (the rows stay JSON lines)", name)
             return
-        fold(Path(name), self._fields())
+        try:
+            fold(Path(name), self._fields())
+        except FOLD_ERRORS as exc:
+            if self.crawler is None:
+                raise
+            fold_failed(self.crawler, name, exc)
+
+
+def fold_failed(crawler: Any, path: str, exc: BaseException) -> None:
+    """The fold failed: the file keeps its journal for the next run; the run is ``export_failed``."""
+    why = getattr(exc, "strerror", None) or str(exc)
+    crawler.stats.set_value("newscrawl/export_failed", f"{path}: {why}")
+    crawler.stats.set_value("finish_reason", "export_failed")
+    logger.error("Cannot write the Parquet file %s: %s. Its articles stay in it as a journal of JSON lines "
+                 "(not readable as Parquet until then), which the next run folds into Parquet.", path, why)
 
 
 ROWS_PER_GROUP = 1_000  # journal rows per Parquet row group at most ...
@@ -149,6 +177,8 @@ def fold(path: Path, fields: list[str]) -> int:
                 for table in _batches(_journal_rows(fh, fields, skipped), schema):
                     writer.write_table(table)
                     rows += table.num_rows
+        with open(temporary, "rb") as written:
+            os.fsync(written.fileno())
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
@@ -156,3 +186,75 @@ def fold(path: Path, fields: list[str]) -> int:
         logger.warning("Skipped %d incomplete journal line(s) in %s", skipped[0], path)
     os.replace(temporary, path)
     return rows
+
+
+def parquet_feeds(settings: Any, site: str) -> list[tuple[Path, list[str], bool]]:
+    """``(path, fields, overwrite)`` of each local file of ``FEEDS`` that this exporter writes."""
+    from scrapy.utils.misc import load_object
+
+    from ..items import EXPORT_FIELDS
+
+    exporters = settings.getwithbase("FEED_EXPORTERS")
+    found = []
+    for uri, options in settings.getdict("FEEDS").items():
+        options = options if isinstance(options, dict) else {}
+        try:
+            exporter = load_object(exporters.get(options.get("format")) or "builtins.object")
+        except (ImportError, NameError, ValueError):
+            continue
+        path = feed_path(str(uri), site, exact=True)
+        if path is not None and isinstance(exporter, type) and issubclass(exporter, ParquetItemExporter):
+            fields = options.get("fields") or settings.getlist("FEED_EXPORT_FIELDS") or list(EXPORT_FIELDS)
+            found.append((path.resolve(), list(fields), bool(options.get("overwrite"))))
+    return found
+
+
+class PendingJournals:
+    """Scrapy extension: fold the journal a killed or failed run left in a Parquet feed file.
+
+    It runs at ``spider_opened`` after :class:`~newscrawl.state.seen_urls.SeenUrls` recorded the
+    rows that run wrote last, so a run with nothing new still leaves a readable file.  With
+    ``-O`` the folded file is then appended to (:meth:`keeps`): its rows were recorded as
+    exported and never delivered.  The fold replaces the file, so the export file lock of
+    :class:`~newscrawl.run.guard.RunGuard` is taken again on the new file.
+    """
+
+    def __init__(self, crawler: Any):
+        self.crawler = crawler
+        self.kept: set[Path] = set()
+        self.locks: list[RunLock] = []
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.release, signal=signals.engine_stopped)
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> PendingJournals:
+        return cls(crawler)
+
+    def keeps(self, path: str | os.PathLike) -> bool:
+        """Must ``path`` be appended to although ``-O`` asked to start it afresh?"""
+        return Path(path).resolve() in self.kept
+
+    def spider_opened(self, spider: Any) -> None:
+        for path, fields, overwrite in parquet_feeds(self.crawler.settings, spider.name):
+            if not pending(path):
+                continue
+            try:
+                rows = fold(path, fields)
+            except FOLD_ERRORS as exc:
+                export_failed(self.crawler, str(path), exc if isinstance(exc, OSError) else OSError(str(exc)),
+                              "the journal an earlier run left in it cannot be folded into Parquet, and "
+                              "stays there for the next run")
+                return
+            logger.warning("Folded the journal an interrupted or failed run left in %s: the file reads as "
+                           "Parquet again (%d rows)%s", path, rows,
+                           "; -O appends to it, as its last rows were never delivered" if overwrite else "")
+            if overwrite:
+                self.kept.add(path)
+            lock = RunLock(path, note_pid=False)
+            if lock.acquire():
+                self.locks.append(lock)
+
+    def release(self, *args: Any, **kwargs: Any) -> None:
+        for lock in self.locks:
+            lock.release()
+        self.locks = []

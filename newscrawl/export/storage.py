@@ -86,15 +86,17 @@ def _is_json_object(fh: IO[bytes], start: int, stop: int) -> bool:
 
 
 
-def export_failed(crawler, path: str, exc: OSError) -> None:
-    """A feed write failed: one error line, nothing more marked as exported, the crawl stops."""
+def export_failed(crawler, path: str, exc: OSError,
+                  what: str = "articles not written are not marked as exported and will be fetched again "
+                              "by the next run") -> None:
+    """A feed write failed: one error line (saying ``what`` becomes of the articles), nothing more
+    marked as exported, the crawl stops."""
     seen = crawler.get_extension(SeenUrls)
     if seen is not None:
         seen.export_failed = True
     crawler.stats.set_value("newscrawl/export_failed", f"{path}: {exc.strerror or exc}")
-    logger.error("Cannot write the export file %s: %s. Stopping the crawl; articles not written are "
-                 "not marked as exported and will be fetched again by the next run.",
-                 path, exc.strerror or exc)
+    logger.error("Cannot write the export file %s: %s. Stopping the crawl; %s.", path,
+                 exc.strerror or exc, what)
     if crawler.engine is not None and crawler.engine.spider is not None:
         deferred_from_coro(crawler.engine.close_spider_async(reason="export_failed"))
 
@@ -177,11 +179,20 @@ class FlushingFileFeedStorage(FileFeedStorage):
         seen = self.crawler.get_extension(SeenUrls) if self.crawler is not None else None
         return seen is not None and seen.state_failed
 
+    def _mode(self, path: Path) -> str:
+        """``w`` (``-O``) or ``a``; ``a`` for a Parquet file whose rows an earlier run never delivered."""
+        from .parquet import PendingJournals
+
+        journals = self.crawler.get_extension(PendingJournals) if self.crawler is not None else None
+        if "w" in self.write_mode and journals is not None and journals.keeps(path):
+            return "a"
+        return self.write_mode.replace("b", "")
+
     def open(self, spider) -> IO[bytes]:
         path = Path(self.path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            raw = io.FileIO(path, self.write_mode.replace("b", ""))
+            raw = io.FileIO(path, self._mode(path))
         except OSError as exc:
             self._failed(exc)
             writer = _FlushingWriter(io.FileIO(os.devnull, "w"), self._failed)
