@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "newscrawl"
 # Optional extras: imported only inside the functions that need them (the evaluation baselines).
-EXTRAS_ONLY = {"trafilatura", "readability", "newspaper", "gne", "goose3", "dask", "distributed", "fsspec"}
+EXTRAS_ONLY = {"trafilatura", "readability", "newspaper", "gne", "goose3", "dask", "distributed", "fsspec",
+               "matplotlib"}
 # Imported only where the usual module is missing: brotlicffi when brotli is not installed (as Scrapy
 # does), the standard library's compression.zstd from Python 3.14 (backports.zstd before).
 ALTERNATIVES = {"brotlicffi", "compression"}

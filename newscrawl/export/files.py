@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import mmap
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from urllib.parse import urlparse
@@ -27,6 +28,8 @@ class _AnyParam(dict):
 
 RECENT_FEEDS = "recent-feeds.json"  # in the state directory: site -> this run's feed files
 PARQUET_MAGIC = b"PAR1"  # opens and ends a Parquet file
+# Starts each run's Parquet journal (newscrawl/export/parquet.py); its first newline ends a cut line.
+JOURNAL_MARKER = b"\n#newscrawl-parquet-journal\n"
 
 
 
@@ -89,6 +92,15 @@ def iter_records(path: Path) -> Iterator[dict]:
 
 
 
+def journal_start(fh, size: int) -> int:
+    """Where the first journal marker of the open file ``fh`` of ``size`` bytes starts; -1 for none."""
+    if not size:
+        return -1
+    with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        return data.find(JOURNAL_MARKER)
+
+
+
 def pending(path: Path) -> bool:
     """Does the Parquet export ``path`` hold a journal not yet folded (a file that is not, or not only,
     Parquet: see :mod:`newscrawl.export.parquet`)?"""
@@ -112,10 +124,9 @@ def _parquet_urls(fh) -> Generator[dict, None, int]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .parquet import _journal_start
 
     size = fh.seek(0, io.SEEK_END)
-    start = _journal_start(fh, size)
+    start = journal_start(fh, size)
     end = size if start < 0 else start
     try:
         with pa.memory_map(fh.name, "r") as source:

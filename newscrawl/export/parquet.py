@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import logging
-import mmap
 import os
 from pathlib import Path
 from typing import Any
@@ -31,13 +30,12 @@ from scrapy.exporters import BaseItemExporter
 from newscrawl.state.run_lock import RunLock
 
 from ..items import clean_export_value
-from .files import PARQUET_MAGIC, feed_path, pending
+from .failed import export_failed
+from .files import JOURNAL_MARKER, PARQUET_MAGIC, feed_path, journal_start, pending
 from .schema import schema_for
-from .storage import export_failed
 
 logger = logging.getLogger(__name__)
 
-JOURNAL_MARKER = b"\n#newscrawl-parquet-journal\n"  # starts each run's journal; the newline ends a cut line
 FOLD_ERRORS = (OSError, pa.ArrowException, ValueError)  # a full disk; a file neither Parquet nor journal
 
 class ParquetItemExporter(BaseItemExporter):
@@ -131,14 +129,6 @@ def _conformed(table: pa.Table, schema: pa.Schema) -> pa.Table:
     return pa.table(columns, schema=schema)
 
 
-def _journal_start(fh, size: int) -> int:
-    """Where the first journal marker of the open file ``fh`` starts; -1 for none."""
-    if not size:
-        return -1
-    with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
-        return data.find(JOURNAL_MARKER)
-
-
 def _copy_earlier(head: pa.Buffer, schema: pa.Schema, writer: pq.ParquetWriter) -> int:
     """Copy the Parquet file ``head`` into ``writer`` a row group at a time."""
     ends = head.slice(0, 4).to_pybytes(), head.slice(head.size - 4).to_pybytes()
@@ -165,7 +155,7 @@ def fold(path: Path, fields: list[str]) -> int:
     try:
         with open(path, "rb") as fh, pq.ParquetWriter(temporary, schema) as writer:
             size = os.fstat(fh.fileno()).st_size
-            start = _journal_start(fh, size)
+            start = journal_start(fh, size)
             head_size = size if start < 0 else start
             if head_size:
                 with pa.memory_map(str(path), "r") as source:

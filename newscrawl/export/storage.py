@@ -2,7 +2,7 @@
 flushed after each item, so an exported item is on disk before
 :class:`~newscrawl.state.seen_urls.SeenUrls` marks it seen.  A failed write is cut back to the
 last complete record (:func:`cut_partial_record`) and stops the crawl with finish_reason
-``export_failed`` (:func:`export_failed`).
+``export_failed`` (:func:`newscrawl.export.failed.export_failed`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from typing import IO, Any
 
 from scrapy.exporters import CsvItemExporter, JsonLinesItemExporter
 from scrapy.extensions.feedexport import FileFeedStorage
-from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.misc import load_object
 
 from newscrawl.state.seen_urls import SeenUrls
+
+from .failed import export_failed
 
 logger = logging.getLogger(__name__)
 
@@ -83,22 +84,6 @@ def _is_json_object(fh: IO[bytes], start: int, stop: int) -> bool:
         return isinstance(json.loads(fh.read(stop - start)), dict)
     except ValueError:
         return False
-
-
-
-def export_failed(crawler, path: str, exc: OSError,
-                  what: str = "articles not written are not marked as exported and will be fetched again "
-                              "by the next run") -> None:
-    """A feed write failed: one error line (saying ``what`` becomes of the articles), nothing more
-    marked as exported, the crawl stops."""
-    seen = crawler.get_extension(SeenUrls)
-    if seen is not None:
-        seen.export_failed = True
-    crawler.stats.set_value("newscrawl/export_failed", f"{path}: {exc.strerror or exc}")
-    logger.error("Cannot write the export file %s: %s. Stopping the crawl; %s.", path,
-                 exc.strerror or exc, what)
-    if crawler.engine is not None and crawler.engine.spider is not None:
-        deferred_from_coro(crawler.engine.close_spider_async(reason="export_failed"))
 
 
 
