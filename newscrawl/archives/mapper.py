@@ -8,10 +8,11 @@ the command are the layers around it.
 The extraction is the crawl's own, by construction: :func:`map_page` calls
 :func:`newscrawl.pipelines.extraction.extract_fields` (parse, page type, date and authors, the
 extraction method) and applies the checks the crawl's pipeline applies after it — only article
-pages (``not_article/<kind>``, the page-type filter), some text (``no_text``), a title (the
-listing's title standing in: ``no_title``).  What the crawl does *across* pages is not done per
-record: the per-site template library and near-duplicate bodies (docs/archives.md, "State across
-records", says what that costs and how to run the dedup pass over a job's output).
+pages (``not_article/<kind>``, ``consent_wall``, ``login_wall``: the page-type filter), some text
+(``no_text``), a title (the listing's title standing in: ``no_title``).  What the crawl does
+*across* pages is not done per record: the per-site template library and near-duplicate bodies
+(docs/archives.md, "State across records", says what that costs and how to run the dedup pass over
+a job's output).
 
 A row has the crawl's export fields (:data:`newscrawl.items.EXPORT_FIELDS`, in that order, each
 cleaned as the crawl's exporters clean it) plus ``page_type``.  A skip is a
@@ -97,6 +98,7 @@ def warm_up(method: str = "auto") -> None:
 
 def map_page(page: WarcPage, options: MapOptions = MapOptions()) -> dict | Skip:  # noqa: B008 - frozen
     """The article row of one decoded page (:func:`~.warc_reader.read_archive`), or why there is none."""
+    from ..extract.page_type import drop_reason
     from ..items import clean_export_value
 
     listing = page.metadata.get("listing") if page.metadata else None
@@ -120,7 +122,7 @@ def map_page(page: WarcPage, options: MapOptions = MapOptions()) -> dict | Skip:
         return Skip(reason, str(detail)[:300], page.url)
     kind = fields.get("page_type")
     if options.page_type_filter and kind and kind != "article":
-        return Skip(f"not_article/{kind}", f"the page is a {kind} page, not an article", page.url)
+        return Skip(drop_reason(kind), f"the page is a {kind} page, not an article", page.url)
     text = fields.get("text") or ""
     if len(text.strip()) < options.min_text_chars:
         return Skip("no_text", f"{len(text.strip())} characters of text", page.url)

@@ -12,7 +12,8 @@ body extracted by ``auto``; ``bench/failed_body.py``): 173 real bodies share no 
 their title (short blog titles, German compounds, a title in another language), and a real
 body may hold notice lines (a reprint notice, a licence paragraph) without being one.
 Together, a body at least half boilerplate (:data:`BOILERPLATE_SHARE`) that holds at most
-half its title's words (:data:`RELATED_SHARE`) flags none of the 2,962.
+half its title's words (:data:`RELATED_SHARE`) flags no body of the 2,962 that is its page's
+article, and flags the five daniel-ru bodies that came out as one site's legal footer.
 
 :func:`unrelated` is the weaker evidence the crawl uses when one body comes with two
 titles (:mod:`newscrawl.pipelines.shared_body`): a copy republished under a new headline
@@ -32,10 +33,13 @@ RELATED_SHARE = 0.5  # of the title's words found in the body, at most, for a bo
 UNRELATED_SHARE = 0.2  # of the title's words found in the body, under it: the body is not about the title
 
 # Notices that :func:`~.hints.is_notice_line` leaves to the sites' languages: reserved rights,
-# the Chinese ICP licence and public-security filing lines.
+# a Russian site's legal terms (its rights holder, terms of quotation, disclaimer), the Chinese
+# ICP licence and public-security filing lines.
 _RIGHTS = re.compile(
     r"alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|"
     r"todos os direitos reservados|tutti i diritti riservati|все права защищены|"
+    r"все права на материалы|правообладател|правовые ограничения|допускается цитирование|"
+    r"не несет ответственности за (?:достоверность|содержание)|"
     r"版权所有|版權所有|icp[备證证]|公网安备|網安備"
 )
 _CODE_CHARS = frozenset("{};=")

@@ -374,18 +374,25 @@ _CLOSING_HEADING = re.compile(
     re.IGNORECASE,
 )
 CLOSING_HEADING_SHARE = 0.5
+# The heading of a site's copyright and disclaimer notice, which Chinese sites set after every
+# article ("大江网版权与免责声明", "南方网版权相关声明", "反侵权公告"), or "Copyright" alone.
+_NOTICE_HEADING = re.compile(
+    r"\S{0,12}?(?:版权(?:与|和|及|相关)?(?:免责)?声明|免责声明|传输内容声明|反侵权公告)[\s:：]*|copyright[\s:：.]*",
+    re.IGNORECASE,
+)
 
 
 def cut_trailing_sections(paragraphs: list[str], substantial: int = METADATA_MAX_CHARS) -> list[str]:
     """The paragraphs before the first heading of a section that follows the article: a
-    comment-section heading after ``substantial`` characters of body text, or an author-box or
-    related-articles heading (:data:`_CLOSING_HEADING`) in the second half of the body."""
+    comment-section or copyright-notice heading (:data:`_NOTICE_HEADING`) after ``substantial``
+    characters of body text, or an author-box or related-articles heading
+    (:data:`_CLOSING_HEADING`) in the second half of the body."""
     total = sum(map(len, paragraphs))
     before = 0
     for i, line in enumerate(paragraphs):
         if before >= substantial and len(line) <= COMMENTS_HEADING_MAX_CHARS:
             text = line.strip()
-            if _COMMENTS_HEADING.match(text) or (
+            if _COMMENTS_HEADING.match(text) or _NOTICE_HEADING.fullmatch(text) or (
                 before >= CLOSING_HEADING_SHARE * total and _CLOSING_HEADING.fullmatch(text)
             ):
                 return paragraphs[:i]

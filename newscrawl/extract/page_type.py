@@ -3,7 +3,8 @@ pages and error pages served with status 200 are told apart from articles (no Sc
 
 :func:`page_type` reads a page; :func:`page_type_of` reads an already parsed
 :class:`~newscrawl.extract.page.Page`.  Both return ``"article"`` or the page's kind:
-``"listing"``, ``"tag"``, ``"author"``, ``"gallery"``, ``"video"`` or ``"error"``.
+``"listing"``, ``"tag"``, ``"author"``, ``"gallery"``, ``"video"`` or ``"error"``, or a wall
+that stands in for the article: ``"consent_wall"`` or ``"login_wall"``.
 
 The signals (:func:`page_signals`), all read in one walk of the tree:
 
@@ -20,12 +21,20 @@ The signals (:func:`page_signals`), all read in one walk of the tree:
   Kohlschütter et al., "Boilerplate Detection using Shallow Text Features", WSDM 2010, §3);
 - the URL's shape (``/tag/``, ``/author/``, ``/video/``, ``/gallery/``, ``/category/``,
   the site's or a section's index);
-- error phrases in the ``<title>`` or first ``<h1>`` (en, zh, ru, and a few more).
+- error phrases in the ``<title>`` or first ``<h1>`` (en, zh, ru, and a few more);
+- walls: a consent manager's own markup (the ids and classes of OneTrust, Didomi, Quantcast
+  Choice, TrustArc, Sourcepoint, a form posting to Google's consent service), a consent title
+  ("Before you continue", ru, zh), and a password input; the text outside the consent markup
+  is measured apart (a banner beside an article is not a wall).
 
 The rules are conservative, as dropping an article is worse than exporting a listing page:
 a page with a long run of prose is an article whatever its URL or metadata says, unless its
-title is an error phrase and it has little text.  ``bench/page_type_eval.py`` measures the
-rules on every article page and every listing page of ``../shared/datasets``.
+title is an error phrase and it has little text.  A page with no prose at all (no block of
+:data:`PROSE_BLOCK` characters outside links) whose text is mostly links is not an article either
+(a tag page of one link, a list of links).  A wall is a wall only with little prose beside it;
+a login form under a paywall's teaser (the page declared or marked paywalled) is an article.
+``bench/page_type_eval.py`` measures the rules on every article page and every listing page of
+``../shared/datasets``.
 """
 
 from __future__ import annotations
@@ -40,7 +49,9 @@ from .page import Page
 from .tokens import weighted_length
 
 ARTICLE = "article"
-KINDS = ("article", "listing", "tag", "author", "gallery", "video", "error")
+CONSENT_WALL, LOGIN_WALL = "consent_wall", "login_wall"
+WALLS = (CONSENT_WALL, LOGIN_WALL)  # their own drop reasons: a later fetch may find the article
+KINDS = ("article", "listing", "tag", "author", "gallery", "video", "error", *WALLS)
 
 # JSON-LD @type values, lower-cased.
 _ARTICLE_TYPES = frozenset({
@@ -78,6 +89,29 @@ _ERROR_TITLE = re.compile(
     re.IGNORECASE,
 )
 
+# Consent managers' markup (ids and classes, lower-cased): OneTrust, Didomi, Quantcast Choice,
+# TrustArc/TRUSTe, Sourcepoint, and the generic names sites give their own consent walls.
+_CONSENT_MARKUP = re.compile(
+    r"onetrust|didomi|qc-cmp|truste-|trustarc|sp_message|sp-message-container|cybotcookiebot"
+    r"|cookie-?consent|cookiewall|cookie-wall|consent-(?:wall|banner|dialog|modal|popup|manager|layer)"
+)
+# A form posting to a consent service (Google's "Before you continue" at consent.google.com).
+_CONSENT_ACTION = re.compile(r"//consent\.")
+# Consent interstitials' titles: en, ru, zh and a few more (only trusted with little prose).
+_CONSENT_TITLE = re.compile(
+    r"before you continue|cookie consent|cookies? (?:settings|preferences)|we value your privacy"
+    r"|your privacy choices|privacy (?:settings|preferences)|consent to (?:cookies|the use)"
+    r"|прежде чем продолжить|перед тем как продолжить|согласие на (?:использование|обработку)"
+    r"|(?:использование|файлы) cookie|настройки конфиденциальности"
+    r"|隐私(?:设置|选项|与|和)|cookie ?(?:同意|设置)|同意(?:使用)? ?cookie|隱私(?:設定|與|和)"
+    r"|bevor sie fortfahren|avant de continuer|antes de continuar|prima di continuare",
+    re.IGNORECASE,
+)
+# What stands before the "password" of a password input (a login form) in the page's source: the
+# clean-up drops inputs.  Sought only before the word's occurrences (a scan of the source costs).
+_PASSWORD_TYPE = re.compile(r"""type\s{0,3}=\s{0,3}["']?\Z""", re.IGNORECASE)
+PASSWORD_LOOKS = 50  # occurrences of "password" looked at, at most
+
 # Block-level elements: they start and end a text block.
 _BLOCKS = frozenset({
     "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "table", "tr",
@@ -102,6 +136,7 @@ LISTING_HEADLINES = 8  # a listing-shaped page: at least this many headline link
 LISTING_LINK_SHARE = 0.3  # and this share of link text
 PROSE_BLOCK = 40  # a block of prose has at least this much text outside links
 LINK_BLOCK_SHARE = 0.5  # a block with more link text than this is a link block (it ends a run)
+WALL_TEXT = SHORT_PROSE  # a wall has less text than this outside links (and outside its consent markup)
 
 
 @dataclass
@@ -118,6 +153,12 @@ class PageSignals:
     url_kind: str | None = None
     index_url: str | None = None  # "home" or "section"
     error_title: bool = False
+    consent_markup: bool = False  # a consent manager's element (see _CONSENT_MARKUP)
+    consent_title: bool = False  # a consent interstitial's title or h1
+    open_text: int = 0  # text outside links and outside consent-marked elements
+    password: bool = False  # a password input (in the page's source)
+    form: bool = False  # a visible form (the clean-up keeps forms, without their inputs)
+    paywalled: bool = False  # declared or marked paywalled (read only for a page with a password input)
 
     @property
     def link_share(self) -> float:
@@ -168,6 +209,7 @@ def page_signals(page: Page) -> PageSignals:
     """The signals of ``page`` (one walk of its cleaned tree)."""
     signals = _declared_signals(page)
     _walk(page.body, signals)
+    _read_walls(page.body, signals)
     return signals
 
 
@@ -180,7 +222,25 @@ def _declared_signals(page: Page) -> PageSignals:
     h1 = next(page.root.iter("h1"), None)
     heading = h1.text_content() if h1 is not None else ""
     signals.error_title = bool(_ERROR_TITLE.search(title[:300]) or _ERROR_TITLE.search(heading[:300]))
+    signals.consent_title = bool(_CONSENT_TITLE.search(title[:300]) or _CONSENT_TITLE.search(heading[:300]))
+    signals.password = _password_input(page.text)
+    if signals.password:
+        from .fields.meta import paywalled
+
+        signals.paywalled = paywalled(page)
     return signals
+
+
+def _password_input(source: str) -> bool:
+    """Does the page's source hold ``<input type="password">``?"""
+    at = source.find("password")
+    for _ in range(PASSWORD_LOOKS):
+        if at < 0:
+            return False
+        if _PASSWORD_TYPE.search(source, max(0, at - 12), at):
+            return True
+        at = source.find("password", at + 8)
+    return False
 
 
 def _walk(body, signals: PageSignals) -> None:
@@ -194,6 +254,8 @@ def _walk(body, signals: PageSignals) -> None:
         if event == "start":
             if tag in _BLOCKS:
                 blocks.flush()
+            if tag == "form" and not _hidden(el):
+                signals.form = True
             if tag == "a":
                 in_link += 1
             frames.append([0, 0, 0, None])
@@ -219,6 +281,39 @@ def _walk(body, signals: PageSignals) -> None:
         if el is not body and el.tail:
             _add(el.tail, in_link > 0, blocks, parent)
     blocks.flush()
+
+
+def _consent_marked(el) -> bool:
+    """Is ``el`` a consent manager's element, or a form posting to a consent service?"""
+    if el.tag == "form" and el.get("action"):
+        if _CONSENT_ACTION.search(el.get("action")[:500].lower()):
+            return True
+    ident, cls = el.get("id"), el.get("class")
+    return bool((ident or cls) and _CONSENT_MARKUP.search(f"{ident} {cls}"[:1000].lower()))
+
+
+def _read_walls(body, signals: PageSignals) -> None:
+    """The consent-marked elements of a page that may be a wall (short of prose, not a listing):
+    :attr:`PageSignals.consent_markup`, and the text outside links and outside them."""
+    s = signals
+    s.open_text = s.text - s.link_text
+    if s.longest_run >= PROSE_RUN or s.headline_links >= LISTING_HEADLINES or body is None:
+        return
+    marked = [el for el in body.iter(etree.Element) if _consent_marked(el)]
+    outermost = set(marked)
+    for el in marked:
+        if any(parent in outermost for parent in el.iterancestors()):
+            outermost.discard(el)
+    for el in outermost:
+        inside = PageSignals()
+        _walk(el, inside)
+        s.open_text -= inside.text - inside.link_text
+    s.consent_markup = bool(marked)
+
+
+def _hidden(el) -> bool:
+    style = (el.get("style") or "").replace(" ", "").lower()
+    return "display:none" in style or el.get("hidden") is not None or el.get("aria-hidden") == "true"
 
 
 def _add(text: str, in_link: bool, blocks: _Blocks, frame: list) -> None:
@@ -262,6 +357,9 @@ def _read_url(url: str | None, signals: PageSignals) -> None:
 def kind_of(signals: PageSignals) -> str:
     """The page's kind from its signals (the rules; see the module docstring)."""
     s = signals
+    wall = _wall(s)
+    if wall is not None:
+        return wall
     if s.error_title and s.longest_run < SHORT_PROSE and not (s.ld_types & _ARTICLE_TYPES):
         return "error"
     if s.longest_run >= PROSE_RUN:
@@ -282,7 +380,22 @@ def kind_of(signals: PageSignals) -> str:
         return s.url_kind or "listing"
     if s.teaser_items >= MANY_TEASERS and s.link_share >= TEASER_LINK_SHARE and s.longest_run < SHORT_RUN:
         return s.url_kind or "listing"
+    if s.longest_run == 0 and s.link_share > LINK_BLOCK_SHARE:  # links and no prose at all
+        return s.url_kind or "listing"
     return ARTICLE
+
+
+def _wall(s: PageSignals) -> str | None:
+    """``consent_wall`` or ``login_wall`` when the page is one (see the module docstring), else None."""
+    if s.longest_run >= PROSE_RUN:
+        return None
+    if s.consent_title:
+        return CONSENT_WALL
+    if s.consent_markup and s.open_text < WALL_TEXT:
+        return CONSENT_WALL
+    if s.password and s.form and 0 < s.text - s.link_text < WALL_TEXT and not s.paywalled:
+        return LOGIN_WALL
+    return None
 
 
 def _teaser_listing(s: PageSignals) -> bool:
@@ -310,19 +423,29 @@ def page_type_of(page: Page) -> str:
     if _settled_article(signals):
         return ARTICLE
     _walk(page.body, signals)
+    _read_walls(page.body, signals)
     return kind_of(signals)
 
 
 def _settled_article(s: PageSignals) -> bool:
     """Does :func:`kind_of` say article whatever the body walk finds?  Metadata that declares an
     article decides before any rule that reads the walk, except that an error title with a
-    short body, or a home or section index URL, beats ``og:type`` alone (most article pages:
-    the walk is skipped)."""
+    short body, or a home or section index URL, beats ``og:type`` alone, and a wall's title or
+    password input beats both (most article pages: the walk is skipped)."""
+    if s.consent_title or (s.password and not s.paywalled):
+        return False
     return bool(s.ld_types & _ARTICLE_TYPES) or (
         s.og_type == "article" and not s.error_title and s.index_url is None)
 
 
+def drop_reason(kind: str) -> str:
+    """The crawl's drop reason for a page of ``kind`` (not ``article``): the wall's name for a wall
+    (a later fetch may find the article: the page is not remembered as rejected), else
+    ``not_article/<kind>``."""
+    return kind if kind in WALLS else f"not_article/{kind}"
+
+
 def page_type(html: str | bytes, url: str | None = None, content_type: str | None = None) -> str:
     """``"article"`` or the kind of non-article page (``listing``, ``tag``, ``author``,
-    ``gallery``, ``video``, ``error``) that ``html`` holds."""
+    ``gallery``, ``video``, ``error``, ``consent_wall``, ``login_wall``) that ``html`` holds."""
     return page_type_of(Page.from_html(html, url=url, content_type=content_type))

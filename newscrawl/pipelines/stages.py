@@ -12,6 +12,7 @@ from newscrawl.state.seen_store import canonical_url
 from newscrawl.state.seen_urls import SeenUrls, state_write_failed
 
 from ..extract import METHODS
+from ..extract.page_type import drop_reason
 from ..items import BODY_RENDERINGS, ArticleItem, ListingItem
 from .extraction import extract_fields, warm_up
 from .pool import ExtractionPool, ExtractionTimeout, WorkerCrashed, release_pool, shared_pool
@@ -234,8 +235,9 @@ class ExtractStage(Stage):
 class ClassifierStage(Stage):
     """Only articles are exported: a page that :func:`newscrawl.extract.page_type` classes as
     a section or listing page, a tag or author page, a gallery, a video page or an error page
-    served with status 200 is dropped as ``not_article/<kind>`` (``NEWSCRAWL_PAGE_TYPE_FILTER``,
-    default on).  The kind is computed during extraction, on the parsed page."""
+    served with status 200 is dropped as ``not_article/<kind>``, a consent interstitial or a login
+    wall as ``consent_wall`` or ``login_wall`` (``NEWSCRAWL_PAGE_TYPE_FILTER``, default on).  The
+    kind is computed during extraction, on the parsed page."""
 
     def __init__(self, crawler):
         super().__init__(crawler)
@@ -246,7 +248,7 @@ class ClassifierStage(Stage):
             return item
         kind = item.page_type
         if kind and kind != "article":
-            raise Dropped(f"not_article/{kind}", f"the page is a {kind} page, not an article", item.url)
+            raise Dropped(drop_reason(kind), f"the page is a {kind} page, not an article", item.url)
         return item
 
 

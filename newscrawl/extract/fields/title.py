@@ -555,14 +555,35 @@ def voted_headline(page: Page) -> str | None:
 
 
 def _precise_title(page: Page, reference: str, listing: str, candidates: list[str]) -> str | None:
-    """The listing's title by He (2019), else the vote of the page's headline metadata
-    (:func:`_vote`), else, on a page without any, He's (2019) rule (:func:`_he_title`)."""
-    if listing:
-        return lcs_title(reference or listing, candidates) if candidates else listing
+    """The listing's title when the page's ``<h1>`` or headline metadata states it too (as the
+    ``<h1>`` writes it), else the listing's title by He (2019), else the vote of the page's
+    headline metadata (:func:`_vote`), else, on a page without any, He's (2019) rule
+    (:func:`_he_title`).
+
+    He's formula scores each heading against ``<title>``: a teaser's heading that shares the
+    site's decoration (a long site name after the headline) can outscore the headline, which
+    the listing, the ``<h1>`` and ``og:title`` all state."""
     names = _site_names(page)
+    if listing:
+        agreed = _stated_by_page(page, listing, names)
+        if agreed is not None:
+            return agreed
+        return lcs_title(reference or listing, candidates) if candidates else listing
     if not any(_metadata_headlines(page, names)):
         return _he_title(page, names)
     return _vote(page, reference, candidates, names)
+
+
+def _stated_by_page(page: Page, listing: str, names: set[str]) -> str | None:
+    """``listing`` as the page writes it, when its first ``<h1>`` or its headline metadata
+    (:func:`_metadata_headlines`) states the same headline (:func:`_fold`), else None."""
+    key = _fold(listing)
+    h1 = _main_h1(page)
+    if h1 and _fold(h1) == key:
+        return h1
+    if any(found and _fold(found) == key for found in _metadata_headlines(page, names)):
+        return listing
+    return None
 
 
 def _metadata_headlines(

@@ -494,7 +494,8 @@ HEADLINE_MAX = 400
 def best_block(gain: Gain, lam: float = LAMBDA) -> html.HtmlElement:
     """The element whose subtree has the highest ``valid − λ·noise`` (the first, in document
     order); for a heading, or a header holding little but one, the nearest element around it
-    holding :data:`HEADED_TEXT` more.
+    holding :data:`HEADED_TEXT` more outside links (none: the heading itself, so that a page of
+    a headline and links alone, a tag page or a consent interstitial, has no body).
 
     A headline is never the body on its own: on a post of short lines without stop words (a
     list of cameras and films, a recipe's quantities) the headline can gain the most.
@@ -511,15 +512,16 @@ def best_block(gain: Gain, lam: float = LAMBDA) -> html.HtmlElement:
     heading = next(block.iter(*dom.HEADING_TAGS), None)
     if heading is None or heading not in gain.index:
         return block
+    links = gain.link_lengths
     h = index[heading]
-    floor = valids[h] + noises[h] + HEADED_TEXT
-    if valids[i] + noises[i] > floor:
+    floor = valids[h] + noises[h] - links[h] + HEADED_TEXT
+    if valids[i] + noises[i] - links[i] > floor:
         return block
-    for el in block.iterancestors():
+    for el in block.iterancestors():  # text outside links: a page of links alone has no body
         j = index.get(el)
         if j is None:
             return block
-        if el is gain.body or valids[j] + noises[j] > floor:
+        if valids[j] + noises[j] - links[j] > floor:
             return el
     return block
 
