@@ -18,8 +18,9 @@ Keys all start with a prefix (``newscrawl`` by default) so several crawls can sh
 
     <prefix>:seen:<site>             hash   canonical URL -> ISO time exported
     <prefix>:seen-sites              set    sites with a seen hash (for count())
-    <prefix>:unexported:<site>       hash   canonical URL -> JSON [reason, ISO time] of a page
-                                            fetched and not exported (absent in older stores)
+    <prefix>:unexported:<site>       hash   canonical URL -> JSON [reason, ISO time, cause] of a page
+                                            fetched and not exported (older stores: [reason, ISO time])
+    <prefix>:degraded-sites          hash   site -> ISO time since its extraction has been failing
     <prefix>:claims:<scope>          hash   SHA-1 of a claimed URL -> owner (scope = spider:kind), TTL
     <prefix>:worker:<id>             string ``busy``/``idle`` (expires unless refreshed) or ``done``
     <prefix>:workers:<spider>        set    worker ids of the spider's crawl job
