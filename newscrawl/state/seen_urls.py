@@ -60,6 +60,9 @@ UNEXPORTED_REASONS = ("no_text", "no_title", "empty_body", "binary", "unparseabl
 UNEXPORTED_PREFIXES = ("not_article/",)
 
 
+COPIES = ("duplicate", "duplicate_content")
+
+
 #: Drop reasons of a page that failed because of its site (a wall in front of the articles, a layout
 #: the extraction no longer reads): cause ``degraded``, fetched again once the site is healthy.
 DEGRADED_REASONS = ("consent_wall", "login_wall")
@@ -236,8 +239,9 @@ class SeenUrls:
         ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS`` or marked by ``scrapy recheck`` (``retried``).  A
         ``degraded`` one is fetched again once this run has shown the site healthy
         (``requeued``, :meth:`_exported_one`), and one of them as a probe when the run before
-        found the site's extraction failing (``probed``): the site may be fixed.  A page fetched again is noted, so that failing
-        again the same way is not a new failure (:meth:`item_dropped`)."""
+        found the site's extraction failing (``probed``): the site may be fixed.  A page fetched
+        again is noted, so that failing again the same way is not a new failure
+        (:meth:`item_dropped`)."""
         if found is None:
             return None
         reason, stamp, cause = (*found, LASTING)[:3]
@@ -439,11 +443,11 @@ class SeenUrls:
         """Judge the run's extraction of the site, then close the store.
 
         *Degraded*: a health alarm, or more than ``NEWSCRAWL_MAX_ERROR_RATE`` of the pages fetched
-        for the first time rejected: every rejection of the run is the site's (``degraded``) and
-        the site is marked so (its next run probes one).  *Healthy*: articles exported, failures
-        within the rate: the mark goes, and a page that failed again as before (fetched again
-        because the site looked healthy) is the page's own (``lasting``).  A run that fetched
-        nothing new leaves everything as it was."""
+        for the first time rejected (copies aside): every rejection of the run is the site's
+        (``degraded``) and the site is marked so (its next run probes one).  *Healthy*: articles
+        exported, failures within the rate: the mark goes, and a page that failed again as before
+        (fetched again because the site looked healthy) is the page's own (``lasting``).  A run
+        that fetched nothing new leaves everything as it was."""
         try:
             if self.store is not None and not self.state_failed:
                 self._judge_site(spider.name)
@@ -457,7 +461,8 @@ class SeenUrls:
     def _judge_site(self, site: str) -> None:
         stats = self.crawler.stats
         recorded = self._recorded.get(site, {})
-        new = sum(1 for _, _, again in recorded.values() if not again)
+        # copies are not failures of the extraction: a site that syndicates much is not failing
+        new = sum(1 for reason, _, again in recorded.values() if not again and reason not in COPIES)
         exported = stats.get_value("newscrawl/exported", 0)
         exported -= stats.get_value(UNEXPORTED_STATS + "taken_back", 0)  # their text was no article
         try:
