@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import pytest_twisted
 from conftest import crawl_settings, free_port, read_jsonl, run_crawl, site_spider
-from test_crawl_local import article_html, catalogue_html, headline
+from test_crawl_local import article_html, catalogue_html, feed_xml, headline
 from test_exit_status import scrapy, site_table
 
 from newscrawl.commands.outcome import outcome_of
@@ -290,3 +290,31 @@ async def test_a_distributed_crawl_behind_a_wall_exports_every_article_in_the_ru
     assert fixed.ok and got3 == [3, 4, 5, 6, 7, 8], fixed.line()
     real = {item["url"].rsplit("/", 2)[-2] for item in items if "city council met" in item["text"]}
     assert real == {str(n) for n in range(9)}
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_closing_line_accounts_for_every_listed_link(http_server, tmp_path):
+    """listed = exported + skipped + dropped: off-site feed entries (never listed links) are shown
+    apart, an article redirected off-site is a dropped listed link, a link listed twice is skipped."""
+    s = http_server
+    ok = s.add("/a/ok.html", article_html("A normal article about the budget vote"))
+    away = s.add("/a/away.html", "", status=301, headers={"Location": "http://other-host.example/a/x.html"})
+    entries = [(ok, "A normal article about the budget vote"), (s.url("/a/missing.html"), "A missing article"),
+               (s.add("/a/empty.html", "", headers={"Content-Type": "text/html"}), "An empty article"),
+               (away, "An article that moved away"),
+               ("http://other-host.example/a/1.html", "One on another host"),
+               ("http://other-host.example/a/2.html", "Two on another host")]
+    s.add("/feed.xml", feed_xml(entries), headers={"Content-Type": "application/rss+xml"})
+    s.add("/list/1.html", catalogue_html([("/a/ok.html", "A normal article about the budget vote")]))
+    spider = site_spider(feeds=[s.url("/feed.xml")], catalogues=[s.url("/list/1.html")])
+    feed = tmp_path / "out.jsonl"
+    first = outcome_of(await run_crawl(spider, crawl_settings(tmp_path, feed, NEWSCRAWL_EXTRACT_PROCESSES=0)))
+    skipped, dropped, unlisted, unfinished = first.accounts()
+    assert first.exported == 1 and skipped == {"listed_twice": 1}, first.line()
+    assert dropped.get("offsite") == 1 and {"http_error", "empty_body"} <= set(dropped), first.line()
+    assert unlisted == {"offsite": 2}, first.line()
+    assert "not listed: offsite=2" in first.line()
+    adds_up(first)
+    second = outcome_of(await run_crawl(spider, crawl_settings(tmp_path, feed, NEWSCRAWL_EXTRACT_PROCESSES=0)))
+    assert second.accounts()[0].get("already_exported") == 2, second.line()  # the feed and the catalogue
+    adds_up(second)
