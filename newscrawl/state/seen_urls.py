@@ -133,6 +133,7 @@ class SeenUrls:
         self._unexported_warned = False
         self._healthy: set[str] = set()  # sites this run has shown healthy (:meth:`_exported_one`)
         self._exports: dict[str, int] = {}  # site -> articles exported in this run before it was healthy
+        self._want_probe: set[str] = set()  # sites whose next held listing is fetched as a probe
         self._probed: set[str] = set()  # sites of a degraded mark whose run fetched one rejection again
         self._degraded: dict[str, bool] = {}  # site -> marked degraded by the run before (read once)
         self._held: dict[str, list[tuple[Any, Rejection]]] = {}  # site -> degraded rejections skipped
@@ -275,6 +276,9 @@ class SeenUrls:
         """Keep a listing skipped for a ``degraded`` rejection: fetched if the site proves healthy."""
         if rejection.cause == DEGRADED:
             self._held.setdefault(item.site, []).append((item, rejection))
+            if item.site in self._want_probe:  # an export is waiting for its further probe
+                self._want_probe.discard(item.site)
+                self._requeue(item.site, 1, "probed")
 
     def _exported_one(self, site: str) -> None:
         """An article of ``site`` was exported.  The first one shows the site healthy, or the second
@@ -288,22 +292,24 @@ class SeenUrls:
         if self._exports[site] >= (2 if self._site_degraded(site) else 1):
             self._healthy.add(site)
             self._requeue(site, len(self._held.get(site, ())), "requeued")
-        else:
-            self._requeue(site, 1, "probed")
+        elif not self._requeue(site, 1, "probed"):
+            self._want_probe.add(site)  # the next held listing is the probe
 
-    def _requeue(self, site: str, count: int, why: str) -> None:
+    def _requeue(self, site: str, count: int, why: str) -> int:
         """Fetch ``count`` held listings of ``site`` now (their ``already_rejected`` drop is taken
-        back: the closing line counts each listing once)."""
+        back: the closing line counts each listing once); returns how many."""
         spider, engine, held = self.crawler.spider, self.crawler.engine, self._held.get(site, [])
-        while held and count > 0 and spider is not None and engine is not None:
+        done = 0
+        while held and done < count and spider is not None and engine is not None:
             item, rejection = held.pop(0)
             if not self.claim(item.url):
                 continue
-            count -= 1
+            done += 1
             self._retry(item.url, rejection, why)
             self.crawler.stats.inc_value(DROP_PREFIX + "already_rejected", -1)
             self.crawler.stats.inc_value("newscrawl/scheduled")
             engine.crawl(spider.detail_request(item, self.run_id))
+        return done
 
     def item_dropped(self, item: Any, spider, exception: BaseException) -> None:
         """Remember a fetched page dropped for a reason a new fetch would likely repeat
