@@ -48,7 +48,7 @@ from w3lib.url import file_uri_to_path
 
 from newscrawl.run.drops import DROP_PREFIX, QUIET_REASONS
 from newscrawl.run.guard import StartRefused
-from newscrawl.state.seen_urls import UNEXPORTED_STATS
+from newscrawl.state.rejections import UNEXPORTED_STATS
 
 from ..spiders.site import (
     LISTING_ERROR_PREFIX,

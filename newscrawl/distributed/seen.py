@@ -20,8 +20,9 @@ from newscrawl.distributed.workers import RedisWorkers
 from newscrawl.items import ArticleItem
 from newscrawl.state.redis_client import UNREACHABLE, connect
 from newscrawl.state.redis_seen import RedisSeenStore
+from newscrawl.state.rejections import Rejection
 from newscrawl.state.seen_store import canonical_url, state_dir
-from newscrawl.state.seen_urls import Rejection, SeenUrls
+from newscrawl.state.seen_urls import SeenUrls
 
 logger = logging.getLogger(__name__)
 

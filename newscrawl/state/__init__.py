@@ -5,6 +5,7 @@
 - :mod:`.seen_store` — which article URLs each site has exported, and the pages it fetched and
   did not export (``seen.sqlite3``); :mod:`.redis_seen` is the same in Redis;
 - :mod:`.seen_urls` — the Scrapy extension that keeps the seen store in step with the feeds;
+  :mod:`.rejections` — its memory of pages fetched without an article, and when to fetch them again;
 - :mod:`.run_lock` — one run at a time (``flock``);
 - :mod:`.redis_client` — the Redis connection every shared store uses;
 - :mod:`.redis_templates` — the per-site template library and title decoration in Redis
