@@ -327,8 +327,8 @@ def test_seen_store_remembers_unexported_pages_and_reads_an_older_store(client):
     assert store.contains("a", "http://x.test/story")
     assert store.unexported("a", "http://x.test/video") is None
     store.add_unexported("a", ["http://x.test/video?utm_source=feed", ""], "no_text")
-    reason, stamp = store.unexported("a", "http://x.test/video")
-    assert reason == "no_text" and stamp[:4].isdigit()
+    reason, stamp, cause = store.unexported("a", "http://x.test/video")
+    assert reason == "no_text" and stamp[:4].isdigit() and cause == "lasting"
     assert not store.contains("a", "http://x.test/video")  # remembered, not exported
     assert store.unexported("b", "http://x.test/video") is None
     client.hset("t:unexported:a", "http://x.test/garbled", b"not json")

@@ -17,10 +17,16 @@ stats after the run:
   (``newscrawl/catalogue/pattern_matched_none``): the pattern matches none of its articles;
 - more than ``NEWSCRAWL_MAX_ERROR_RATE`` (default 0.5) of the article pages it could have
   exported failed extraction (drop reasons in :data:`EXTRACTION_FAILURES`), e.g. after a site
-  redesign.  Pages an earlier run already fetched without exporting (a video page, no text) are
-  not fetched again for ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS`` (``already_rejected``), and when
-  they are, failing again for the same kind of reason does not count
-  (``newscrawl/unexported/again/<reason>``): a quiet site with one video page stays ok.
+  redesign.  Only new failures count: pages an earlier run fetched without exporting are
+  remembered with their reason (``already_rejected``, :mod:`newscrawl.state.seen_urls`), and a
+  page fetched again that fails again in the same way does not count
+  (``newscrawl/unexported/again/<reason>``): an unchanged site stays ok.
+
+The summary line (:meth:`Outcome.line`) accounts for every listed link: ``listed`` = ``exported``
++ the links ``skipped`` by design (:data:`~newscrawl.run.drops.QUIET_REASONS`) + the ``dropped``
+ones + those the run did not finish (stopped early).  Drops of links before they were listed
+(off-site feed or sitemap entries, unreadable sitemaps, feed entries without a link, list APIs
+over the cap: :func:`not_listed`) are shown apart.
 
 Spidermon (the Scrapy monitoring framework) was considered: its monitors run as unit tests at
 ``spider_closed`` and report through actions (mail, Slack, Sentry), but nothing of it sets the
@@ -41,9 +47,9 @@ from scrapy.exceptions import UsageError
 from w3lib.url import file_uri_to_path
 
 from newscrawl.export.files import pending
-from newscrawl.run.drops import DROP_PREFIX
+from newscrawl.run.drops import DROP_PREFIX, QUIET_REASONS
 from newscrawl.run.guard import StartRefused
-from newscrawl.state.seen_urls import UNEXPORTED_STATS
+from newscrawl.state.rejections import UNEXPORTED_STATS
 
 from ..spiders.site import (
     LISTING_ERROR_PREFIX,
@@ -64,6 +70,13 @@ EXTRACTION_FAILURES = ("extraction_error", "extraction_timeout", "extraction_cra
                        "extraction_failed/shared_body", "extraction_failed/boilerplate")
 DEFAULT_MAX_ERROR_RATE = 0.5
 AGAIN_PREFIX = UNEXPORTED_STATS + "again/"  # refetched pages rejected again, by reason
+LISTING_OFFSITE = "newscrawl/listing_offsite"  # the offsite drops of listed entries (before newscrawl/listed)
+NOT_LISTED = ("no_link", "list_api_capped")  # with sitemap_*: drops of entries that were never listed
+
+
+def not_listed(reason: str) -> bool:
+    """Is ``reason`` a drop of a listing's entry before it became a listed link?"""
+    return reason in NOT_LISTED or reason.startswith("sitemap_")
 
 
 @dataclass
@@ -80,6 +93,9 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
     store_empty: bool = False  # FEED_STORE_EMPTY: a run that exported nothing still writes its feeds
     alarms: list[str] = field(default_factory=list)  # site-health drift alarms (newscrawl.health)
+    again: int = 0  # pages fetched again after an earlier rejection and rejected again the same way
+    taken_back: int = 0  # exports whose text proved to be a body other pages share
+    listing_offsite: int = 0  # offsite drops of feed/sitemap entries (not listed)
 
     @property
     def ok(self) -> bool:
@@ -95,14 +111,44 @@ class Outcome:
         """It worked, exported nothing, and what it listed earlier runs had exported or rejected."""
         return self.ok and self.exported == 0 and self.known > 0
 
+    def accounts(self) -> tuple[dict[str, int], dict[str, int], dict[str, int], int]:
+        """The drops split as the line shows them: ``(skipped, dropped, not listed, unfinished)``,
+        so that ``listed = exported + sum(skipped) + sum(dropped) + unfinished``."""
+        skipped, dropped, unlisted = {}, {}, {}
+        for reason, n in sorted(self.dropped.items()):
+            if reason == "offsite" and self.listing_offsite:
+                unlisted[reason], n = min(n, self.listing_offsite), max(0, n - self.listing_offsite)
+            if n <= 0:
+                continue
+            group = skipped if reason in QUIET_REASONS else unlisted if not_listed(reason) else dropped
+            group[reason] = n
+        unfinished = self.listed - self.exported - sum(skipped.values()) - sum(dropped.values())
+        return skipped, dropped, unlisted, unfinished
+
     def line(self) -> str:
-        """The one-line summary: site, verdict, listed, exported, failed listings, drops by reason."""
-        drops = ", ".join(f"{reason}={n}" for reason, n in sorted(self.dropped.items())) or "none"
+        """The one-line summary: site, verdict, listed, exported, failed listings, then what became
+        of the other listed links (skipped, dropped by reason, unfinished), and drops of entries
+        that were never listed."""
+        skipped, dropped, unlisted, unfinished = self.accounts()
         verdict = "ok" if self.ok else "FAILED (" + "; ".join(self.problems) + ")"
-        alarms = "; HEALTH ALARM: " + "; ".join(self.alarms) if self.alarms else ""
-        return (f"{self.site}: {verdict}; listed {self.listed}, exported {self.exported}, "
-                f"failed listing pages {self.listing_failed}/{self.listing_requests}; dropped: {drops}"
-                f"{alarms}")
+        parts = [f"{self.site}: {verdict}", f"listed {self.listed}, exported {self.exported}, "
+                 f"failed listing pages {self.listing_failed}/{self.listing_requests}"]
+        for name, group in (("skipped", skipped), ("dropped", dropped)):
+            listed = ", ".join(f"{reason}={n}" for reason, n in group.items())
+            parts.append(f"{name} {sum(group.values())}" + (f": {listed}" if listed else ""))
+        if self.again:
+            parts.append(f"{self.again} of the dropped failed again as before (not new failures)")
+        if unfinished > 0:
+            parts.append(f"unfinished {unfinished}")
+        elif unfinished < 0:
+            parts.append(f"{-unfinished} from an earlier run's queue")
+        if self.taken_back:
+            parts.append(f"{self.taken_back} exported text(s) taken back (a body other pages share)")
+        if unlisted:
+            parts.append("not listed: " + ", ".join(f"{reason}={n}" for reason, n in unlisted.items()))
+        if self.alarms:
+            parts.append("HEALTH ALARM: " + "; ".join(self.alarms))
+        return "; ".join(parts)
 
 
 def quiet_refusal(task) -> None:
@@ -154,6 +200,9 @@ def outcome_of(crawler) -> Outcome:
         dropped=dropped,
         store_empty=crawler.settings.getbool("FEED_STORE_EMPTY"),
         alarms=list(stats.get("newscrawl/health/alarms") or []),
+        again=sum(v for k, v in stats.items() if k.startswith(AGAIN_PREFIX)),
+        taken_back=stats.get(UNEXPORTED_STATS + "taken_back", 0),
+        listing_offsite=stats.get(LISTING_OFFSITE, 0),
     )
     outcome.problems = problems(stats, outcome, max_error_rate(crawler.settings))
     return outcome

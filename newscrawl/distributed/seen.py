@@ -20,6 +20,7 @@ from newscrawl.distributed.workers import RedisWorkers
 from newscrawl.items import ArticleItem
 from newscrawl.state.redis_client import UNREACHABLE, connect
 from newscrawl.state.redis_seen import RedisSeenStore
+from newscrawl.state.rejections import Rejection
 from newscrawl.state.seen_store import canonical_url, state_dir
 from newscrawl.state.seen_urls import SeenUrls
 
@@ -48,7 +49,7 @@ class RedisSeenUrls(SeenUrls):
         self.link = RedisLink(crawler, self.client)
         self.claim_ttl = settings.getint("NEWSCRAWL_CLAIM_TTL", CLAIM_TTL)
         self._exported_answers: dict[str, bool] = {}  # canonical URL -> in the store? (resolved ahead)
-        self._rejected_answers: dict[str, tuple[str, str] | None] = {}  # -> unexported record (ahead)
+        self._rejected_answers: dict[str, tuple[str, ...] | None] = {}  # -> unexported record (ahead)
         self._detail_claims: dict[str, bool] = {}  # canonical URL -> detail claim won? (resolved ahead)
         self._to_park: set[str] = set()  # detail claims a busy worker holds: the scheduler parks them
         self._export_claims: dict[tuple[str, ...], bool] = {}  # an article's URLs -> export claim won?
@@ -118,15 +119,15 @@ class RedisSeenUrls(SeenUrls):
     def listed_earlier(self, url: str) -> bool:
         return self._canonical(url) in self._claimed or canonical_url(url) in self._exported
 
-    def rejected(self, site: str, url: str) -> str | None:
+    def rejection(self, site: str, url: str) -> Rejection | None:
         if self.fresh or self.retry_days <= 0:
             return None
         key = self._canonical(url)
         if key in self._rejected_answers:
-            return self._judge(url, self._rejected_answers.pop(key))
+            return self._judge(site, url, self._rejected_answers.pop(key))
         if self.link.up:
             try:
-                return super().rejected(site, url)
+                return super().rejection(site, url)
             except UNREACHABLE as exc:
                 self.link.failed(exc)
         return None  # unknowable now: fetch it

@@ -15,7 +15,7 @@ from ..extract.body_check import not_the_article, unrelated
 from ..extract.collector import collector_paused
 from ..extract.fields.authors import find_authors
 from ..extract.fields.dates import find_published
-from .shared_body import MANY_TITLES, RETRY_METHODS, Body, SharedBodies
+from .shared_body import MANY_TITLES, RETRY_METHODS, Body, SharedBodies, clash_detail
 from .templates import CrawlTemplates
 
 logger = logging.getLogger(__name__)
@@ -138,8 +138,7 @@ def _failure(bodies: SharedBodies, site: str, body: Body, title: str | None,
     clash = bodies.clash(site, body, title)
     if clash is None:
         return None
-    others = f" and of {clash.count - 1} other page(s)" if clash.count > 1 else ""
-    what = f"the body of {clash.url}{others} with other titles"
+    what = clash_detail(clash)
     if clash.count >= MANY_TITLES or (unrelated(title, body.text, lang)
                                       and all(unrelated(other, body.text, lang) for other in clash.titles)):
         return "shared_body", what, clash.url
@@ -171,7 +170,8 @@ def _the_article(bodies: SharedBodies, templates: CrawlTemplates, method: str, a
                                method=retry_method, published=published, authors=authors)
         candidate, title = Body.of(retried.text or ""), retried.title or listing_title
         if candidate.digest != found.digest and candidate.text.strip() \
-                and _failure(bodies, site, candidate, title, retried.language) is None:
+                and _failure(bodies, site, candidate, title, retried.language) is None \
+                and not (reason == "shared_body" and unrelated(title, candidate.text, retried.language)):
             stats.inc_value(f"{EXTRACT_STATS}{_STATS_NAME[reason]}_recovered")
             logger.info("%s: extraction gave %s; extracted again with %s (no template)",
                         url, what, retry_method)

@@ -20,10 +20,15 @@ extracted before under other titles.  The body is
 - a failed extraction when it is related to none of them, or came under :data:`MANY_TITLES`
   other titles already: the page is extracted again from its raw bytes, without the site's
   template library and with the other body methods (:data:`RETRY_METHODS`), and the first body
-  that passes is kept (``newscrawl/extract/shared_body_recovered``); else the page is dropped as
+  that passes (and, in place of a shared body, is about the page's title: not another variant of
+  a wall's notice) is kept (``newscrawl/extract/shared_body_recovered``); else the page is dropped as
   ``extraction_failed/shared_body`` with a warning naming the page the body was first extracted
   from (whose exported text is suspect too), counted (``newscrawl/extract/shared_body_unrecovered``)
   and toward ``NEWSCRAWL_MAX_ERROR_RATE``.
+
+The drop's detail names the page the body was first extracted from (:func:`clash_detail`,
+:func:`first_page`): exported earlier in the run, its text is the shared body too, and the
+seen-URL extension takes the export back (:meth:`newscrawl.state.seen_urls.SeenUrls.item_dropped`).
 
 A site's pages go to one extraction worker (:mod:`.pool`), so the check sees all of them.
 Memory is bounded: the last :data:`WINDOW` bodies of a site are remembered.
@@ -84,6 +89,23 @@ class Clash(NamedTuple):
     url: str
     count: int
     titles: frozenset[str]
+
+
+_DETAIL_START = "the body of "
+
+
+def clash_detail(clash: Clash) -> str:
+    """The detail of a drop for ``clash``: ``the body of URL [and of N other page(s)] with other titles``."""
+    others = f" and of {clash.count - 1} other page(s)" if clash.count > 1 else ""
+    return f"{_DETAIL_START}{clash.url}{others} with other titles"
+
+
+def first_page(detail: str) -> str | None:
+    """The URL :func:`clash_detail` names in ``detail`` (the page the body was first extracted from)."""
+    if not detail.startswith(_DETAIL_START):
+        return None
+    url = detail[len(_DETAIL_START):].split(" ", 1)[0]
+    return url or None
 
 
 class SharedBodies:

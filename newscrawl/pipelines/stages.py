@@ -47,9 +47,10 @@ class SeenFilterStage(Stage):
       catalogue pages): the first listing is being fetched, or was exported;
     - ``already_exported`` — exported by an earlier run (the seen-URL store;
       ``NEWSCRAWL_FRESH=1`` ignores it);
-    - ``already_rejected`` — fetched by an earlier run less than
-      ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS`` ago and not exported for a lasting reason (no text,
-      not an article, an empty body: :data:`~newscrawl.state.seen_urls.UNEXPORTED_REASONS`)."""
+    - ``already_rejected`` — fetched by an earlier run and not exported, for a reason that still
+      holds (:meth:`~newscrawl.state.seen_urls.SeenUrls.rejection`: a lasting one such as no text
+      or not an article for ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS``; the site's own failure, such as a
+      wall or a shared body, until the site is healthy again, when the held listing is fetched)."""
 
     def process_item(self, item: Any) -> Any:
         if not isinstance(item, ListingItem):
@@ -58,9 +59,10 @@ class SeenFilterStage(Stage):
             raise Dropped("listed_twice", "listed earlier in this run", item.url)
         if self.seen.exported(item.site, item.url):
             raise Dropped("already_exported", "exported by an earlier run", item.url)
-        reason = self.seen.rejected(item.site, item.url)
-        if reason:
-            raise Dropped("already_rejected", f"{reason} when an earlier run fetched it", item.url)
+        rejection = self.seen.rejection(item.site, item.url)
+        if rejection:
+            self.seen.hold(item, rejection)
+            raise Dropped("already_rejected", f"{rejection.reason} when an earlier run fetched it", item.url)
         return item
 
 

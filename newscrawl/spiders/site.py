@@ -300,6 +300,7 @@ class SiteSpider(scrapy.Spider):
 
     def _listing(self, url: str, title: str | None, source: str, listing_url: str, **feed: Any):
         if not self.allow_list.allows(url):
+            self.crawler.stats.inc_value("newscrawl/listing_offsite")  # apart from offsite article pages
             record_drop(self.crawler, "offsite", url, f"listed on {listing_url}")
             return None
         self.crawler.stats.inc_value("newscrawl/listed")  # too old or not: the listing page worked

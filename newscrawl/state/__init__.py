@@ -5,6 +5,7 @@
 - :mod:`.seen_store` — which article URLs each site has exported, and the pages it fetched and
   did not export (``seen.sqlite3``); :mod:`.redis_seen` is the same in Redis;
 - :mod:`.seen_urls` — the Scrapy extension that keeps the seen store in step with the feeds;
+  :mod:`.rejections` — its memory of pages fetched without an article, and when to fetch them again;
 - :mod:`.run_lock` — one run at a time (``flock``);
 - :mod:`.redis_client` — the Redis connection every shared store uses;
 - :mod:`.redis_templates` — the per-site template library and title decoration in Redis
@@ -18,8 +19,9 @@ Keys all start with a prefix (``newscrawl`` by default) so several crawls can sh
 
     <prefix>:seen:<site>             hash   canonical URL -> ISO time exported
     <prefix>:seen-sites              set    sites with a seen hash (for count())
-    <prefix>:unexported:<site>       hash   canonical URL -> JSON [reason, ISO time] of a page
-                                            fetched and not exported (absent in older stores)
+    <prefix>:unexported:<site>       hash   canonical URL -> JSON [reason, ISO time, cause] of a page
+                                            fetched and not exported (older stores: [reason, ISO time])
+    <prefix>:degraded-sites          hash   site -> ISO time since its extraction has been failing
     <prefix>:claims:<scope>          hash   SHA-1 of a claimed URL -> owner (scope = spider:kind), TTL
     <prefix>:worker:<id>             string ``busy``/``idle`` (expires unless refreshed) or ``done``
     <prefix>:workers:<spider>        set    worker ids of the spider's crawl job

@@ -1,6 +1,7 @@
 """The seen-URL store in Redis (no Scrapy imports): the :class:`~newscrawl.state.seen_store.SeenStore`
 interface in one hash per site, ``url -> exported_at``, plus the unexported pages of a site
-(``<prefix>:unexported:<site>``), shared by every worker of a distributed crawl.
+(``<prefix>:unexported:<site>``) and the sites whose extraction the last run found failing
+(``<prefix>:degraded-sites``), shared by every worker of a distributed crawl.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from datetime import UTC, datetime
 import redis
 
 from newscrawl.state.redis_client import DEFAULT_PREFIX
-from newscrawl.state.seen_store import canonical_url, legacy_url_key
+from newscrawl.state.seen_store import LASTING, RECHECK, canonical_url, legacy_url_key
 
 logger = logging.getLogger(__name__)
 
@@ -48,21 +49,49 @@ class RedisSeenStore:
             pipe.sadd(f"{self.prefix}:seen-sites", site)
             pipe.execute()
 
-    def add_unexported(self, site: str, urls: Iterable[str], reason: str) -> None:
-        """Record ``urls`` as fetched and not exported for ``reason`` (one round trip)."""
-        value = json.dumps([reason, datetime.now(UTC).isoformat()])
+    def forget(self, site: str, urls: Iterable[str]) -> None:
+        """Take back the export record of ``urls`` (a text that proved not to be the article)."""
         keys = [canonical_url(u) for u in dict.fromkeys(urls) if u]
         if keys:
-            self.client.hset(f"{self.prefix}:unexported:{site}", mapping=dict.fromkeys(keys, value))
+            self.client.hdel(self._key(site), *keys)
 
-    def unexported(self, site: str, url: str) -> tuple[str, str] | None:
-        """``(reason, ISO time)`` of the last fetch of ``url`` that exported nothing, or None."""
-        raw = self.client.hget(f"{self.prefix}:unexported:{site}", canonical_url(url))
-        try:
-            reason, stamp = json.loads(raw)
-        except (TypeError, ValueError):
-            return None  # absent (or not written by this version)
-        return str(reason), str(stamp)
+    def _unexported_key(self, site: str) -> str:
+        return f"{self.prefix}:unexported:{site}"
+
+    def add_unexported(self, site: str, urls: Iterable[str], reason: str, cause: str = LASTING) -> None:
+        """Record ``urls`` as fetched and not exported for ``reason`` (one round trip)."""
+        value = json.dumps([reason, datetime.now(UTC).isoformat(), cause])
+        keys = [canonical_url(u) for u in dict.fromkeys(urls) if u]
+        if keys:
+            self.client.hset(self._unexported_key(site), mapping=dict.fromkeys(keys, value))
+
+    def unexported(self, site: str, url: str) -> tuple[str, str, str] | None:
+        """``(reason, ISO time, cause)`` of the last fetch of ``url`` that exported nothing, or None."""
+        return _record(self.client.hget(self._unexported_key(site), canonical_url(url)))
+
+    def recheck(self, site: str) -> int:
+        """Mark every remembered rejection of ``site`` for a fetch on its next run; returns how many."""
+        marked = {}
+        for url, raw in self.client.hscan_iter(self._unexported_key(site)):
+            found = _record(raw)
+            if found is not None:
+                marked[url] = json.dumps([found[0], found[1], RECHECK])
+        for start in range(0, len(marked), 1000):
+            chunk = dict(list(marked.items())[start:start + 1000])
+            self.client.hset(self._unexported_key(site), mapping=chunk)
+        return len(marked)
+
+    def degraded(self, site: str) -> str | None:
+        """When the last run that judged ``site`` found its extraction failing (ISO time), or None."""
+        raw = self.client.hget(f"{self.prefix}:degraded-sites", site)
+        return raw.decode() if isinstance(raw, bytes) else raw
+
+    def set_degraded(self, site: str, degraded: bool) -> None:
+        """Mark ``site``'s extraction as failing (since now, unless marked already) or as healthy."""
+        if degraded:
+            self.client.hsetnx(f"{self.prefix}:degraded-sites", site, datetime.now(UTC).isoformat())
+        else:
+            self.client.hdel(f"{self.prefix}:degraded-sites", site)
 
     def count(self, site: str | None = None) -> int:
         if site is not None:
@@ -73,3 +102,12 @@ class RedisSeenStore:
     def close(self) -> None:
         """The client belongs to the caller (it is shared with the claims and the scheduler)."""
 
+
+
+def _record(raw) -> tuple[str, str, str] | None:
+    """A stored ``[reason, time, cause]`` (``[reason, time]`` before cause classes: lasting), or None."""
+    try:
+        reason, stamp, *rest = json.loads(raw)
+    except (TypeError, ValueError):
+        return None  # absent, or not written by this version
+    return str(reason), str(stamp), str(rest[0]) if rest else LASTING

@@ -9,11 +9,15 @@ the default implementation (one SQLite file in WAL mode, so a reader such as a r
 script never blocks the crawl); :class:`newscrawl.state.redis_seen.RedisSeenStore` is the
 distributed one.  No Scrapy imports here.
 
-Pages fetched but never exported for a lasting reason (no text: a video or podcast page;
-a page-type reject; an empty body) are remembered too, with their reason and date
-(:meth:`SqliteSeenStore.add_unexported`, table ``unexported``), so that the next runs do
-not fetch them again until ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS`` have passed.  A store
-written before that table existed gets it when it is opened; its ``seen`` rows are untouched.
+Pages fetched but never exported are remembered too, with their reason, date and cause class
+(:meth:`SqliteSeenStore.add_unexported`, table ``unexported``): ``lasting`` (no text: a video
+page; a page-type reject; or a failure that came again while the site was healthy), ``degraded``
+(the site's own failure: a wall, a shared or boilerplate body, or any reject of a run in which
+the site's extraction failed) or ``recheck`` (``scrapy recheck``).  How the crawl uses them is
+:class:`newscrawl.state.seen_urls.SeenUrls`' business; table ``sites`` keeps each site's
+``degraded`` mark (the last run that judged it found its extraction failing).  A store written
+before these tables and columns existed gets them when it is opened (its rows are ``lasting``,
+the only kind older versions kept); its ``seen`` rows are untouched.
 
 Also here, for the start checks of :class:`newscrawl.run.guard.RunGuard`:
 :func:`check_sqlite` (readable, writable and passing ``PRAGMA quick_check``) and
@@ -54,6 +58,8 @@ def legacy_url_key(url: str) -> str:
     return canonicalize_url(url, keep_fragments=False)
 
 
+LASTING, DEGRADED, RECHECK = "lasting", "degraded", "recheck"  # cause classes of an unexported page
+
 KEYS_VERSION = 1  # PRAGMA user_version of a store whose keys are all canonical_url's current form
 
 
@@ -80,7 +86,8 @@ class SeenStore(Protocol):
         """How many URLs are recorded (for one site or all)."""
 
     # Optional (a store without them fetches unexported pages again on every run):
-    # add_unexported(site, urls, reason) and unexported(site, url) -> (reason, ISO time) | None.
+    # add_unexported(site, urls, reason, cause), unexported(site, url) -> (reason, ISO time, cause)
+    # | None, recheck(site) -> int, degraded(site) -> ISO time | None, set_degraded(site, bool).
 
     def close(self) -> None:
         """Release resources."""
@@ -112,6 +119,10 @@ class SqliteSeenStore:
             "CREATE TABLE IF NOT EXISTS unexported (site TEXT NOT NULL, url TEXT NOT NULL, "
             "reason TEXT NOT NULL, fetched_at TEXT NOT NULL, PRIMARY KEY (site, url)) WITHOUT ROWID"
         )
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(unexported)")}
+        if "cause" not in columns:  # the rows of a store from before cause classes are all lasting
+            self._db.execute(f"ALTER TABLE unexported ADD COLUMN cause TEXT NOT NULL DEFAULT '{LASTING}'")
+        self._db.execute("CREATE TABLE IF NOT EXISTS sites (site TEXT PRIMARY KEY, degraded_at TEXT)")
         if self._db.execute("PRAGMA user_version").fetchone()[0] < KEYS_VERSION:
             self._rekey()
 
@@ -159,20 +170,50 @@ class SqliteSeenStore:
             self._db.execute("BEGIN")
             self._db.executemany("INSERT OR IGNORE INTO seen (site, url, exported_at) VALUES (?, ?, ?)", rows)
 
-    def add_unexported(self, site: str, urls: Iterable[str], reason: str) -> None:
-        """Record ``urls`` as fetched and not exported for ``reason`` (now; replaces an older record)."""
-        stamp = datetime.now(UTC).isoformat()
-        rows = [(site, canonical_url(u), reason, stamp) for u in dict.fromkeys(urls) if u]
+    def forget(self, site: str, urls: Iterable[str]) -> None:
+        """Take back the export record of ``urls`` (a text that proved not to be the article)."""
+        keys = [(site, canonical_url(u)) for u in dict.fromkeys(urls) if u]
         with self._db:
             self._db.execute("BEGIN")
-            self._db.executemany("INSERT OR REPLACE INTO unexported (site, url, reason, fetched_at) "
-                                 "VALUES (?, ?, ?, ?)", rows)
+            self._db.executemany("DELETE FROM seen WHERE site = ? AND url = ?", keys)
 
-    def unexported(self, site: str, url: str) -> tuple[str, str] | None:
-        """``(reason, ISO time)`` of the last run that fetched ``url`` and did not export it, or None."""
-        row = self._db.execute("SELECT reason, fetched_at FROM unexported WHERE site = ? AND url = ?",
+    def add_unexported(self, site: str, urls: Iterable[str], reason: str, cause: str = LASTING) -> None:
+        """Record ``urls`` as fetched and not exported for ``reason`` (now; replaces an older record)."""
+        stamp = datetime.now(UTC).isoformat()
+        rows = [(site, canonical_url(u), reason, stamp, cause) for u in dict.fromkeys(urls) if u]
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.executemany("INSERT OR REPLACE INTO unexported (site, url, reason, fetched_at, cause) "
+                                 "VALUES (?, ?, ?, ?, ?)", rows)
+
+    def unexported(self, site: str, url: str) -> tuple[str, str, str] | None:
+        """``(reason, ISO time, cause)`` of the last fetch of ``url`` that exported nothing, or None."""
+        row = self._db.execute("SELECT reason, fetched_at, cause FROM unexported WHERE site = ? AND url = ?",
                                (site, canonical_url(url))).fetchone()
-        return (row[0], row[1]) if row else None
+        return (row[0], row[1], row[2]) if row else None
+
+    def recheck(self, site: str) -> int:
+        """Mark every remembered rejection of ``site`` for a fetch on its next run; returns how many."""
+        with self._db:
+            self._db.execute("BEGIN")
+            marked = self._db.execute("UPDATE unexported SET cause = ? WHERE site = ?", (RECHECK, site))
+            return marked.rowcount
+
+    def degraded(self, site: str) -> str | None:
+        """When the last run that judged ``site`` found its extraction failing (ISO time), or None."""
+        row = self._db.execute("SELECT degraded_at FROM sites WHERE site = ?", (site,)).fetchone()
+        return row[0] if row else None
+
+    def set_degraded(self, site: str, degraded: bool) -> None:
+        """Mark ``site``'s extraction as failing (since now, unless marked already) or as healthy."""
+        with self._db:
+            self._db.execute("BEGIN")
+            if not degraded:
+                self._db.execute("DELETE FROM sites WHERE site = ?", (site,))
+            elif self._db.execute("SELECT 1 FROM sites WHERE site = ? AND degraded_at IS NOT NULL",
+                                  (site,)).fetchone() is None:
+                self._db.execute("INSERT OR REPLACE INTO sites (site, degraded_at) VALUES (?, ?)",
+                                 (site, datetime.now(UTC).isoformat()))
 
     def count_unexported(self, site: str | None = None) -> int:
         if site is None:

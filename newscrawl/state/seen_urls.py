@@ -2,8 +2,8 @@
 
 It owns the seen-URL store (:mod:`newscrawl.state.seen_store`) and the in-run set of
 scheduled detail URLs; marks a URL as seen on ``item_scraped``, i.e. after the feed exporter
-wrote it, and remembers a fetched page dropped for a lasting reason (:data:`UNEXPORTED_REASONS`)
-on ``item_dropped``, so that later runs skip it for ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS``.
+wrote it, and remembers a fetched page dropped without an article on ``item_dropped``, with its
+reason and cause class, to fetch it again when that cause is gone (:mod:`.rejections`).
 At start it reconciles the store with the last records of this site's feeds (an item written
 but not recorded before a crash is recorded, never exported again); :func:`rebuild_seen_store`
 rebuilds a store lost or moved aside from the exported feeds.  When the state cannot be
@@ -18,7 +18,6 @@ import logging
 import os
 import sqlite3
 import uuid
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from scrapy.utils.defer import deferred_from_coro
 from newscrawl.dedup import ContentIndex, figures, fingerprint, from_bytes, to_bytes
 from newscrawl.export.files import RECENT_FEEDS, iter_records, last_records, local_line_feeds
 from newscrawl.items import ArticleItem
+from newscrawl.state.rejections import RETRY_UNEXPORTED_DAYS, RejectionMemory
 from newscrawl.state.seen_store import (
     DB_NAME,
     FINGERPRINTS_PER_SITE,
@@ -42,30 +42,7 @@ logger = logging.getLogger(__name__)
 
 
 
-#: Drop reasons of a fetched page that a later fetch would most likely drop again: such a page is
-#: remembered (with its reason) and not fetched again for NEWSCRAWL_RETRY_UNEXPORTED_DAYS.  Not
-#: transient failures (HTTP errors, timeouts, worker crashes) nor reasons that depend on other
-#: articles or on the run's options (duplicate_content, too_old).
-UNEXPORTED_REASONS = ("no_text", "no_title", "empty_body", "binary", "unparseable", "too_deep")
-
-
-UNEXPORTED_PREFIXES = ("not_article/",)
-
-
-RETRY_UNEXPORTED_DAYS = 30.0
-
-
-UNEXPORTED_STATS = "newscrawl/unexported/"  # recorded, retried, again/<reason>
-
-
-
-def remembered(reason: str) -> bool:
-    """Is a page dropped for ``reason`` remembered as unexported (see :data:`UNEXPORTED_REASONS`)?"""
-    return reason in UNEXPORTED_REASONS or reason.startswith(UNEXPORTED_PREFIXES)
-
-
-
-class SeenUrls:
+class SeenUrls(RejectionMemory):
     """The seen-URL store plus the in-run set of detail URLs already scheduled.
 
     Settings: ``NEWSCRAWL_STATE_DIR`` (default ``$NEWSCRAWL_STATE_DIR`` or ``.newscrawl``)
@@ -88,6 +65,7 @@ class SeenUrls:
         self.run_id = uuid.uuid4().hex  # marks the detail requests this run scheduled
         self._claimed: set[str] = set()
         self._exported: set[str] = set()
+        self._exported_urls: dict[str, list[str]] = {}  # canonical URL -> the URLs recorded for its export
         self._content: dict[str, ContentIndex] = {}  # site -> fingerprints of exported bodies
         self.fingerprints_kept = crawler.settings.getint("NEWSCRAWL_FINGERPRINTS_PER_SITE",
                                                          FINGERPRINTS_PER_SITE)
@@ -95,8 +73,7 @@ class SeenUrls:
         self.export_failed = False  # set when a feed write failed: record nothing more
         self.state_failed = False  # set when the store could not record: export nothing more
         self.retry_days = crawler.settings.getfloat("NEWSCRAWL_RETRY_UNEXPORTED_DAYS", RETRY_UNEXPORTED_DAYS)
-        self._retrying: set[str] = set()  # listed URLs fetched again after their unexported record expired
-        self._unexported_warned = False
+        self._init_rejections()
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(self.item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
@@ -107,6 +84,8 @@ class SeenUrls:
         return cls(crawler)
 
     def spider_opened(self, spider) -> None:
+        # Judged after every other spider_closed handler (the health alarms are set in theirs).
+        self.crawler.signals.connect(self.judge_run, signal=signals.spider_closed)
         try:
             self.reconcile(spider.name)
         except (OSError, sqlite3.Error) as exc:
@@ -127,7 +106,8 @@ class SeenUrls:
         for feed in recent.get(site, []) if isinstance(recent, dict) else []:
             for record in last_records(Path(feed)):
                 urls = [u for u in (record.get("url"), record.get("listing_url")) if isinstance(u, str) and u]
-                if urls and not self._store().contains(site, self._key(urls[0])):
+                if urls and not self._store().contains(site, self._key(urls[0])) \
+                        and not self._taken_back(site, urls[0], record.get("fetched_at")):
                     missing.extend(urls)
         if missing:
             self._store().add(site, [self._key(u) for u in missing])
@@ -164,51 +144,6 @@ class SeenUrls:
         """Was ``url`` claimed for fetching, or exported, earlier in this run (listed twice)?"""
         key = canonical_url(url)
         return key in self._claimed or key in self._exported
-
-    def rejected(self, site: str, url: str) -> str | None:
-        """The reason an earlier run fetched ``url`` and did not export it, if that was less than
-        ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS`` ago (0: never skip); None otherwise, and always with
-        ``NEWSCRAWL_FRESH``.  A record that expired marks the URL as retried in this run."""
-        if self.fresh or self.retry_days <= 0:
-            return None
-        lookup = getattr(self._store(), "unexported", None)
-        found = lookup(site, self._key(url)) if lookup is not None else None
-        return self._judge(url, found)
-
-    def _judge(self, url: str, found: tuple[str, str] | None) -> str | None:
-        if found is None:
-            return None
-        reason, stamp = found
-        try:
-            when = datetime.fromisoformat(stamp)
-        except ValueError:
-            return None
-        if datetime.now(UTC) - when < timedelta(days=self.retry_days):
-            return reason
-        self._retrying.add(canonical_url(url))
-        self.crawler.stats.inc_value(UNEXPORTED_STATS + "retried")
-        return None
-
-    def item_dropped(self, item: Any, spider, exception: BaseException) -> None:
-        """Remember a fetched page dropped for a lasting reason (see :data:`UNEXPORTED_REASONS`)."""
-        reason = getattr(exception, "reason", None)
-        if not isinstance(item, ArticleItem) or not reason or not remembered(reason) or self.state_failed:
-            return
-        urls = [u for u in (item.url, item.listing_url) if u]
-        if any(canonical_url(u) in self._retrying for u in urls):
-            self.crawler.stats.inc_value(f"{UNEXPORTED_STATS}again/{reason}")
-        add = getattr(self._store(), "add_unexported", None)
-        if add is None:
-            return
-        try:
-            add(item.site, [self._key(u) for u in urls], reason)
-        except Exception as exc:  # noqa: BLE001 - a missed record costs one fetch next run, nothing more
-            if not self._unexported_warned:
-                self._unexported_warned = True
-                logger.warning("Cannot record unexported pages in %s: %s (they are fetched again next run)",
-                               self._store_name(), exc)
-            return
-        self.crawler.stats.inc_value(UNEXPORTED_STATS + "recorded")
 
     def content_duplicate(self, site: str, url: str, text: str | None,
                           computed: bytes | None = None) -> str | None:
@@ -265,7 +200,9 @@ class SeenUrls:
                 state_write_failed(self.crawler, self._store_name(), exc)
                 return
             self._exported.update(canonical_url(u) for u in urls)
+            self._exported_urls[canonical_url(item.url)] = urls
             self.crawler.stats.inc_value("newscrawl/exported")
+            self._exported_one(item.site)
 
     def _store_name(self) -> str:
         """The store's file (or kind) for messages."""
@@ -275,11 +212,26 @@ class SeenUrls:
         return str(path) if path is not None else type(self.store).__name__
 
     def spider_closed(self, spider, reason: str) -> None:
-        if self.store is not None:
-            self.store.close()
-            self.store = None
+        """The store stays open for :meth:`judge_run`, the last handler."""
 
+    def judge_run(self, spider, reason: str) -> None:
+        """Judge the run's extraction of the site, then close the store.
 
+        *Degraded*: a health alarm, or more than ``NEWSCRAWL_MAX_ERROR_RATE`` of the pages fetched
+        for the first time rejected (copies aside): every rejection of the run is the site's
+        (``degraded``) and the site is marked so (its next run probes one).  *Healthy*: articles
+        exported, failures within the rate: the mark goes, and a page that failed again as before
+        (fetched again because the site looked healthy) is the page's own (``lasting``).  A run
+        that fetched nothing new leaves everything as it was."""
+        try:
+            if self.store is not None and not self.state_failed:
+                self._judge_site(spider.name)
+        except Exception as exc:  # noqa: BLE001 - the records stand as written during the run
+            logger.warning("Cannot record the site's extraction health in %s: %s", self._store_name(), exc)
+        finally:
+            if self.store is not None:
+                self.store.close()
+                self.store = None
 
 def rebuild_seen_store(crawler, path: Path, site: str) -> int:
     """Record as exported every URL in the export files of each site's last run (``recent-feeds.json``)
