@@ -16,10 +16,11 @@ stats after the run:
 - the site's ``article_pattern`` rejected every link of every catalogue page it read
   (``newscrawl/catalogue/pattern_matched_none``): the pattern matches none of its articles;
 - more than ``NEWSCRAWL_MAX_ERROR_RATE`` (default 0.5) of the article pages it could have
-  exported failed extraction (drop reasons in :data:`EXTRACTION_FAILURES`), e.g. after a site
-  redesign.  Only new failures count: pages an earlier run fetched without exporting are
-  remembered with their reason (``already_rejected``, :mod:`newscrawl.state.seen_urls`), and a
-  page fetched again that fails again in the same way does not count
+  exported failed extraction or met a consent or login wall (drop reasons in
+  :data:`EXTRACTION_FAILURES`), e.g. after a site redesign.  Only new failures count: pages an
+  earlier run fetched without exporting are remembered with their reason (``already_rejected``,
+  :mod:`newscrawl.state.rejections`), and a page fetched again that fails again in the same way
+  does not count
   (``newscrawl/unexported/again/<reason>``): an unchanged site stays ok.
 
 The summary line (:meth:`Outcome.line`) accounts for every listed link: ``listed`` = ``exported``
@@ -64,10 +65,11 @@ logger = logging.getLogger("newscrawl.crawl")
 #: Finish reasons of a crawl that did its work: normal end, or a limit the user set.
 OK_FINISH_REASONS = frozenset({"finished", "closespider_itemcount", "closespider_pagecount",
                                "closespider_timeout"})
-#: Drop reasons of an article page that was fetched but gave no article.
+#: Drop reasons of an article page that was fetched but gave no article (a wall in front of it too).
 EXTRACTION_FAILURES = ("extraction_error", "extraction_timeout", "extraction_crash", "unparseable",
                        "too_deep", "empty_body", "binary", "no_text", "no_title",
-                       "extraction_failed/shared_body", "extraction_failed/boilerplate")
+                       "extraction_failed/shared_body", "extraction_failed/boilerplate",
+                       "consent_wall", "login_wall")
 DEFAULT_MAX_ERROR_RATE = 0.5
 AGAIN_PREFIX = UNEXPORTED_STATS + "again/"  # refetched pages rejected again, by reason
 LISTING_OFFSITE = "newscrawl/listing_offsite"  # the offsite drops of listed entries (before newscrawl/listed)

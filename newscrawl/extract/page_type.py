@@ -24,7 +24,8 @@ The signals (:func:`page_signals`), all read in one walk of the tree:
 - error phrases in the ``<title>`` or first ``<h1>`` (en, zh, ru, and a few more);
 - walls: a consent manager's own markup (the ids and classes of OneTrust, Didomi, Quantcast
   Choice, TrustArc, Sourcepoint, a form posting to Google's consent service), a consent title
-  ("Before you continue", ru, zh), and a password input; the text outside the consent markup
+  or heading ("Before you continue", ru, zh: the ``<title>``, the first ``<h1>`` or ``<h2>``),
+  and a password input; the text outside the consent markup
   is measured apart (a banner beside an article is not a wall).
 
 The rules are conservative, as dropping an article is worse than exporting a listing page:
@@ -154,7 +155,7 @@ class PageSignals:
     index_url: str | None = None  # "home" or "section"
     error_title: bool = False
     consent_markup: bool = False  # a consent manager's element (see _CONSENT_MARKUP)
-    consent_title: bool = False  # a consent interstitial's title or h1
+    consent_title: bool = False  # a consent interstitial's title, h1 or first h2
     open_text: int = 0  # text outside links and outside consent-marked elements
     password: bool = False  # a password input (in the page's source)
     form: bool = False  # a visible form (the clean-up keeps forms, without their inputs)
@@ -222,7 +223,9 @@ def _declared_signals(page: Page) -> PageSignals:
     h1 = next(page.root.iter("h1"), None)
     heading = h1.text_content() if h1 is not None else ""
     signals.error_title = bool(_ERROR_TITLE.search(title[:300]) or _ERROR_TITLE.search(heading[:300]))
-    signals.consent_title = bool(_CONSENT_TITLE.search(title[:300]) or _CONSENT_TITLE.search(heading[:300]))
+    h2 = next(page.root.iter("h2"), None)  # a consent overlay's heading is often its page's first h2
+    signals.consent_title = bool(_CONSENT_TITLE.search(title[:300]) or _CONSENT_TITLE.search(heading[:300])
+                                 or (h2 is not None and _CONSENT_TITLE.search(h2.text_content()[:300])))
     signals.password = _password_input(page.text)
     if signals.password:
         from .fields.meta import paywalled

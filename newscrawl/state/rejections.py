@@ -44,7 +44,7 @@ COPIES = ("duplicate", "duplicate_content")
 
 #: Drop reasons of a page that failed because of its site (a wall in front of the articles, a layout
 #: the extraction no longer reads): cause ``degraded``, fetched again once the site is healthy.
-DEGRADED_REASONS = ("consent_wall", "login_wall")
+DEGRADED_REASONS = WALLS = ("consent_wall", "login_wall")
 
 
 DEGRADED_PREFIXES = ("extraction_failed/",)
@@ -110,9 +110,10 @@ class RejectionMemory:
     def _judge(self, site: str, url: str, found: tuple[str, ...] | None) -> Rejection | None:
         """A remembered rejection holds a page back unless it is older than
         ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS`` or marked by ``scrapy recheck`` (``retried``).  A
-        ``degraded`` one is fetched again once this run has shown the site healthy
-        (``requeued``, :meth:`_exported_one`), and one of them as a probe when the run before
-        found the site's extraction failing (``probed``): the site may be fixed.  A page fetched
+        ``degraded`` one is fetched again once this run has shown the site healthy (``requeued``,
+        :meth:`_exported_one`), a wall (:data:`WALLS`) at once when the site is not marked failing
+        (a wall in front of one page of a working site comes and goes); while the site is marked
+        failing, one of them is fetched as a probe (``probed``): the site may be fixed.  A page fetched
         again is noted, so that failing again the same way is not a new failure
         (:meth:`item_dropped`)."""
         if found is None:
@@ -126,7 +127,7 @@ class RejectionMemory:
         if cause == RECHECK or datetime.now(UTC) - when >= timedelta(days=self.retry_days):
             return self._retry(url, rejection, "retried")
         if cause == DEGRADED:
-            if site in self._healthy:
+            if site in self._healthy or (rejection.reason in WALLS and not self._site_degraded(site)):
                 return self._retry(url, rejection, "requeued")
             if site not in self._probed and self._site_degraded(site):
                 self._probed.add(site)
