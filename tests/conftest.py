@@ -7,10 +7,14 @@ conftest selects it, equivalent to ``--reactor=asyncio`` on the command line.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
+import shutil
 import socket
+import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +45,40 @@ def free_port() -> int:
                 continue
             return port
     raise RuntimeError("no free port in this worker's range")
+
+
+@contextlib.contextmanager
+def started_redis(workdir, *args: str, password: str | None = None):
+    """A real redis-server on 127.0.0.1 (a free port, nothing persisted, ``args`` added, ``password``
+    required if given), stopped on exit: yields ``(port, client)``.  Skips the test when there is no
+    redis-server binary or it does not answer."""
+    redis = pytest.importorskip("redis", reason="the redis client is not installed")
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("no redis-server binary on PATH (apt-get install -y redis-server)")
+    port = free_port()
+    secret = ("--requirepass", password) if password else ()
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                             "no", "--dir", str(workdir), *secret, *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    client = redis.Redis(port=port, password=password)
+    for _ in range(100):
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            if proc.poll() is not None:
+                pytest.skip(f"redis-server could not start (exit code {proc.returncode})")
+            time.sleep(0.05)
+    else:
+        proc.kill()
+        pytest.skip("redis-server did not answer within 5 s")
+    try:
+        yield port, client
+    finally:
+        client.close()
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 @dataclass

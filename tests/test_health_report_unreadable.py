@@ -16,11 +16,10 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from conftest import free_port
+from conftest import free_port, started_redis
 from test_health import run, steady
 
 from newscrawl.health.history import DB_NAME, RedisHistory, SqliteHistory
@@ -141,29 +140,8 @@ def test_damaged_rows_are_left_out_counted_and_the_rest_reported(tmp_path):
 @pytest.fixture(scope="module")
 def redis_with_password(tmp_path_factory):
     """A real redis-server on 127.0.0.1 that wants a password."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("no redis-server binary on PATH (apt-get install -y redis-server)")
-    port = free_port()
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-                             "no", "--requirepass", PASSWORD, "--dir", str(tmp_path_factory.mktemp("redis"))],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    client = redis.Redis(port=port, password=PASSWORD)
-    for _ in range(100):
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            if proc.poll() is not None:
-                pytest.skip(f"redis-server could not start (exit code {proc.returncode})")
-            time.sleep(0.05)
-    else:
-        proc.kill()
-        pytest.skip("redis-server did not answer within 5 s")
-    yield port, client
-    client.close()
-    proc.terminate()
-    proc.wait(timeout=10)
+    with started_redis(tmp_path_factory.mktemp("redis"), password=PASSWORD) as server:
+        yield server
 
 
 def test_redis_down_or_a_wrong_password_exits_3_in_one_line(redis_with_password):

@@ -8,14 +8,11 @@ reactor sharing a crawl: every article exported exactly once, detail pages fetch
 from __future__ import annotations
 
 import random
-import shutil
-import subprocess
-import time
 from types import SimpleNamespace
 
 import pytest
 import pytest_twisted
-from conftest import crawl_settings, free_port, read_jsonl, run_crawl, site_spider
+from conftest import crawl_settings, read_jsonl, run_crawl, site_spider, started_redis
 
 redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (pip install scrapy-redis==0.9.1)")
@@ -27,30 +24,8 @@ from newscrawl.state.seen_store import canonical_url  # noqa: E402
 
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory):
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("no redis-server binary on PATH (apt-get install -y redis-server)")
-    port = free_port()
-    workdir = tmp_path_factory.mktemp("redis")
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(workdir)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    client = redis.Redis(port=port)
-    for _ in range(100):
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            if proc.poll() is not None:
-                pytest.skip(f"redis-server could not start (exit code {proc.returncode})")
-            time.sleep(0.05)
-    else:
-        proc.kill()
-        pytest.skip("redis-server did not answer within 5 s")
-    yield f"redis://127.0.0.1:{port}/0"
-    client.close()
-    proc.terminate()
-    proc.wait(timeout=10)
+    with started_redis(tmp_path_factory.mktemp("redis")) as (port, _):
+        yield f"redis://127.0.0.1:{port}/0"
 
 
 @pytest.fixture

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
 import sqlite3
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
 import pytest_twisted
-from conftest import crawl_settings, free_port, read_jsonl, run_crawl, site_spider
+from conftest import crawl_settings, read_jsonl, run_crawl, site_spider, started_redis
 from test_crawl_local import article_html, catalogue_html, feed_xml, headline
 from test_exit_status import scrapy, site_table
 
@@ -241,28 +238,8 @@ def check_store_contract(store) -> None:
 
 @pytest.fixture
 def redis_client(tmp_path):
-    redis = pytest.importorskip("redis", reason="the redis client is not installed")
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("no redis-server binary on PATH (apt-get install -y redis-server)")
-    port = free_port()
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(tmp_path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    client = redis.Redis(port=port)
-    for _ in range(100):
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    else:
-        proc.kill()
-        pytest.skip("redis-server did not answer within 5 s")
-    yield client, f"redis://127.0.0.1:{port}/0"
-    client.close()
-    proc.terminate()
-    proc.wait(timeout=10)
+    with started_redis(tmp_path) as (port, client):
+        yield client, f"redis://127.0.0.1:{port}/0"
 
 
 def test_the_redis_store_keeps_causes_as_the_sqlite_one_and_reads_older_records(redis_client):
