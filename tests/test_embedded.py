@@ -21,7 +21,7 @@ ITEMS = ["Phase one starts in March", "Phase two in the autumn"]
 CAPTION = "The old bridge in May"
 
 
-def shell(script: str, title: str = "Harbour bridge | Daily Example") -> str:
+def shell(script: str, title: str = "Harbour bridge to be rebuilt | Daily Example") -> str:
     """An app shell: an empty mount point, the article only in ``script``."""
     return (f"<html><head><title>{title}</title></head><body><div id='app'><noscript>Enable JavaScript"
             f"</noscript></div>{script}</body></html>")
@@ -59,7 +59,10 @@ def assert_structured(article, images: bool = True) -> None:
 def test_a_next_js_shell_gives_the_article_of_its_next_data_with_structure_date_and_authors():
     story = {"title": "Harbour bridge to be rebuilt", "publishedAt": "2026-11-20T08:30:00+01:00",
              "authors": [{"name": "Ana Lopez"}, {"name": "Tom Berg"}], "excerpt": "Short.", "body": HTML_BODY}
-    data = {"props": {"pageProps": {"menu": [{"title": "Home", "url": "/"}], "story": story}}, "page": "/[slug]"}
+    # A longer text under another title (an author's job title and biography) is not the article.
+    profile = {"title": "Chief correspondent", "bio": " ".join(["Ana Lopez has covered the city for years."] * 20)}
+    data = {"props": {"pageProps": {"menu": [{"title": "Home", "url": "/"}], "author": profile, "story": story}},
+            "page": "/[slug]"}
     article = extract(shell(next_data(data)), URL)
     assert_structured(article)
     assert article.title == "Harbour bridge to be rebuilt"
@@ -76,7 +79,7 @@ def test_arc_content_elements_in_fusion_global_content():
                 {"_id": "e", "type": "list", "list_type": "unordered",
                  "items": [{"type": "text", "content": i} for i in ITEMS]},
                 {"_id": "f", "type": "text", "content": PARAGRAPHS[2]}]
-    content = {"headlines": {"basic": "Bridge to be rebuilt"}, "display_date": "2026-11-20T07:30:00Z",
+    content = {"headlines": {"basic": "Harbour bridge to be rebuilt"}, "display_date": "2026-11-20T07:30:00Z",
                "credits": {"by": [{"type": "author", "name": "Ana Lopez"}]}, "content_elements": elements}
     page = shell(f"<script>Fusion=window.Fusion||{{}};Fusion.globalContent={json.dumps(content)};"
                  "Fusion.contentCache={};</script>")
@@ -85,13 +88,13 @@ def test_arc_content_elements_in_fusion_global_content():
     assert "A bold aside, with a link to the plan." in article.text.splitlines()
     assert "A **bold** aside, with a link to [the plan](http://news.example/plan)." in article.markdown
     assert [i["url"] for i in article.images] == ["https://cdn.news.example/bridge.jpg"]
-    assert article.title == "Bridge to be rebuilt" and article.authors == ["Ana Lopez"]
+    assert article.title == "Harbour bridge to be rebuilt" and article.authors == ["Ana Lopez"]
     assert article.published == datetime.fromisoformat("2026-11-20T07:30:00+00:00")
 
 
 def test_an_initial_state_store_with_a_plain_text_body_gives_a_paragraph_a_line():
     state = {"user": {"loggedIn": False}, "articles": {"byId": {"a17": {
-        "headline": "Bridge to be rebuilt", "author": "Ana Lopez", "datePublished": "2026-11-19",
+        "headline": "Harbour bridge to be rebuilt", "author": "Ana Lopez", "datePublished": "2026-11-19",
         "text": "\n\n".join(PARAGRAPHS)}}}}
     article = extract(shell(assignment("__INITIAL_STATE__", state)), URL)
     assert article.method == "embedded"

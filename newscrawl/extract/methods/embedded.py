@@ -23,12 +23,15 @@ from lxml import etree, html
 
 from .. import dom
 from ..body import Body
+from ..fields.title import similarity
 from ..page import Page
 
 # A blob over this many characters is not read (Page.from_html bounds the page at 8 M).
 MAX_BLOB_CHARS = 5_000_000
 # JSON values visited per blob: a state store of a large site holds a few tens of thousands.
 MAX_NODES = 200_000
+# An article object's title this alike to the page's title is the page's (He 2019's measure).
+TITLE_SIMILARITY = 0.6
 # Rich-text nodes nested deeper than this are not followed.
 MAX_ELEMENT_DEPTH = 20
 # A body shorter than this is a teaser, not an article.
@@ -170,14 +173,25 @@ def _body_of(obj: dict) -> tuple[int, object] | None:
     return best
 
 
-def find_article(values: list[object]) -> tuple[dict, object] | None:
-    """``(the article object, its body)``: of the objects with a title and a body, the one
-    with the longest body."""
+def _names(title: str, references: list[str]) -> bool:
+    """Whether ``title`` is the page's own (its ``<title>``, ``og:title``: one holds the other, or
+    they are alike), not an author's job title or a teaser's headline."""
+    folded = title.casefold()
+    return any(folded in ref.casefold() or ref.casefold() in folded
+               or similarity(title, ref) >= TITLE_SIMILARITY for ref in references)
+
+
+def find_article(values: list[object], titles: list[str] | None = None) -> tuple[dict, object] | None:
+    """``(the article object, its body)``: of the objects with a title (one of ``titles``, the
+    page's, when there are any) and a body, the one with the longest body."""
     best = None
     for value in values:
         for obj in _walk(value):
             body = _body_of(obj)
-            if body is None or _title_of(obj) is None:
+            if body is None:
+                continue
+            title = _title_of(obj)
+            if title is None or (titles and not _names(title, titles)):
                 continue
             if best is None or body[0] > best[0]:
                 best = (body[0], obj, body[1])
@@ -348,7 +362,8 @@ def covering_element(block: html.HtmlElement, declared: str) -> html.HtmlElement
 def extract_body(page: Page, **_ignored) -> EmbeddedBody:
     """The article of the page's data blobs, or its JSON-LD ``articleBody`` (a paragraph a
     line) where that is longer than what the blobs give; an empty body when there is neither."""
-    found = find_article([value for _source, value in blobs(page)])
+    titles = [t for t in (page.title_tag, page.meta("og:title", "twitter:title")) if t]
+    found = find_article([value for _source, value in blobs(page)], titles)
     declared = json_ld_body(page)
     if found is not None:
         article, body = found
