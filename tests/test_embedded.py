@@ -164,6 +164,29 @@ def test_the_dom_wins_over_a_one_line_article_body_it_covers_with_its_headings_a
     assert all(f"<p>{p}</p>" in article.html for p in paragraphs)
 
 
+def test_paragraphs_the_markup_calls_placeholders_are_kept_in_order_with_their_heading_and_image():
+    """The body rules prune ``class="paragraph inline-placeholder"`` as a placeholder for content
+    not shown; the articleBody says they are the article, so its lines of the DOM are kept."""
+    paragraphs = [f"Line {n}: the witness spoke for four hours on Monday and the judge twice asked his "
+                  "lawyer to keep the answers to the questions that were put to him." for n in range(8)]
+    ld = {"@type": "NewsArticle", "headline": "The witness speaks",
+          "articleBody": " ".join([*paragraphs[:4], "The judge steps in", *paragraphs[4:]])}
+    videos = "".join(f"<li><a href='/video/{n}'>Video {n}: more from the courtroom today</a></li>" for n in range(15))
+    inner = "".join(f"<p class='paragraph inline-placeholder'>{p}</p>" for p in paragraphs[:4])
+    inner += "<h2 class='subheader'>The judge steps in</h2>"
+    inner += "<figure><img src='/img/court.jpg' alt='The court'></figure>"
+    inner += "".join(f"<p class='paragraph inline-placeholder'>{p}</p>" for p in paragraphs[4:])
+    page = (f"<html><head><title>The witness speaks</title><script type='application/ld+json'>{json.dumps(ld)}"
+            "</script></head><body><main class='article__main'><h1>The witness speaks</h1>"
+            f"<div class='video-playlist'><ul>{videos}</ul></div><div class='article__content'>{inner}</div>"
+            "</main></body></html>")
+    article = extract(page, URL)
+    assert article.method == "auto"
+    assert article.text.splitlines() == [*paragraphs[:4], "The judge steps in", *paragraphs[4:]]
+    assert "## The judge steps in" in article.markdown
+    assert [i["url"] for i in article.images] == ["http://news.example/img/court.jpg"]
+
+
 HOSTILE = {
     "a blob over the size bound": "{\"title\": \"Big\", \"body\": \"" + "word " * 1_200_000 + "\"}",
     "deeply nested JSON": "[" * 200_000 + "]" * 200_000,

@@ -900,6 +900,9 @@ def extract_body(
         wider = body_at(covering) if covering is not None else None
         if wider is not None and page_data.covers(wider.text, declared):
             body = wider
+        elif covering is not None and page_data.covers(
+                "\n".join(lines := page_data.declared_lines(covering, declared)), declared):
+            body = Body(method="auto", root=covering, paragraphs=lines)
         else:
             return page_data.extract_body(page)
     shown = len(body.text)

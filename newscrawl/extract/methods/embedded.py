@@ -41,6 +41,10 @@ MIN_BODY_CHARS = 200
 # the element that does is the article, unless its text is this many times as long.
 COVER_SHARE = 0.8
 MAX_COVER_GROWTH = 3.0
+# The articleBody's first words, looked for in the DOM; a DOM line of the articleBody is this long
+# or three words (a bare "Politics" of a menu is found in many texts).
+OPENING_WORDS = 8
+MIN_LINE_CHARS = 20
 
 # The opening of a script element, the end of its tag, its closing; the assignment of a state
 # blob.  Each is matched once per position (no nested quantifiers): linear time.
@@ -348,15 +352,39 @@ def covers(text: str, declared: str) -> bool:
     return bool(wanted) and len(wanted & _words(text)) >= COVER_SHARE * len(wanted)
 
 
+def _opening(declared: str) -> str:
+    """The first words of ``declared``, as an element's own text would start them."""
+    return " ".join(declared.split()[:OPENING_WORDS])
+
+
 def covering_element(block: html.HtmlElement, declared: str) -> html.HtmlElement | None:
-    """The nearest element from ``block`` up whose text covers ``declared`` (the page's
-    ``articleBody``), unless it is so much longer that it is the whole page rather than the
-    article (:data:`MAX_COVER_GROWTH`)."""
-    for el in (block, *block.iterancestors()):
-        text = el.text_content()
-        if covers(text, declared):
-            return el if len(text) <= MAX_COVER_GROWTH * len(declared) else None
+    """The nearest element around ``block``, or else around the element whose text opens
+    ``declared`` (the page's ``articleBody``), whose text covers ``declared``; None where that
+    element is so much longer that it is the whole page rather than the article
+    (:data:`MAX_COVER_GROWTH`)."""
+    opening = _opening(declared)
+    starts = [block]
+    for el in block.getroottree().getroot().iter():
+        if isinstance(el.tag, str) and el.text and opening in dom.normalize_space(el.text):
+            starts.insert(0, el)
+            break
+    for start in starts:
+        for el in (start, *start.iterancestors()):
+            text = el.text_content()
+            if covers(text, declared):
+                if len(text) <= MAX_COVER_GROWTH * len(declared):
+                    return el
+                break
     return None
+
+
+def declared_lines(root: html.HtmlElement, declared: str) -> list[str]:
+    """The lines of ``root`` that are part of ``declared``: its paragraphs and headings, without the
+    players, teaser strips and captions around them (a page whose markup calls its paragraphs
+    placeholders, which the body rules prune)."""
+    flat = dom.normalize_space(declared)
+    return [line for line in dom.render_paragraphs(root)
+            if (len(line) >= MIN_LINE_CHARS or len(line.split()) >= 3) and line in flat]
 
 
 def extract_body(page: Page, **_ignored) -> EmbeddedBody:
