@@ -103,8 +103,9 @@ def extract_page(
     site's date line and byline repeat from page to page.
     """
     from .fields.authors import find_authors
-    from .fields.dates import find_published
+    from .fields.dates import find_published, parse_date
     from .fields.title import find_title
+    from .methods.embedded import EmbeddedBody
     from .record import enrich
 
     extract_body = _body_method(method)
@@ -112,15 +113,22 @@ def extract_page(
     feed_entry = feed_entry or {}
     listing_title = listing_title or feed_entry.get("title")
     body = extract_body(page, **params)
+    title = find_title(page, listing_title, precise=(method in PRECISE_TITLE_METHODS))
+    published = find_published(page, feed_entry) if published is FIND else published
+    authors = find_authors(page) if authors is FIND else authors
+    if isinstance(body, EmbeddedBody):  # the article as page data: its title and date over the shell's
+        title = body.title or title
+        published = (parse_date(body.published) if body.published else None) or published
+        authors = authors or body.authors
     article = Article(
         url=page.url,
-        title=dom.drop_invisible(find_title(page, listing_title, precise=(method in PRECISE_TITLE_METHODS))),
+        title=dom.drop_invisible(title),
         text=dom.drop_invisible(body.text),
-        published=find_published(page, feed_entry) if published is FIND else published,
-        authors=find_authors(page) if authors is FIND else authors,
+        published=published,
+        authors=authors,
         links=[Link(text, href) for text, href in body.links(page.base_url)],
         language=page.language,
-        method=method,
+        method=body.method if isinstance(body, EmbeddedBody) else method,
         description=(page_description(page)),
     )
     return enrich(article, page, body) if rich else article

@@ -38,6 +38,7 @@ from ..hints import (
 )
 from ..page import BODY_CLASSES, TEXT_LENGTHS, Page
 from ..stopwords import stopword_matcher
+from . import embedded as page_data
 from .classifier import BODY_CHARS
 from .decay import DL_MAX, is_link_node
 
@@ -895,10 +896,23 @@ def extract_body(
     body = body_at(block)
     declared = json_ld_article_body(page)
     if declared and len(body.text) < JSON_LD_SHORTFALL * len(declared):
-        # The page renders its body with JavaScript; its own metadata carries the text.
-        body.paragraphs = [line for line in (dom.normalize_space(x) for x in declared.splitlines()) if line]
+        # The block holds part of the declared text: the DOM element around it that holds all of
+        # it (with its headings and images), else the page renders it with JavaScript.
+        covering = page_data.covering_element(block, declared)
+        wider = body_at(covering) if covering is not None else None
+        if wider is not None and page_data.covers(wider.text, declared):
+            body = wider
+        elif covering is not None and page_data.covers(
+                "\n".join(lines := page_data.declared_lines(covering, declared)), declared):
+            body = Body(method="auto", root=covering, paragraphs=lines)
+        else:
+            return page_data.extract_body(page)
     shown = len(body.text)
     if shown < SCRIPT_BODY_BELOW:
+        # The article as page data (a Next.js, Nuxt, state store or Arc blob), with its structure.
+        data = page_data.extract_body(page)
+        if len(data.text) > max(SCRIPT_BODY_BELOW, 2 * shown):
+            return data
         # Rendered only in part or not at all: the script data must carry what was rendered.
         embedded = script_paragraphs(page.text)
         rendered = body.text_paragraphs()

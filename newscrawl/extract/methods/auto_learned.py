@@ -196,6 +196,8 @@ def extract_body(page: Page, model: Any = None, **params) -> Body:
     (a field model; by default the shipped body weights)."""
     lead = params.pop("lead", True)
     body = auto.extract_body(page, lead=False, **params)
+    if body.method == "embedded":  # built from page data: no page nodes for the model to weigh
+        return body
     model = model if model is not None else _shipped_body_model()
     if model is not None:
         body = peel_edges(page, body, model)
