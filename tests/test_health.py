@@ -282,3 +282,33 @@ def test_a_bad_run_start_setting_is_one_error_and_the_real_start(caplog):
 
     recorder = HealthRecorder.from_crawler(get_crawler(settings_dict={"NEWSCRAWL_HEALTH_RUN_START": "last week"}))
     assert recorder.fixed_start is None and "is not an ISO 8601 time" in caplog.text
+
+
+def test_a_jump_in_the_share_of_paywalled_articles_or_of_walled_pages_is_an_alarm():
+    """A paywall that covers more of a site, or a consent or login wall in front of part of its
+    articles (under the half that makes a drop reason dominant), is a change a person should see."""
+    past = [run(d, exported=50 + d % 3, share_paywalled=0.1 + 0.02 * (d % 3),
+                dropped={"consent_wall": d % 2, "already_exported": 5}) for d in range(8)]
+    assert signals_of([*past, run(9, share_paywalled=0.14, dropped={"consent_wall": 1})]) == set()
+    paywalled = evaluate([*past, run(9, share_paywalled=0.6)])
+    assert [a.signal for a in paywalled] == ["share_paywalled"]
+    assert paywalled[0].value == 0.6 and "paywalled articles rose by" in paywalled[0].line()
+    walled = run(9, exported=30, fetched=50, dropped={"consent_wall": 15, "already_exported": 5})
+    assert "share_walled" in signals_of([*past, walled])
+    assert "drop/consent_wall" not in signals_of([*past, walled])  # under half of the new links
+    again = run(9, exported=30, dropped={"consent_wall": 15}, again={"consent_wall": 15})
+    assert "share_walled" not in signals_of([*past, again])  # the same pages, walled again: known
+
+
+def test_the_paywalled_share_is_recorded_from_the_exported_articles():
+    import json
+    from types import SimpleNamespace
+
+    from newscrawl.health.signals import ExportSignals, record_from_stats
+
+    signals = ExportSignals()
+    for flag in (True, False, None, True):
+        signals.add(SimpleNamespace(title="t", text="body", paywalled=flag))
+    record = record_from_stats("s", T0.isoformat(), {"newscrawl/exported": 4}, signals)
+    assert record.share_paywalled == 0.5
+    assert RunRecord.from_dict(json.loads(record.to_json())).checked().share_paywalled == 0.5

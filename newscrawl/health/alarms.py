@@ -24,6 +24,9 @@ Rules (signal names in brackets; thresholds are settings, see docs/monitoring.md
 - the share of articles with a title, a date or authors fell by more than 20 points (and by
   more than ``z`` spreads, for a site whose shares swing; and by at least :data:`MIN_PAGES`
   articles) [``share_title``, ``share_date``, ``share_authors``];
+- the share of paywalled articles, or of article pages behind a consent or login wall, rose by
+  more than 20 points (and ``z`` spreads; by at least :data:`MIN_PAGES` pages) [``share_paywalled``,
+  ``share_walled``];
 - most listing pages failed, where they usually did not [``listing_failed``];
 - a drop reason that was rare now dominates the run's new links (offsite and robots: its
   listed links) [``drop/<reason>``];
@@ -49,6 +52,7 @@ MAD_SCALE = 1.4826  # MAD × this estimates the standard deviation of normal dat
 MIN_PAGES = 3  # new links (or exported articles) a run needs before a rule about them speaks
 OUTSIDE = ("offsite", "robots")  # listed links that are not the site's to fetch: not new
 LISTING_DROPS = ("sitemap_", "no_link", "list_api_capped")  # drops of listing entries, not of pages
+WALLS = ("consent_wall", "login_wall")  # drop reasons of a page behind a wall
 NOT_NEW = ("already_exported", "already_rejected", "listed_twice", "duplicate", "too_old")
 
 
@@ -245,6 +249,17 @@ def evaluate(runs: Sequence[RunRecord], thresholds: Thresholds | None = None) ->
                 fall = f"share of articles with {what} fell by {100 * fell:.0f} points"
                 alarm(name, median, now, fall, share=True)
 
+    for name, what, shares in (("share_paywalled", "paywalled articles", _paywalled),
+                               ("share_walled", "pages behind a consent or login wall", _walled)):
+        now_share, pages = shares(today)
+        values = [v for v, n in map(shares, earlier) if v is not None and n]
+        if now_share is None or len(values) < t.min_runs:
+            continue
+        median, spread = robust(values)
+        rose = now_share - median
+        if rose > max(t.share_drop, t.z * spread) and rose * pages >= MIN_PAGES:
+            alarm(name, median, now_share, f"share of {what} rose by {100 * rose:.0f} points", share=True)
+
     past_failed = [_share(r.listing_failed, r.listing_requests) for r in earlier if r.listing_requests]
     if today.listing_requests and len(past_failed) >= t.min_runs:
         now = _share(today.listing_failed, today.listing_requests)
@@ -266,6 +281,18 @@ def evaluate(runs: Sequence[RunRecord], thresholds: Thresholds | None = None) ->
     if today.blocked() >= 3 and now - median > t.blocked_rise:
         alarm("blocked", median, now, "a spike of 403/429 answers", share=True)
     return alarms
+
+
+def _paywalled(run: RunRecord) -> tuple[float | None, int]:
+    """(share of the run's exported articles marked paywalled, exported); None before it was recorded."""
+    return (run.share_paywalled if run.exported else None), run.exported
+
+
+def _walled(run: RunRecord) -> tuple[float | None, int]:
+    """(share of the run's fetched article pages that met a wall for the first time, those pages)."""
+    walls = sum(max(0, run.dropped.get(k, 0) - run.again.get(k, 0)) for k in WALLS)
+    pages = run.exported + walls
+    return (walls / pages if pages else None), pages
 
 
 def drop_shares(c: Counts) -> dict[str, float]:

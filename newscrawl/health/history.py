@@ -67,6 +67,7 @@ class RunRecord:
     share_date: float | None = None
     share_authors: float | None = None
     share_images: float | None = None
+    share_paywalled: float | None = None  # exported articles marked paywalled (a teaser behind a paywall)
     body_median: float | None = None
     body_p10: float | None = None
     methods: dict[str, int] = field(default_factory=dict)
@@ -140,8 +141,8 @@ def merge_job(records: list[RunRecord]) -> RunRecord:
                 total[key] = total.get(key, 0) + n
         setattr(out, name, total)
     weight = sum(r.exported for r in records)
-    for name in ("share_title", "share_date", "share_authors", "share_images", "body_median", "body_p10",
-                 "extract_ms_p50"):
+    for name in ("share_title", "share_date", "share_authors", "share_images", "share_paywalled",
+                 "body_median", "body_p10", "extract_ms_p50"):
         parts = [(getattr(r, name), r.exported) for r in records
                  if getattr(r, name) is not None and r.exported]
         if parts and weight:

@@ -41,6 +41,7 @@ class ExportSignals:
         self.with_date = 0
         self.with_authors = 0
         self.with_images = 0
+        self.paywalled = 0
         self.image_field_seen = False
         self.body_lengths: list[int] = []
         self.extract_ms: list[float] = []
@@ -51,6 +52,7 @@ class ExportSignals:
         self.with_title += bool(getattr(item, "title", None))
         self.with_date += bool(getattr(item, "published", None))
         self.with_authors += bool(getattr(item, "authors", None))
+        self.paywalled += getattr(item, "paywalled", None) is True
         for name in IMAGE_FIELDS:
             if hasattr(item, name):
                 self.image_field_seen = True
@@ -71,6 +73,7 @@ class ExportSignals:
         record.share_date = _round(self.share(self.with_date), 4)
         record.share_authors = _round(self.share(self.with_authors), 4)
         record.share_images = _round(self.share(self.with_images), 4) if self.image_field_seen else None
+        record.share_paywalled = _round(self.share(self.paywalled), 4)
         record.body_median = _round(percentile(self.body_lengths, 50), 1)
         record.body_p10 = _round(percentile(self.body_lengths, 10), 1)
         record.extract_ms_p50 = _round(percentile(self.extract_ms, 50), 2)
