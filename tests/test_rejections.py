@@ -158,7 +158,8 @@ def test_recheck_fetches_a_sites_remembered_rejections_on_its_next_run(tmp_path)
     assert article_fetches(again) == 3
     assert again.returncode == 0, again.stderr[-2000:]  # rejected again the same way: no new failure
     assert "3 of the dropped failed again as before" in again.stderr
-    assert scrapy(tmp_path, "recheck", "nowhere").stdout.startswith("nowhere: 0 remembered")
+    unknown = scrapy(tmp_path, "recheck", "nowhere")  # a typo is a usage error, not "0 remembered"
+    assert unknown.returncode == 2 and "unknown site 'nowhere'" in unknown.stderr, unknown.stderr[-2000:]
 
 
 def dataset_site(root: Path) -> int:

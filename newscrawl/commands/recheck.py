@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from newscrawl.sites import SiteConfigError, load_sites
 from newscrawl.state.seen_store import DB_NAME, SqliteSeenStore, state_dir
 
 
@@ -48,6 +49,11 @@ class Command(ScrapyCommand):
             store, where = self._store(opts)
         except (OSError, sqlite3.Error) as exc:
             raise UsageError(f"cannot open the seen-URL store: {exc}", print_help=False) from None
+        if site not in self._configured() and not _recorded(store, site):
+            if store is not None:
+                store.close()
+            raise UsageError(f"unknown site {site!r}: not in the sites file, nothing recorded for it in "
+                             f"{where}; see `scrapy list`", print_help=False)
         if store is None:
             print(f"{site}: no seen-URL store at {where}: nothing to recheck")
             return
@@ -60,6 +66,13 @@ class Command(ScrapyCommand):
             store.close()
         print(f"{site}: {marked} remembered rejection(s) in {where} will be fetched again on the "
               "site's next run")
+
+    def _configured(self) -> set[str]:
+        """The sites of the sites file (``NEWSCRAWL_SITES``); none when it cannot be read."""
+        try:
+            return set(load_sites(self.settings.get("NEWSCRAWL_SITES")))
+        except SiteConfigError:
+            return set()
 
     def _store(self, opts: argparse.Namespace) -> tuple[Any, str]:
         """The store to mark, and where it is for messages (Redis: the prefix, never the URL)."""
@@ -79,3 +92,11 @@ class Command(ScrapyCommand):
         if not path.is_file():
             return None, str(path)
         return SqliteSeenStore(path), str(path)
+
+
+def _recorded(store: Any, site: str) -> bool:
+    """Has ``store`` anything of ``site`` (an exported or a rejected page)?"""
+    if store is None:
+        return False
+    unexported = getattr(store, "count_unexported", None)
+    return bool(store.count(site) or (unexported is not None and unexported(site)))
