@@ -14,7 +14,7 @@ from .article import Article
 from .body import Body
 from .fields import images as image_fields
 from .fields import meta
-from .fields.lead import find_lead
+from .fields.lead import find_lead, with_standfirst
 from .fields.modified import find_modified
 from .page import Page
 from .render import render_body
@@ -32,15 +32,20 @@ def word_count(text: str) -> int:
 
 
 def enrich(article: Article, page: Page, body: Body) -> Article:
-    """``article`` with the rich fields filled from ``page`` and ``body``."""
-    lines = body.text_paragraphs()
+    """``article`` with the rich fields filled from ``page`` and ``body``.
+
+    ``text`` becomes the body as the renderings show it: the standfirst shown above the body's
+    block first, the captions and credits shown with their pictures left out."""
+    article.description = meta.description(page)
+    article.lead = find_lead(page, body, article.title, article.description)
+    lines = with_standfirst(body.text_paragraphs(), article.lead)
     rendering = render_body(body.root, body.skip, lines, page.base_url, page.url,
                             page.derived.get("noscript_images"))
+    article.text = dom.drop_invisible("\n".join(rendering.lines))
     article.markdown = dom.drop_invisible_chars(rendering.markdown)
     article.html = dom.drop_invisible_chars(rendering.html)
     article.images = rendering.images
     article.capped = rendering.capped
-    article.description = meta.description(page)
     article.canonical_url = meta.canonical_url(page)
     article.site_name = meta.site_name(page)
     article.tags = meta.tags(page)
@@ -49,7 +54,6 @@ def enrich(article: Article, page: Page, body: Body) -> Article:
     article.paywalled = meta.paywalled(page)
     article.modified = find_modified(page)
     article.word_count = word_count(article.text)
-    article.lead = find_lead(page, body, article.title, article.description)
     declared = meta.meta_image(page)
     cover = cover_image(page, body, declared, rendering.images)
     if cover is not None:

@@ -12,6 +12,9 @@ the page's own meta description restates, when it is set apart from the paragrap
 (:func:`styled_opening`); the element outside the body marked as a standfirst
 (:func:`header_lead`) or showing the description; else the standfirst by position, under the
 headline and before the body (:func:`headline_lead`).
+
+A standfirst the page shows outside the body's block is part of the article as a reader sees
+it: :func:`with_standfirst` puts it first among the body's lines, for ``text`` and its renderings.
 """
 
 from __future__ import annotations
@@ -122,6 +125,18 @@ def find_lead(page: Page, body: Body, title: str | None, description: str | None
             return under
         return None
     return header_lead(page, body) or (shown_description(page, description) if description else None) or under
+
+
+def with_standfirst(lines: list[str], lead: str | None) -> list[str]:
+    """``lines`` with ``lead``'s lines put first when none of them is in the body (a standfirst
+    found outside the body's block, above it), else ``lines`` as they are."""
+    if not lead:
+        return lines
+    text = _squeezed("".join(lines))
+    lead_lines = [line for line in lead.split("\n") if line.strip()]
+    if any(_squeezed(line) in text for line in lead_lines):
+        return lines
+    return [*lead_lines, *lines]
 
 
 def after_headline(body: Body, lines: list[str], title: str | None) -> str | None:
