@@ -14,7 +14,7 @@ from .article import Article
 from .body import Body
 from .fields import images as image_fields
 from .fields import meta
-from .fields.lead import find_lead, with_standfirst
+from .fields.lead import placed_lead, with_standfirst
 from .fields.modified import find_modified
 from .page import Page
 from .render import render_body
@@ -37,8 +37,8 @@ def enrich(article: Article, page: Page, body: Body) -> Article:
     ``text`` becomes the body as the renderings show it: the standfirst shown above the body's
     block first, the captions and credits shown with their pictures left out."""
     article.description = meta.description(page)
-    article.lead = find_lead(page, body, article.title, article.description)
-    lines = with_standfirst(body.text_paragraphs(), article.lead)
+    article.lead, above = placed_lead(page, body, article.title, article.description)
+    lines = with_standfirst(body.text_paragraphs(), article.lead if above else None)
     rendering = render_body(body.root, body.skip, lines, page.base_url, page.url,
                             page.derived.get("noscript_images"))
     article.text = dom.drop_invisible("\n".join(rendering.lines))

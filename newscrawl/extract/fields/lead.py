@@ -13,8 +13,9 @@ the page's own meta description restates, when it is set apart from the paragrap
 (:func:`header_lead`) or showing the description; else the standfirst by position, under the
 headline and before the body (:func:`headline_lead`).
 
-A standfirst the page shows outside the body's block is part of the article as a reader sees
-it: :func:`with_standfirst` puts it first among the body's lines, for ``text`` and its renderings.
+A standfirst the page shows above the body's block, before it or under the headline, is part of
+the article as a reader sees it (:func:`placed_lead`): :func:`with_standfirst` puts it first among
+the body's lines, for ``text`` and its renderings.
 """
 
 from __future__ import annotations
@@ -90,8 +91,16 @@ def _token_f1(ta: Counter, tb: Counter) -> float:
 
 
 def find_lead(page: Page, body: Body, title: str | None, description: str | None) -> str | None:
+    return placed_lead(page, body, title, description)[0]
+
+
+def placed_lead(page: Page, body: Body, title: str | None,
+                description: str | None) -> tuple[str | None, bool]:
+    """The lead, and whether the page shows it as the article's opening: set just before the
+    body's block or under the headline, above the block (not a marked or restated element
+    elsewhere on the page, which a reader need not take for part of the article)."""
     if body.root is None:
-        return None
+        return None, False
     from ..methods.auto import lead_before
 
     try:
@@ -99,37 +108,38 @@ def find_lead(page: Page, body: Body, title: str | None, description: str | None
     except (ValueError, RecursionError):
         found = None
     if found:
-        return found
+        return found, True
     every = body.text_paragraphs()
     lines = every[:FIRST_LINES]
     if not lines:
-        return None
+        return None, False
     found = marked_lead(body, every) or after_headline(body, every, title)
     if found:
-        return found
+        return found, False
     restated = description_line(lines, description) if description else None
     line = restated or lines[0]
     held, after = _holders(body, line, every[:FIRST_LINES + 1])
     if held is not None and set_apart(held, after):
         if restated:
-            return restated
+            return restated, False
         if after is not None and len(line) >= MIN_LEAD_CHARS and not _is_headline(line, title) and (
                 (held.tag in _BOLD or held.tag in _DEK_HEADINGS and len(line) >= HEADING_DEK_CHARS)
                 and after.tag != "li" or styled_opening(held, after, line, lines)):
-            return line  # a bold line or heading over a list is the title of a box (key points)
+            return line, False  # a bold line or heading over a list is the title of a box (key points)
     under = headline_lead(page, body, title)
     if restated:
         # The description restates the body's opening, written like the paragraph after it: the
         # opening is no lead; a standfirst under the headline the description restates better is.
         if under and _overlap(under, description) > _overlap(restated, description):
-            return under
-        return None
-    return header_lead(page, body) or (shown_description(page, description) if description else None) or under
+            return under, True
+        return None, False
+    found = header_lead(page, body) or (shown_description(page, description) if description else None)
+    return (found, False) if found else (under, under is not None)
 
 
 def with_standfirst(lines: list[str], lead: str | None) -> list[str]:
     """``lines`` with ``lead``'s lines put first when none of them is in the body (a standfirst
-    found outside the body's block, above it), else ``lines`` as they are."""
+    shown above the body's block, :func:`placed_lead`), else ``lines`` as they are."""
     if not lead:
         return lines
     text = _squeezed("".join(lines))
