@@ -31,14 +31,15 @@ def word_count(text: str) -> int:
     return _WORD.subn("", text)[1]  # one pass; subn's count, no list of the words
 
 
-def enrich(article: Article, page: Page, body: Body) -> Article:
+def enrich(article: Article, page: Page, body: Body, standfirst: bool = True) -> Article:
     """``article`` with the rich fields filled from ``page`` and ``body``.
 
     ``text`` becomes the body as the renderings show it: the standfirst shown above the body's
-    block first, the captions and credits shown with their pictures left out."""
+    block first (unless ``standfirst`` is false: the caller's ``params={"lead": False}``), the
+    captions and credits shown with their pictures left out."""
     article.description = meta.description(page)
     article.lead, above = placed_lead(page, body, article.title, article.description)
-    lines = with_standfirst(body.text_paragraphs(), article.lead if above else None)
+    lines = with_standfirst(body.text_paragraphs(), article.lead if above and standfirst else None)
     rendering = render_body(body.root, body.skip, lines, page.base_url, page.url,
                             page.derived.get("noscript_images"))
     article.text = dom.drop_invisible("\n".join(rendering.lines))

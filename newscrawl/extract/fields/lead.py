@@ -134,7 +134,10 @@ def placed_lead(page: Page, body: Body, title: str | None,
             return under, True
         return None, False
     found = header_lead(page, body) or (shown_description(page, description) if description else None)
-    return (found, False) if found else (under, under is not None)
+    if found or under is None:
+        return found, False
+    # The one paragraph under the headline opens the article; of two, neither is its standfirst.
+    return under, len(list(islice(_header_paragraphs(page, body, title), 2))) == 1
 
 
 def with_standfirst(lines: list[str], lead: str | None) -> list[str]:
@@ -199,12 +202,17 @@ def headline_lead(page: Page, body: Body, title: str | None) -> str | None:
     Position is the evidence, not names: sites whose class names are generated (``css-1485smx``,
     ``sc-e17c7982-2``) or plain (``<p>``, ``<h3>``) set the standfirst there as well as those
     that name it (``strapline``, ``post__excerpt``)."""
+    return next(_header_paragraphs(page, body, title), None)
+
+
+def _header_paragraphs(page: Page, body: Body, title: str | None):
+    """The paragraphs :func:`headline_lead` would take, in page order."""
     if not title:
-        return None
+        return
     headline = next((h for h in page.body.iter("h1")
                      if _is_headline(dom.normalize_space(dom.node_text(h)), title)), None)
     if headline is None or headline is body.root or body.root in set(headline.iterancestors()):
-        return None
+        return
     passed, seen = set(headline.iter()), 0
     matcher, started = None, False
     for el in page.body.iter():
@@ -214,10 +222,10 @@ def headline_lead(page: Page, body: Body, title: str | None) -> str | None:
         if not started or el in passed or not isinstance(el.tag, str):
             continue
         if el is body.root:
-            return None
+            return
         seen += 1
         if seen > HEADER_SCAN:
-            return None
+            return
         if el.tag in _NOT_HEADER_LEADS or _CAPTION.search(el.get("class") or "") or is_hidden(el):
             passed.update(el.iter())
             continue
@@ -228,7 +236,7 @@ def headline_lead(page: Page, body: Body, title: str | None) -> str | None:
                 _ends_sentence(text) or _names_lead(el))):
             continue  # the byline, the date, a kicker
         if len(text) > MAX_LEAD_CHARS:
-            return None
+            return
         if el.tag != "p" and not (len(text) >= HEADING_DEK_CHARS and _ends_sentence(text)):
             continue  # a second headline, a section title
         links = sum(len(dom.normalize_space(dom.node_text(a))) for a in el.iter("a"))
@@ -236,8 +244,7 @@ def headline_lead(page: Page, body: Body, title: str | None) -> str | None:
             continue
         matcher = matcher or stopword_matcher(page.language)
         if matcher(text):
-            return text
-    return None
+            yield text
 
 
 def header_lead(page: Page, body: Body) -> str | None:
