@@ -50,6 +50,9 @@ HEADLINE_SIMILARITY = 0.8  # He (2019) similarity at which a line is the headlin
 HEADER_MIN_CHARS = 30  # a standfirst under the headline named so or ending a sentence may be this short
 HEADER_SCAN = 400  # elements read after the headline while looking for its standfirst
 HEADER_LINES = 5  # body lines after a headline in the body looked at for its standfirst
+# Share of the lead's words one of the body's first lines repeats that makes it a restatement (the
+# body method's own rule, ``methods.auto._restates``, counts half of the longer words).
+RESTATED_SHARE = 0.5
 HOLDER_SLACK_CHARS = 2000  # body text read past the lead's lines while looking for their elements
 _BOLD = frozenset({"strong", "b"})
 _DEK_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
@@ -141,14 +144,19 @@ def placed_lead(page: Page, body: Body, title: str | None,
 
 
 def with_standfirst(lines: list[str], lead: str | None) -> list[str]:
-    """``lines`` with ``lead``'s lines put first when none of them is in the body (a standfirst
-    shown above the body's block, :func:`placed_lead`), else ``lines`` as they are."""
+    """``lines`` with ``lead``'s lines put first when none of them is in the body and none of the
+    body's first lines restates it (a standfirst shown above the body's block,
+    :func:`placed_lead`), else ``lines`` as they are."""
     if not lead:
         return lines
     text = _squeezed("".join(lines))
     lead_lines = [line for line in lead.split("\n") if line.strip()]
     if any(_squeezed(line) in text for line in lead_lines):
         return lines
+    words = Counter(tokenize(lead))
+    if words and any(sum((words & Counter(tokenize(line))).values()) >= RESTATED_SHARE * sum(words.values())
+                     for line in lines[:FIRST_LINES]):
+        return lines  # the opening restates it (news agencies repeat the lead in the first paragraph)
     return [*lead_lines, *lines]
 
 
