@@ -159,7 +159,8 @@ def test_a_picture_whose_alt_text_only_says_image_has_no_caption():
 
 
 # A page laid out in divs (no <article>), as Sohu and many news sites set it: the dek under the
-# headline, then the byline and a share bar, then the story's own block beside a sidebar.
+# headline (the description restates it), then the byline and a share bar, then the story's own
+# block beside a sidebar.
 SHARE = '<ul class="share">' + "".join(f'<li><a href="/share/{n}">Share on {n}</a></li>' for n in (
     "Facebook", "X", "WhatsApp", "Email", "Weibo", "WeChat", "Telegram", "LinkedIn", "Reddit", "Print")) + "</ul>"
 MOST_READ = "".join(f'<li><a href="/news/2026/11/{n}/story-{n}">Most read story number {n} of the week</a></li>'
@@ -168,7 +169,8 @@ MOST_READ = "".join(f'<li><a href="/news/2026/11/{n}/story-{n}">Most read story 
 
 def _dek_page(story: str) -> str:
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>Council approves transport budget | Example Times</title></head>
+<title>Council approves transport budget | Example Times</title>
+<meta name="description" content="{STANDFIRST}"></head>
 <body><div class="top"><a href="/">Home</a><a href="/news">News</a><a href="/sport">Sport</a></div>
 <div class="layout"><div class="main"><h1>Council approves transport budget</h1>
 <p class="css-1k9sd0">{STANDFIRST}</p><div class="meta">By Jane Doe | November 20, 2026</div>{SHARE}
