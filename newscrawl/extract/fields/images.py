@@ -55,6 +55,7 @@ GENERIC_CAPTIONS = frozenset({"image", "images", "photo", "photos", "picture", "
 CAPTIONED_LEVELS = 3  # ancestors climbed from a figure-less <img> to the block holding it and its caption
 MAX_BLOCK_PICTURES = 3  # pictures of a figure-less captioned block at most
 MAX_CAPTION_CHARS = 500  # text of a figure-less captioned block at most
+MAX_BLOCK_CHILDREN = 6  # child elements of a figure-less captioned block at most
 _SRCSET_GAP = re.compile(r"[\s,]*")
 _SRCSET_URL = re.compile(r"\S*")
 _IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|bmp|tiff?)(?:$|[?#])", re.IGNORECASE)
@@ -198,8 +199,8 @@ def captioned_block(img: html.HtmlElement) -> html.HtmlElement | None:
     (at most :data:`MAX_BLOCK_PICTURES` pictures and :data:`MAX_CAPTION_CHARS` of text)."""
     branch = img
     for above in islice(img.iterancestors(), CAPTIONED_LEVELS):
-        if above.tag in ("body", "html", "article", "main"):
-            return None
+        if above.tag in ("body", "html", "article", "main") or len(above) > MAX_BLOCK_CHILDREN:
+            return None  # a picture's block holds the picture, its caption and credit, not a story
         for sibling in above:
             if sibling is not branch and isinstance(sibling.tag, str) and \
                     _CAPTION_MARKUP.search(sibling.get("class") or ""):

@@ -216,10 +216,7 @@ class _Walker:
             self.linking += 1
 
     def _image(self, img) -> dict | None:
-        found = describe_image(img, self.base_url, self.page_url, self.fallbacks)
-        if found is not None:
-            found[_SHOWN] = img_fields.caption_and_credit(img)
-        return found
+        return describe_image(img, self.base_url, self.page_url, self.fallbacks, shown=True)
 
     def _left_out_pictures(self, el) -> None:
         """The pictures of a subtree the body method left out of ``text`` (a figure whose caption
@@ -300,19 +297,24 @@ def _skipped(el, top, skip: set) -> bool:
     return False
 
 
-def describe_image(img, base_url: str | None, page_url: str | None, fallbacks: dict | None) -> dict | None:
-    """``{url, caption, alt, credit}`` of an article picture, or None for furniture or no usable URL."""
+def describe_image(img, base_url: str | None, page_url: str | None, fallbacks: dict | None,
+                   shown: bool = False) -> dict | None:
+    """``{url, caption, alt, credit}`` of an article picture, or None for furniture or no usable URL;
+    with ``shown``, also the caption and credit the page marks (rendered with it, not exported)."""
     url = img_fields.absolute(img_fields.image_source(img, fallbacks), base_url)
     url = safe_url(url, None, IMAGE_SCHEMES) if url else None
     if url is None or img_fields.is_furniture(img, url, page_url):
         return None
     caption, credit = img_fields.caption_and_credit(img)
     alt = dom.normalize_space(img.get("alt")) or None
+    found = {"url": url, "caption": caption, "alt": alt, "credit": credit}
+    if shown:
+        found[_SHOWN] = (caption, credit)
     if caption is None:
         # No caption shown: the picture's title, else its alt text, where CMSs put the caption they
         # do not show (fundus caption F1 0.439 -> 0.524; alt within <figure> only: 0.470).
-        caption = img_fields.no_generic(dom.normalize_space(img.get("title")) or alt)
-    return {"url": url, "caption": caption, "alt": alt, "credit": credit}
+        found["caption"] = img_fields.no_generic(dom.normalize_space(img.get("title")) or alt)
+    return found
 
 
 def _bold_heading(line: str) -> bool:
