@@ -170,7 +170,7 @@ def test_a_picture_the_body_method_left_out_is_still_an_article_image():
     assert "Councillors vote" not in article.text  # text as the method made it
     assert [i["url"] for i in article.images] == ["https://example.com/img/vote.jpg"]
     assert article.images[0]["caption"] == "Councillors vote on Tuesday."
-    assert "![The vote](https://example.com/img/vote.jpg)" in article.markdown
+    assert '![The vote](https://example.com/img/vote.jpg "Councillors vote on Tuesday.")' in article.markdown
 
 
 def test_a_picture_above_the_first_line_the_method_kept_is_kept():

@@ -131,7 +131,7 @@ def extract_page(
         method=body.method if isinstance(body, EmbeddedBody) else method,
         description=(page_description(page)),
     )
-    return enrich(article, page, body) if rich else article
+    return enrich(article, page, body, standfirst=params.get("lead", True)) if rich else article
 
 
 def page_description(page: Page) -> str | None:

@@ -14,7 +14,7 @@ from .article import Article
 from .body import Body
 from .fields import images as image_fields
 from .fields import meta
-from .fields.lead import find_lead
+from .fields.lead import placed_lead, with_standfirst
 from .fields.modified import find_modified
 from .page import Page
 from .render import render_body
@@ -31,16 +31,22 @@ def word_count(text: str) -> int:
     return _WORD.subn("", text)[1]  # one pass; subn's count, no list of the words
 
 
-def enrich(article: Article, page: Page, body: Body) -> Article:
-    """``article`` with the rich fields filled from ``page`` and ``body``."""
-    lines = body.text_paragraphs()
+def enrich(article: Article, page: Page, body: Body, standfirst: bool = True) -> Article:
+    """``article`` with the rich fields filled from ``page`` and ``body``.
+
+    ``text`` becomes the body as the renderings show it: the standfirst shown above the body's
+    block first (unless ``standfirst`` is false: the caller's ``params={"lead": False}``), the
+    captions and credits shown with their pictures left out."""
+    article.description = meta.description(page)
+    article.lead, above = placed_lead(page, body, article.title, article.description)
+    lines = with_standfirst(body.text_paragraphs(), article.lead if above and standfirst else None)
     rendering = render_body(body.root, body.skip, lines, page.base_url, page.url,
                             page.derived.get("noscript_images"))
+    article.text = dom.drop_invisible("\n".join(rendering.lines))
     article.markdown = dom.drop_invisible_chars(rendering.markdown)
     article.html = dom.drop_invisible_chars(rendering.html)
     article.images = rendering.images
     article.capped = rendering.capped
-    article.description = meta.description(page)
     article.canonical_url = meta.canonical_url(page)
     article.site_name = meta.site_name(page)
     article.tags = meta.tags(page)
@@ -49,7 +55,6 @@ def enrich(article: Article, page: Page, body: Body) -> Article:
     article.paywalled = meta.paywalled(page)
     article.modified = find_modified(page)
     article.word_count = word_count(article.text)
-    article.lead = find_lead(page, body, article.title, article.description)
     declared = meta.meta_image(page)
     cover = cover_image(page, body, declared, rendering.images)
     if cover is not None:

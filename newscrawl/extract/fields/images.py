@@ -6,6 +6,12 @@ beside the image holds the plain ``<img>`` for readers without scripts (kept by
 :func:`noscript_images` before the clean-up drops noscripts).  The largest candidate is taken
 (the picture at full size, as fundus and newspaper4k report it).  Tracking pixels, icons,
 avatars, logos and the thumbnails of teasers linking to other articles are no article images.
+
+A picture's caption is its ``<figure>``'s ``<figcaption>`` or caption-marked element, or, where
+the CMS writes no ``<figure>`` (Kommersant's ``doc_media``, WordPress' classic ``wp-caption``), the
+caption-marked element beside the picture in the short block holding both
+(:func:`captioned_block`); screen-reader labels ("Image caption, ") are no part of it, and a
+word that only says it is a picture ("Image", "Фото") is no caption.
 """
 
 from __future__ import annotations
@@ -36,9 +42,20 @@ _NOT_A_PICTURE = re.compile(r"(?:^|[\s/_.-])(?:icons?|logos?|avatars?|sprites?|e
 _CREDIT_MARKUP = re.compile(r"credit|copyright|source|photographer|byline|attribution|rights|author|"
                             r"urheber|autor|fotograf|quelle", re.IGNORECASE)
 # A credit label: what follows it, to the end of the caption, is the credit.
-_CREDIT_TEXT = re.compile(r"(?:©|\(c\)|(?:photo|foto|picture|image|bild|credit|fuente|crédit)s?\s*+:)\s*+",
-                          re.IGNORECASE)
-_CAPTION_MARKUP = re.compile(r"caption|legend|beschreibung|bildunterschrift", re.IGNORECASE)
+_CREDIT_TEXT = re.compile(r"(?:©|\(c\)|(?:photo|foto|фото|picture|image|bild|credit|fuente|crédit)s?\s*+:)"
+                          r"\s*+", re.IGNORECASE)
+_CAPTION_MARKUP = re.compile(r"caption|legend|beschreibung|bildunterschrift|subscr|podpis|leyenda|didascalia",
+                             re.IGNORECASE)
+# Text for screen readers only, as CMSs mark it ("Image caption, " before a caption).
+_SCREEN_READER = re.compile(r"visually-?hidden|sr-only|screen-?reader|a11y", re.IGNORECASE)
+# A caption that only says the picture is one (a promo's or a CMS's placeholder) is no caption.
+GENERIC_CAPTIONS = frozenset({"image", "images", "photo", "photos", "picture", "pic", "foto", "fotos", "bild",
+                              "imagen", "immagine", "illustration", "фото", "фотография", "изображение",
+                              "图片", "圖片", "照片", "写真", "画像", "사진", "صورة"})
+CAPTIONED_LEVELS = 3  # ancestors climbed from a figure-less <img> to the block holding it and its caption
+MAX_BLOCK_PICTURES = 3  # pictures of a figure-less captioned block at most
+MAX_CAPTION_CHARS = 500  # text of a figure-less captioned block at most
+MAX_BLOCK_CHILDREN = 6  # child elements of a figure-less captioned block at most
 _SRCSET_GAP = re.compile(r"[\s,]*")
 _SRCSET_URL = re.compile(r"\S*")
 _IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|bmp|tiff?)(?:$|[?#])", re.IGNORECASE)
@@ -169,39 +186,93 @@ def is_furniture(img: html.HtmlElement, url: str, page_url: str | None) -> bool:
 
 
 def figure_of(img: html.HtmlElement) -> html.HtmlElement | None:
+    """The ``<figure>`` holding ``img``, else the figure-less block holding it with its caption."""
     for above in islice(img.iterancestors(), FIGURE_LEVELS):
         if above.tag == "figure":
             return above
+    return captioned_block(img)
+
+
+def captioned_block(img: html.HtmlElement) -> html.HtmlElement | None:
+    """The nearest of ``img``'s :data:`CAPTIONED_LEVELS` ancestors that holds, beside the
+    branch leading to ``img``, a caption-marked element, when that ancestor is a picture's block
+    (at most :data:`MAX_BLOCK_PICTURES` pictures and :data:`MAX_CAPTION_CHARS` of text)."""
+    branch = img
+    for above in islice(img.iterancestors(), CAPTIONED_LEVELS):
+        if above.tag in ("body", "html", "article", "main") or len(above) > MAX_BLOCK_CHILDREN:
+            return None  # a picture's block holds the picture, its caption and credit, not a story
+        for sibling in above:
+            if sibling is not branch and isinstance(sibling.tag, str) and \
+                    _CAPTION_MARKUP.search(sibling.get("class") or ""):
+                return above if _picture_sized(above) else None
+        branch = above
     return None
+
+
+def _picture_sized(block: html.HtmlElement) -> bool:
+    if len(list(islice(block.iter("img"), MAX_BLOCK_PICTURES + 1))) > MAX_BLOCK_PICTURES:
+        return False
+    chars = 0
+    for text in block.itertext():
+        chars += len(text.strip())
+        if chars > MAX_CAPTION_CHARS:
+            return False
+    return True
+
+
+def shown_text(el: html.HtmlElement) -> str:
+    """``el``'s text without the labels written for screen readers only."""
+    parts: list[str] = []
+    for node in el.iter():
+        if not isinstance(node.tag, str):
+            if node is not el and node.tail:
+                parts.append(node.tail)
+            continue
+        hidden = any(_SCREEN_READER.search(a.get("class") or "") for a in _up_to(node, el))
+        if not hidden and node.text:
+            parts.append(node.text)
+        if node is not el and node.tail and \
+                not any(_SCREEN_READER.search(a.get("class") or "") for a in _up_to(node.getparent(), el)):
+            parts.append(node.tail)
+    return dom.normalize_space(" ".join(parts))
+
+
+def _up_to(node, top):
+    while node is not None:
+        yield node
+        if node is top:
+            return
+        node = node.getparent()
+
+
+def no_generic(text: str | None) -> str | None:
+    """``text``, or None when it only says that the picture is one (:data:`GENERIC_CAPTIONS`)."""
+    if not text or text.strip(" .:,-–—|").casefold() in GENERIC_CAPTIONS:
+        return None
+    return text
 
 
 def caption_and_credit(img: html.HtmlElement) -> tuple[str | None, str | None]:
     """The caption (``<figcaption>``, or a caption-marked element in the image's figure or
-    beside it) without the credit, and the credit (a credit-marked element, or a
-    ``© ...``/``Photo: ...`` ending)."""
+    figure-less block, :func:`figure_of`) without the credit, and the credit (a credit-marked
+    element, or a ``© ...``/``Photo: ...`` ending), brackets around it dropped."""
     figure = figure_of(img)
-    holder = None
-    if figure is not None:
-        holder = next(figure.iter("figcaption"), None)
-        if holder is None:
-            holder = next((el for el in figure.iter() if el is not img and isinstance(el.tag, str)
-                           and _CAPTION_MARKUP.search(el.get("class") or "")), None)
-    else:
-        sibling = img.getnext() if img.getparent() is not None else None
-        if sibling is not None and isinstance(sibling.tag, str) and \
-                _CAPTION_MARKUP.search(sibling.get("class") or ""):
-            holder = sibling
-    if holder is None:
+    if figure is None:
         return None, None
+    holder = next(figure.iter("figcaption"), None)
+    if holder is None:
+        holder = next((el for el in figure.iter() if el is not img and isinstance(el.tag, str)
+                       and _CAPTION_MARKUP.search(el.get("class") or "")), None)
     credit = None
-    scope = figure if figure is not None else holder
-    for el in scope.iter():
+    for el in figure.iter():
         if el is not holder and isinstance(el.tag, str) and el.tag != "img" and \
                 _CREDIT_MARKUP.search(" ".join(filter(None, (el.get("class"), el.get("itemprop"))))):
-            credit = dom.normalize_space(dom.node_text(el)) or None
+            credit = shown_text(el) or None
             if credit:
                 break
-    caption = dom.normalize_space(dom.node_text(holder))
+    if holder is None and credit is None:
+        return None, None
+    caption = shown_text(holder) if holder is not None else ""
     label = _CREDIT_TEXT.match(credit) if credit else None
     if credit and label is not None and credit[label.end():].strip():
         if caption.endswith(credit):
@@ -212,7 +283,9 @@ def caption_and_credit(img: html.HtmlElement) -> tuple[str | None, str | None]:
     elif credit is None and (match := _CREDIT_TEXT.search(caption)) and caption[match.end():].strip():
         credit = caption[match.end():].strip().rstrip(")") or None
         caption = caption[: match.start()].rstrip(" |/–—-(")
-    return caption or None, credit
+    if credit and credit.startswith("(") and credit.endswith(")"):
+        credit = credit[1:-1].strip()
+    return no_generic(caption or None), no_generic(credit)
 
 
 def noscript_images(root: html.HtmlElement) -> dict:

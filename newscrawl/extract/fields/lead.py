@@ -12,6 +12,10 @@ the page's own meta description restates, when it is set apart from the paragrap
 (:func:`styled_opening`); the element outside the body marked as a standfirst
 (:func:`header_lead`) or showing the description; else the standfirst by position, under the
 headline and before the body (:func:`headline_lead`).
+
+A standfirst the page shows above the body's block, before it or under the headline, is part of
+the article as a reader sees it (:func:`placed_lead`): :func:`with_standfirst` puts it first among
+the body's lines, for ``text`` and its renderings.
 """
 
 from __future__ import annotations
@@ -46,6 +50,9 @@ HEADLINE_SIMILARITY = 0.8  # He (2019) similarity at which a line is the headlin
 HEADER_MIN_CHARS = 30  # a standfirst under the headline named so or ending a sentence may be this short
 HEADER_SCAN = 400  # elements read after the headline while looking for its standfirst
 HEADER_LINES = 5  # body lines after a headline in the body looked at for its standfirst
+# Share of the lead's words one of the body's first lines repeats that makes it a restatement (the
+# body method's own rule, ``methods.auto._restates``, counts half of the longer words).
+RESTATED_SHARE = 0.5
 HOLDER_SLACK_CHARS = 2000  # body text read past the lead's lines while looking for their elements
 _BOLD = frozenset({"strong", "b"})
 _DEK_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
@@ -87,8 +94,16 @@ def _token_f1(ta: Counter, tb: Counter) -> float:
 
 
 def find_lead(page: Page, body: Body, title: str | None, description: str | None) -> str | None:
+    return placed_lead(page, body, title, description)[0]
+
+
+def placed_lead(page: Page, body: Body, title: str | None,
+                description: str | None) -> tuple[str | None, bool]:
+    """The lead, and whether the page shows it as the article's opening: set just before the
+    body's block or under the headline, above the block (not a marked or restated element
+    elsewhere on the page, which a reader need not take for part of the article)."""
     if body.root is None:
-        return None
+        return None, False
     from ..methods.auto import lead_before
 
     try:
@@ -96,32 +111,56 @@ def find_lead(page: Page, body: Body, title: str | None, description: str | None
     except (ValueError, RecursionError):
         found = None
     if found:
-        return found
+        return found, True
     every = body.text_paragraphs()
     lines = every[:FIRST_LINES]
     if not lines:
-        return None
+        return None, False
     found = marked_lead(body, every) or after_headline(body, every, title)
     if found:
-        return found
+        return found, False
     restated = description_line(lines, description) if description else None
     line = restated or lines[0]
     held, after = _holders(body, line, every[:FIRST_LINES + 1])
     if held is not None and set_apart(held, after):
         if restated:
-            return restated
+            return restated, False
         if after is not None and len(line) >= MIN_LEAD_CHARS and not _is_headline(line, title) and (
                 (held.tag in _BOLD or held.tag in _DEK_HEADINGS and len(line) >= HEADING_DEK_CHARS)
                 and after.tag != "li" or styled_opening(held, after, line, lines)):
-            return line  # a bold line or heading over a list is the title of a box (key points)
+            return line, False  # a bold line or heading over a list is the title of a box (key points)
     under = headline_lead(page, body, title)
     if restated:
         # The description restates the body's opening, written like the paragraph after it: the
         # opening is no lead; a standfirst under the headline the description restates better is.
         if under and _overlap(under, description) > _overlap(restated, description):
-            return under
-        return None
-    return header_lead(page, body) or (shown_description(page, description) if description else None) or under
+            return under, True
+        return None, False
+    found = header_lead(page, body) or (shown_description(page, description) if description else None)
+    if under is None or found and found != under:
+        return found, False
+    # The one paragraph under the headline that the description restates opens the article; of
+    # two, neither does. Position alone also finds taglines, bylines and unmarked captions there
+    # (dragnet: 11 of 13 such lines are not body text).
+    restates = description is not None and _overlap(under, description) >= DESCRIPTION_OVERLAP
+    return under, restates and len(list(islice(_header_paragraphs(page, body, title), 2))) == 1
+
+
+def with_standfirst(lines: list[str], lead: str | None) -> list[str]:
+    """``lines`` with ``lead``'s lines put first when none of them is in the body and none of the
+    body's first lines restates it (a standfirst shown above the body's block,
+    :func:`placed_lead`), else ``lines`` as they are."""
+    if not lead:
+        return lines
+    text = _squeezed("".join(lines))
+    lead_lines = [line for line in lead.split("\n") if line.strip()]
+    if any(_squeezed(line) in text for line in lead_lines):
+        return lines
+    words = Counter(tokenize(lead))
+    if words and any(sum((words & Counter(tokenize(line))).values()) >= RESTATED_SHARE * sum(words.values())
+                     for line in lines[:FIRST_LINES]):
+        return lines  # the opening restates it (news agencies repeat the lead in the first paragraph)
+    return [*lead_lines, *lines]
 
 
 def after_headline(body: Body, lines: list[str], title: str | None) -> str | None:
@@ -174,12 +213,17 @@ def headline_lead(page: Page, body: Body, title: str | None) -> str | None:
     Position is the evidence, not names: sites whose class names are generated (``css-1485smx``,
     ``sc-e17c7982-2``) or plain (``<p>``, ``<h3>``) set the standfirst there as well as those
     that name it (``strapline``, ``post__excerpt``)."""
+    return next(_header_paragraphs(page, body, title), None)
+
+
+def _header_paragraphs(page: Page, body: Body, title: str | None):
+    """The paragraphs :func:`headline_lead` would take, in page order."""
     if not title:
-        return None
+        return
     headline = next((h for h in page.body.iter("h1")
                      if _is_headline(dom.normalize_space(dom.node_text(h)), title)), None)
     if headline is None or headline is body.root or body.root in set(headline.iterancestors()):
-        return None
+        return
     passed, seen = set(headline.iter()), 0
     matcher, started = None, False
     for el in page.body.iter():
@@ -189,10 +233,10 @@ def headline_lead(page: Page, body: Body, title: str | None) -> str | None:
         if not started or el in passed or not isinstance(el.tag, str):
             continue
         if el is body.root:
-            return None
+            return
         seen += 1
         if seen > HEADER_SCAN:
-            return None
+            return
         if el.tag in _NOT_HEADER_LEADS or _CAPTION.search(el.get("class") or "") or is_hidden(el):
             passed.update(el.iter())
             continue
@@ -203,7 +247,7 @@ def headline_lead(page: Page, body: Body, title: str | None) -> str | None:
                 _ends_sentence(text) or _names_lead(el))):
             continue  # the byline, the date, a kicker
         if len(text) > MAX_LEAD_CHARS:
-            return None
+            return
         if el.tag != "p" and not (len(text) >= HEADING_DEK_CHARS and _ends_sentence(text)):
             continue  # a second headline, a section title
         links = sum(len(dom.normalize_space(dom.node_text(a))) for a in el.iter("a"))
@@ -211,8 +255,7 @@ def headline_lead(page: Page, body: Body, title: str | None) -> str | None:
             continue
         matcher = matcher or stopword_matcher(page.language)
         if matcher(text):
-            return text
-    return None
+            yield text
 
 
 def header_lead(page: Page, body: Body) -> str | None:

@@ -48,6 +48,7 @@ HEADING_DEK_CHARS = 60  # a heading this long before the body's first paragraph 
 MAX_LEFT_OUT_PICTURES = 3
 MAX_LEFT_OUT_CAPTION_CHARS = 500
 LEFT_OUT_LINK_SHARE = 0.1
+_SHOWN = "_shown"  # an image's caption and credit as the page marks them, rendered with it (not exported)
 _SENTENCE_END = tuple(".!?。！？…:;,，；：")
 _EMPHASIS = ("strong", "em")
 
@@ -62,6 +63,7 @@ class Block:
     ordered: bool = False
     quote: int = 0  # blockquote depth
     images: list[dict] = field(default_factory=list)
+    captioned: bool = False  # a figure whose lines are its pictures' captions and credits, shown with them
     capped: dict[str, int] = field(default_factory=dict)  # parts over a cap, counted when the block is kept
     finish: Callable[[], tuple[str, str, dict[str, int]]] | None = None  # md, html, capped: made when kept
 
@@ -73,12 +75,16 @@ class Rendering:
     images: list[dict]
     headings: list[str]
     capped: dict[str, int]
+    lines: list[str]  # the body's lines, the captions and credits shown with their pictures left out
 
 
 class _Walker:
     def __init__(self, root, skip, base_url, page_url, fallbacks):
         self.root, self.skip = root, set(skip)
         self.base_url, self.page_url, self.fallbacks = base_url, page_url, fallbacks or {}
+        # Figure-less blocks of a picture and its caption, walked as figures.
+        self.captioned = {found for img in root.iter("img")
+                          if (found := img_fields.captioned_block(img)) is not None}
         self.blocks: list[Block] = []
         self.stack: list[html.HtmlElement] = []  # open structural elements
         self.marks: list[tuple] = []  # inline marks open now
@@ -157,7 +163,7 @@ class _Walker:
                     self.blocks.append(self._table(el))
                     walker.skip_subtree()
                     continue
-                if tag == "figure" and (found := self._figure(el)) is not None:
+                if (tag == "figure" or el in self.captioned) and (found := self._figure(el)) is not None:
                     flush()
                     self.blocks.append(found)
                     walker.skip_subtree()
@@ -210,7 +216,7 @@ class _Walker:
             self.linking += 1
 
     def _image(self, img) -> dict | None:
-        return describe_image(img, self.base_url, self.page_url, self.fallbacks)
+        return describe_image(img, self.base_url, self.page_url, self.fallbacks, shown=True)
 
     def _left_out_pictures(self, el) -> None:
         """The pictures of a subtree the body method left out of ``text`` (a figure whose caption
@@ -236,8 +242,10 @@ class _Walker:
         if not found:
             return None
         lines = dom.render_paragraphs(figure, self.skip)
-        block = Block("figure", lines, images=found)
-        return block
+        # Lines the page marks as the pictures' captions and credits, or only saying "Photo".
+        marked = any(i[_SHOWN] != (None, None) for i in found) or \
+            all(img_fields.no_generic(line) is None for line in lines)
+        return Block("figure", lines, images=found, captioned=marked)
 
     def _table(self, table) -> Block:
         """The table's block: its lines now (:func:`align` matches them), its cells rendered only
@@ -289,19 +297,24 @@ def _skipped(el, top, skip: set) -> bool:
     return False
 
 
-def describe_image(img, base_url: str | None, page_url: str | None, fallbacks: dict | None) -> dict | None:
-    """``{url, caption, alt, credit}`` of an article picture, or None for furniture or no usable URL."""
+def describe_image(img, base_url: str | None, page_url: str | None, fallbacks: dict | None,
+                   shown: bool = False) -> dict | None:
+    """``{url, caption, alt, credit}`` of an article picture, or None for furniture or no usable URL;
+    with ``shown``, also the caption and credit the page marks (rendered with it, not exported)."""
     url = img_fields.absolute(img_fields.image_source(img, fallbacks), base_url)
     url = safe_url(url, None, IMAGE_SCHEMES) if url else None
     if url is None or img_fields.is_furniture(img, url, page_url):
         return None
     caption, credit = img_fields.caption_and_credit(img)
     alt = dom.normalize_space(img.get("alt")) or None
+    found = {"url": url, "caption": caption, "alt": alt, "credit": credit}
+    if shown:
+        found[_SHOWN] = (caption, credit)
     if caption is None:
         # No caption shown: the picture's title, else its alt text, where CMSs put the caption they
         # do not show (fundus caption F1 0.439 -> 0.524; alt within <figure> only: 0.470).
-        caption = dom.normalize_space(img.get("title")) or alt
-    return {"url": url, "caption": caption, "alt": alt, "credit": credit}
+        found["caption"] = img_fields.no_generic(dom.normalize_space(img.get("title")) or alt)
+    return found
 
 
 def _bold_heading(line: str) -> bool:
@@ -355,8 +368,11 @@ def _table_html(rows) -> str:
     return "".join(out)
 
 
-def _image_markdown(image: dict) -> str:
-    return f"![{inline.escape_markdown(image['alt'] or '')}]({markdown_destination(image['url'])})"
+def _image_markdown(image: dict, title: str = "") -> str:
+    alt = inline.escape_markdown(image["alt"] or "")
+    if title:  # a link title: backslash and quote escaped, as CommonMark reads it
+        title = ' "' + title.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f"![{alt}]({markdown_destination(image['url'])}{title})"
 
 
 def _image_html(image: dict) -> str:
@@ -365,19 +381,39 @@ def _image_html(image: dict) -> str:
 
 
 def _image_block(image: dict) -> Block:
-    figure = f"<figure>{_image_html(image)}</figure>"
-    return Block("image", [], _image_markdown(image), figure, images=[image])
+    return Block("image", [], images=[image])
 
 
-def _figure_render(block: Block, with_lines: bool) -> tuple[str, str]:
-    md = [_image_markdown(i) for i in block.images]
-    pictures = "".join(_image_html(i) for i in block.images)
-    caption = ""
-    if with_lines and block.lines:
+def _shown(image: dict) -> tuple[str | None, str | None]:
+    """The caption and credit shown under ``image``: those the page marks, else a caption that is
+    no repeat of the alt text (the picture's title)."""
+    caption, credit = image.get(_SHOWN) or (None, None)
+    if caption is None and image["caption"] != image["alt"]:
+        caption = image["caption"]
+    return caption, credit
+
+
+def _figure_render(block: Block) -> tuple[str, str]:
+    """Markdown and HTML of a figure: each picture with its caption and credit attached (the
+    Markdown image's title, which CommonMark readers show over the picture and keep out of the
+    text; ``<figcaption>caption <small>credit</small></figcaption>`` in HTML).  A figure whose
+    text the page does not mark as a caption shows that text as its caption."""
+    md: list[str] = []
+    pictures, captions = [], []
+    for image in block.images:
+        caption, credit = _shown(image)
+        md.append(_image_markdown(image, " — ".join(part for part in (caption, credit) if part)))
+        pictures.append(_image_html(image))
+        shown = html_lib.escape(caption or "", quote=False)
+        if credit:
+            shown = (shown + " " if shown else "") + f"<small>{html_lib.escape(credit, quote=False)}</small>"
+        if shown and shown not in captions:
+            captions.append(shown)
+    if block.lines and not block.captioned:
         md.extend(inline.escape_block_start(inline.escape_markdown(line)) for line in block.lines)
-        caption = "<figcaption>" + "<br>".join(html_lib.escape(line, quote=False) for line in block.lines) + \
-            "</figcaption>"
-    return "\n\n".join(md), f"<figure>{pictures}{caption}</figure>"
+        captions = [html_lib.escape(line, quote=False) for line in block.lines]
+    caption_html = f"<figcaption>{'<br>'.join(captions)}</figcaption>" if captions else ""
+    return "\n\n".join(md), f"<figure>{''.join(pictures)}{caption_html}</figure>"
 
 
 def align(blocks: list[Block], lines: list[str]) -> list[Block]:
@@ -396,7 +432,7 @@ def align(blocks: list[Block], lines: list[str]) -> list[Block]:
             n = len(block.lines)
             if block.kind in ("image", "figure") and (n == 0 or lines[i:i + n] != block.lines):
                 if block.kind == "figure":
-                    block = Block("figure", [], images=block.images)
+                    block = Block("figure", [], images=block.images, captioned=block.captioned)
                 out.append(block)
                 j += 1
                 continue
@@ -458,12 +494,30 @@ def _empty_headings_demoted(blocks: list[Block]) -> list[Block]:
     return blocks
 
 
+def _block_parts(block: Block) -> tuple[str, str]:
+    """Markdown and HTML of a block of text (no list or quote around it)."""
+    if block.kind == "h":
+        return "#" * block.level + " " + block.md, f"<h{block.level}>{block.html}</h{block.level}>"
+    if block.kind == "li":
+        marker = "1. " if block.ordered else "- "
+        return "  " * (block.level - 1) + marker + block.md, f"<li>{block.html}</li>"
+    if block.kind == "pre":
+        fence = "```"
+        while fence in block.md:
+            fence += "`"
+        return f"{fence}\n{block.md}\n{fence}", f"<pre><code>{block.html}</code></pre>"
+    if block.kind == "table":
+        return block.md, block.html
+    return inline.escape_block_start(block.md), f"<p>{block.html}</p>"
+
+
 def _serialise(blocks: list[Block]) -> Rendering:
     capped: dict[str, int] = defaultdict(int)
     md_parts: list[str] = []
     html_parts: list[str] = []
     images: list[dict] = []
     headings: list[str] = []
+    lines: list[str] = []
     seen: set[str] = set()
     open_lists: list[str] = []
     quote_open = 0
@@ -473,32 +527,26 @@ def _serialise(blocks: list[Block]) -> Rendering:
             block.md, block.html, block.capped = block.finish()
         for key, count in block.capped.items():
             capped[key] += count
-        if block.kind in ("image", "figure"):
+        if block.kind not in ("image", "figure"):
+            lines.extend(block.lines)
+            md, out = _block_parts(block)
+            if block.kind == "h":
+                headings.append(block.lines[0])
+        else:
             fresh = [i for i in block.images if i["url"] not in seen]
             if len(images) + len(fresh) > MAX_IMAGES:
                 capped["images"] += len(images) + len(fresh) - MAX_IMAGES
                 fresh = fresh[: max(0, MAX_IMAGES - len(images))]
             seen.update(i["url"] for i in fresh)
-            images.extend(fresh)
+            images.extend({k: v for k, v in i.items() if k != _SHOWN} for i in fresh)
+            # A caption whose picture is shown already stays text.
+            block.captioned = block.captioned and bool(fresh)
+            if not block.captioned:
+                lines.extend(block.lines)
             if not fresh and not block.lines:
                 continue
             block.images = fresh
-            md, out = _figure_render(block, True)
-        elif block.kind == "h":
-            md, out = "#" * block.level + " " + block.md, f"<h{block.level}>{block.html}</h{block.level}>"
-            headings.append(block.lines[0])
-        elif block.kind == "li":
-            md = "  " * (block.level - 1) + ("1. " if block.ordered else "- ") + block.md
-            out = f"<li>{block.html}</li>"
-        elif block.kind == "pre":
-            fence = "```"
-            while fence in block.md:
-                fence += "`"
-            md, out = f"{fence}\n{block.md}\n{fence}", f"<pre><code>{block.html}</code></pre>"
-        elif block.kind == "table":
-            md, out = block.md, block.html
-        else:
-            md, out = inline.escape_block_start(block.md), f"<p>{block.html}</p>"
+            md, out = _figure_render(block)
         # lists and quotes around the block, in HTML
         want_list = (block.kind == "li") and ("ol" if block.ordered else "ul")
         if open_lists and (not want_list or open_lists[-1] != want_list):
@@ -526,4 +574,4 @@ def _serialise(blocks: list[Block]) -> Rendering:
         html_parts.append(f"</{open_lists.pop()}>")
     if quote_open:
         html_parts.append("</blockquote>")
-    return Rendering("".join(md_parts), "".join(html_parts), images, headings, dict(capped))
+    return Rendering("".join(md_parts), "".join(html_parts), images, headings, dict(capped), lines)
