@@ -77,3 +77,22 @@ def test_an_ordinary_article_with_dated_related_stories_has_no_entries():
     article = extract(page, url="https://example.com/news/budget")
     assert article.text and article.entries == []
     assert article.to_dict()["entries"] == []
+
+
+def test_a_news_ticker_of_untimed_items_is_not_a_live_blog():
+    ticker = "".join(f'<li class="ticker-item"><a href="/s{i}">Breaking headline number {i} of the day</a></li>'
+                     for i in range(6))
+    page = (f"<html><body><ul class='news-ticker'>{ticker}</ul><article><h1>Budget</h1>"
+            + "<p>The council met late into the evening to weigh the cost of new school buses.</p>" * 6
+            + "</article></body></html>")
+    assert extract(page, url="https://example.com/news/budget").entries == []
+
+
+def test_html_entities_in_jsonld_entries_are_decoded():
+    ld = {"@type": "LiveBlogPosting", "headline": "Live", "liveBlogUpdate": [
+        {"@type": "BlogPosting", "datePublished": f"2024-05-0{i}T10:00:00+01:00", "headline": "Doria&#39;s view",
+         "articleBody": "She said &quot;no&quot; to the plan."} for i in (1, 2)]}
+    page = (f'<html><head><script type="application/ld+json">{json.dumps(ld)}</script></head>'
+            "<body><h1>Live</h1><p>" + "Text of the live page. " * 20 + "</p></body></html>")
+    entries = extract(page, url="https://example.com/live").entries
+    assert {(e["title"], e["text"]) for e in entries} == {("Doria's view", 'She said "no" to the plan.')}

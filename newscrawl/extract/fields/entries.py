@@ -4,7 +4,8 @@ Read from the page's JSON-LD ``LiveBlogPosting.liveBlogUpdate`` (its ``BlogPosti
 ``datePublished``, ``headline``, ``articleBody``, ``url``) when it lists updates, else from the
 DOM: sibling blocks marked as live entries (a class whose words name a live post, such as
 ``live-post``, ``liveblog-entry``, ``lb-post``, ``live-update``, or a ``data-entry-id``), each with
-a ``<time datetime>`` or a time line (``14:32``, read on the page's publication day).  On a page
+a ``<time datetime>`` or a time line (``14:32``, read on the page's publication day); a block
+without a time is not an entry (a news ticker, a carousel).  On a page
 that declares itself a ``LiveBlogPosting`` and has no such marks, repeated sibling blocks that
 each hold a ``<time datetime>`` are its entries.  Any other page has none.
 
@@ -19,6 +20,7 @@ import hashlib
 import re
 from collections import Counter
 from datetime import date, datetime, time
+from html import unescape
 from typing import Any
 from urllib.parse import urljoin
 
@@ -109,6 +111,7 @@ def _ld_updates(page: Page) -> list[dict]:
 def _ld_text(value: Any) -> str:
     if not isinstance(value, str):
         return ""
+    value = unescape(value)  # CMSs escape the entry's text for HTML inside the JSON
     if "<" in value:  # some CMSs put the entry's HTML in articleBody
         try:
             fragment = html.fragment_fromstring(value, create_parent="div")
@@ -186,7 +189,7 @@ def _dom_entry(block: html.HtmlElement, page: Page, published: datetime | date |
     if not lines:  # text not in paragraphs: the block's lines
         lines = _block_lines(block)
     text = "\n".join(x for x in lines if x not in skip)[:MAX_ENTRY_CHARS]
-    if not text and not title:
+    if when is None or (not text and not title):  # a block without a time is a teaser, a ticker
         return None
     anchor = block.get("id")
     url = urljoin(page.url, f"#{anchor}") if anchor and page.url else None
