@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from datetime import date, datetime, time
 from html import unescape
+from itertools import islice
 from typing import Any
 from urllib.parse import urljoin
 
@@ -55,8 +56,9 @@ def find_entries(page: Page, published: datetime | date | None = None) -> list[d
     if updates:
         return updates[:MAX_ENTRIES]
     blocks = _marked_blocks(page.root) or (_timed_blocks(page.root) if _ld_live(page) else [])
-    entries = [e for e in (_dom_entry(b, page, published) for b in blocks) if e is not None]
-    return entries[:MAX_ENTRIES] if len(entries) >= MIN_ENTRIES else []
+    found = (entry for block in blocks if (entry := _dom_entry(block, page, published)) is not None)
+    entries = list(islice(found, MAX_ENTRIES))
+    return entries if len(entries) >= MIN_ENTRIES else []
 
 
 def coverage_end(page: Page) -> datetime | None:
@@ -156,13 +158,15 @@ def _marked_blocks(root: html.HtmlElement) -> list[html.HtmlElement]:
 def _timed_blocks(root: html.HtmlElement) -> list[html.HtmlElement]:
     """Sibling blocks each holding one ``<time datetime>``: the parent with most of them."""
     owners: Counter = Counter()
+    tags: dict[html.HtmlElement, Counter] = {}  # each parent's children counted once, not per <time>
     for stamp in root.iter("time"):
         if not stamp.get("datetime"):
             continue
         child, parent = stamp, stamp.getparent()
         while parent is not None and parent.getparent() is not None:
-            siblings = [c for c in parent if isinstance(c.tag, str) and c.tag == child.tag]
-            if len(siblings) >= MIN_ENTRIES:
+            if parent not in tags:
+                tags[parent] = Counter(c.tag for c in parent)
+            if tags[parent][child.tag] >= MIN_ENTRIES:
                 owners[(parent, child)] += 1
                 break
             child, parent = parent, parent.getparent()
