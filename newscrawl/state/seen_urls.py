@@ -2,8 +2,9 @@
 
 It owns the seen-URL store (:mod:`newscrawl.state.seen_store`) and the in-run set of
 scheduled detail URLs; marks a URL as seen on ``item_scraped``, i.e. after the feed exporter
-wrote it, and remembers a fetched page dropped without an article on ``item_dropped``, with its
-reason and cause class, to fetch it again when that cause is gone (:mod:`.rejections`).
+wrote it (a live blog with the keys of its entries and until when it is live: :mod:`.live`), and
+remembers a fetched page dropped without an article on ``item_dropped``, with its reason and cause
+class, to fetch it again when that cause is gone (:mod:`.rejections`).
 At start it reconciles the store with the last records of this site's feeds (an item written
 but not recorded before a crash is recorded, never exported again); :func:`rebuild_seen_store`
 rebuilds a store lost or moved aside from the exported feeds.  When the state cannot be

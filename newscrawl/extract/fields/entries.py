@@ -5,9 +5,9 @@ Read from the page's JSON-LD ``LiveBlogPosting.liveBlogUpdate`` (its ``BlogPosti
 DOM: sibling blocks marked as live entries (a class whose words name a live post, such as
 ``live-post``, ``liveblog-entry``, ``lb-post``, ``live-update``, or a ``data-entry-id``), each with
 a ``<time datetime>`` or a time line (``14:32``, read on the page's publication day); a block
-without a time is not an entry (a news ticker, a carousel).  On a page
-that declares itself a ``LiveBlogPosting`` and has no such marks, repeated sibling blocks that
-each hold a ``<time datetime>`` are its entries.  Any other page has none.
+without a time is not an entry (a news ticker, a carousel).  On a page that declares itself a
+``LiveBlogPosting`` and has no such marks, repeated sibling blocks that each hold a
+``<time datetime>`` are its entries.  Any other page has none.
 
 ``time`` is ISO 8601 with the offset the source gave (a time line takes the offset of the page's
 date), or None.  :func:`entry_key` identifies an entry across runs; :func:`coverage_end` is the
@@ -40,7 +40,7 @@ _JOINED = {"livepost", "liveentry", "liveupdate", "liveitem", "lbpost", "lbitem"
            "tickerentry"}
 _ENTRY_ATTRS = ("data-entry-id", "data-update-id", "data-live-entry-id", "data-lb-id")
 _CLASS_WORD = re.compile(r"[a-z0-9]+")
-# A time of day at the start of a short line ("14:32", "14.32", "14：32"), after an optional
+# A time of day in a short line ("14:32", "14.32", "14：32"), after an optional
 # day ("2024-05-09 14:32", "2024年5月9日 14:32").
 _TIME_LINE = re.compile(r"(?:(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?[ \t\u3000]?)?"
                         r"(?<!\d)([01]?\d|2[0-3])[:：.]([0-5]\d)(?!\d)")
