@@ -14,6 +14,8 @@ cleaned, but a separator no name uses keeps the column splittable); ``links`` is
 ``{"text", "url"}`` objects, written to CSV as a JSON string by :class:`CsvArticleExporter`.
 The rich record's ``tags`` and ``keywords`` are written to CSV as ``authors`` is, ``images``
 (``{"url", "caption", "alt", "credit"}`` objects) as JSON; ``modified`` is ISO 8601 as ``published``.
+``entries`` (a live blog's ``{"time", "title", "text", "url", "new"}`` objects, empty on other pages)
+is written to CSV as JSON.
 
 Exported text is safe to open: every exported field is serialized through
 :func:`clean_export_value` (by all of Scrapy's exporters, through the dataclass field
@@ -61,6 +63,7 @@ EXPORT_FIELDS = (
     "site_name",
     "paywalled",
     "word_count",
+    "entries",
     "markdown",
     "html",
 )
@@ -164,6 +167,7 @@ class ArticleItem:
     site_name: str | None = _exported()
     paywalled: bool | None = None
     word_count: int | None = None
+    entries: list[dict[str, Any]] = field(default_factory=list, metadata={"serializer": clean_export_value})
     markdown: str | None = _exported()
     html: str | None = _exported()
     # Not exported (absent from EXPORT_FIELDS):
@@ -174,6 +178,7 @@ class ArticleItem:
     capped: dict[str, int] | None = field(default=None, repr=False)  # rendering caps hit (stats)
     extraction_seconds: float | None = field(default=None, repr=False)
     page_type: str | None = None  # "article" or the kind of page (newscrawl.extract.page_type)
+    coverage_end: str | None = None  # a live blog's declared coverageEndTime (ISO 8601)
     canonical: str | None = None  # the page's own <link rel=canonical> / og:url, on the same site
     fingerprint: bytes | None = field(default=None, repr=False)  # text's MinHash from a worker (b"": none)
 

@@ -31,6 +31,7 @@ NEWSCRAWL_REDIS_HEARTBEAT_TTL = 15  # seconds without a heartbeat: a worker is g
 NEWSCRAWL_STATE_DIR = None  # seen-URL store directory; None = $NEWSCRAWL_STATE_DIR or ./.newscrawl
 NEWSCRAWL_FRESH = False  # True: ignore what earlier runs exported
 NEWSCRAWL_RETRY_UNEXPORTED_DAYS = 30  # days until a page fetched and not exported (no text, ...) is refetched
+NEWSCRAWL_LIVE_DAYS = 2  # days after its newest entry that an exported live blog is refetched for new entries
 NEWSCRAWL_MIN_TEXT_CHARS = 1
 NEWSCRAWL_PAGE_TYPE_FILTER = True  # drop listing/tag/author/gallery/video/error pages: not_article/<kind>
 NEWSCRAWL_FINGERPRINTS_PER_SITE = 100_000  # body fingerprints kept per site (duplicate_content); 0 = off

@@ -9,6 +9,8 @@ import pyarrow as pa
 _LINK = pa.struct([("text", pa.string()), ("url", pa.string())])
 _IMAGE = pa.struct([("url", pa.string()), ("caption", pa.string()), ("alt", pa.string()),
                     ("credit", pa.string())])
+_ENTRY = pa.struct([("time", pa.string()), ("title", pa.string()), ("text", pa.string()),
+                    ("url", pa.string()), ("new", pa.bool_())])
 # Every exported field's type.  Dates stay ISO 8601 strings: a source gives a day or an instant
 # with its own offset, which no one Arrow timestamp type holds.
 FIELD_TYPES: dict[str, pa.DataType] = {
@@ -19,6 +21,7 @@ FIELD_TYPES: dict[str, pa.DataType] = {
     "keywords": pa.list_(pa.string()),
     "paywalled": pa.bool_(),
     "word_count": pa.int64(),
+    "entries": pa.list_(_ENTRY),
 }
 
 

@@ -48,6 +48,7 @@ class Article:
     modified: datetime | date | None = None
     site_name: str | None = None
     paywalled: bool = False
+    entries: list[dict] = field(default_factory=list)  # a live blog's {"time", "title", "text", "url"}
     word_count: int = 0
     capped: dict[str, int] = field(default_factory=dict, repr=False)  # parts over a cap (not exported)
 

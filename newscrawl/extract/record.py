@@ -1,5 +1,6 @@
 """The rich record: the fields an :class:`~.article.Article` carries besides title, date,
-authors and text — the body as Markdown and HTML, its images, the lead, the declared metadata.
+authors and text — the body as Markdown and HTML, its images, the lead, the declared metadata,
+a live blog's entries.
 
 Every field is read from the page and from the body the method chose (:class:`~.body.Body`), never
 by a second extraction: the renderings are of the nodes whose text is ``text``.
@@ -14,6 +15,7 @@ from .article import Article
 from .body import Body
 from .fields import images as image_fields
 from .fields import meta
+from .fields.entries import find_entries
 from .fields.lead import placed_lead, with_standfirst
 from .fields.modified import find_modified
 from .page import Page
@@ -55,6 +57,7 @@ def enrich(article: Article, page: Page, body: Body, standfirst: bool = True) ->
     article.paywalled = meta.paywalled(page)
     article.modified = find_modified(page)
     article.word_count = word_count(article.text)
+    article.entries = find_entries(page, article.published)
     declared = meta.meta_image(page)
     cover = cover_image(page, body, declared, rendering.images)
     if cover is not None:

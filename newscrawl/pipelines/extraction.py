@@ -15,6 +15,7 @@ from ..extract.body_check import not_the_article, unrelated
 from ..extract.collector import collector_paused
 from ..extract.fields.authors import find_authors
 from ..extract.fields.dates import find_published
+from ..extract.fields.entries import coverage_end
 from .shared_body import MANY_TITLES, RETRY_METHODS, Body, SharedBodies, clash_detail
 from .templates import CrawlTemplates
 
@@ -94,6 +95,7 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
         "method": article.method or method,
         "page_type": kind,
         "canonical": page_canonical(page.root, url),
+        "coverage_end": (end.isoformat() if (end := coverage_end(page)) else None),
         **rich_fields(article),
     }
     if fingerprint is not None:
@@ -116,6 +118,7 @@ def rich_fields(article) -> dict:
         "site_name": article.site_name,
         "paywalled": article.paywalled,
         "word_count": article.word_count,
+        "entries": [dict(entry) for entry in article.entries],
         "markdown": article.markdown,
         "html": article.html,
         "capped": dict(article.capped),

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from newscrawl.run.drops import Dropped, Scheduled
+from newscrawl.state.live import mark_new
 from newscrawl.state.seen_store import canonical_url
 from newscrawl.state.seen_urls import SeenUrls, state_write_failed
 
@@ -46,7 +47,7 @@ class SeenFilterStage(Stage):
     - ``listed_twice`` — listed earlier in this run (a feed and a catalogue page, two
       catalogue pages): the first listing is being fetched, or was exported;
     - ``already_exported`` — exported by an earlier run (the seen-URL store;
-      ``NEWSCRAWL_FRESH=1`` ignores it);
+      ``NEWSCRAWL_FRESH=1`` ignores it), unless a live blog still live (:mod:`newscrawl.state.live`);
     - ``already_rejected`` — fetched by an earlier run and not exported, for a reason that still
       holds (:meth:`~newscrawl.state.seen_urls.SeenUrls.rejection`: a lasting one such as no text
       or not an article for ``NEWSCRAWL_RETRY_UNEXPORTED_DAYS``; the site's own failure, such as a
@@ -57,7 +58,7 @@ class SeenFilterStage(Stage):
             return item
         if self.seen.listed_earlier(item.url):
             raise Dropped("listed_twice", "listed earlier in this run", item.url)
-        if self.seen.exported(item.site, item.url):
+        if self.seen.exported(item.site, item.url) and not self.seen.still_live(item.site, item.url):
             raise Dropped("already_exported", "exported by an earlier run", item.url)
         rejection = self.seen.rejection(item.site, item.url)
         if rejection:
@@ -285,7 +286,9 @@ class ExportGateStage(Stage):
     and AMP variants folded).  One already exported, in this run or an earlier one, makes a
     ``duplicate``.  A body that repeats an exported article's text (MinHash of its shingles,
     :mod:`newscrawl.dedup`: syndicated copies, mirrors) is dropped as ``duplicate_content``,
-    also across runs (the fingerprints are kept beside the seen-URL store)."""
+    also across runs (the fingerprints are kept beside the seen-URL store).  A live blog exported
+    before (:mod:`newscrawl.state.live`) goes out again when it holds entries not exported before,
+    each entry marked ``new``, else is dropped as ``already_exported``."""
 
     def __init__(self, crawler):
         super().__init__(crawler)
@@ -298,12 +301,16 @@ class ExportGateStage(Stage):
             return item
         urls = list(dict.fromkeys(u for u in (item.url, item.listing_url, item.canonical) if u))
         keys = {canonical_url(u) for u in urls}
-        if keys & self._passed or any(self.seen.exported(item.site, u) for u in urls):
+        before = self.seen.live_entries(item.site, urls) if item.entries else None  # a live blog's
+        if keys & self._passed or (before is None and any(self.seen.exported(item.site, u) for u in urls)):
             raise Dropped("duplicate", "article already exported", item.url)
-        earlier = self.seen.content_duplicate(item.site, item.url, item.text, item.fingerprint)
+        if before is None:
+            earlier = self.seen.content_duplicate(item.site, item.url, item.text, item.fingerprint)
+            if earlier is not None:
+                raise Dropped("duplicate_content", f"the same text as {earlier}", item.url)
         item.fingerprint = None
-        if earlier is not None:
-            raise Dropped("duplicate_content", f"the same text as {earlier}", item.url)
+        if not mark_new(item.entries, before or set()) and before is not None:
+            raise Dropped("already_exported", "a live blog with no new entries since its export", item.url)
         claim_export = getattr(self.seen, "claim_export", None)  # distributed mode: across workers
         if claim_export is not None and not claim_export(urls):
             raise Dropped("duplicate", "article exported by another worker", item.url)

@@ -17,7 +17,8 @@ the site's extraction failed) or ``recheck`` (``scrapy recheck``).  How the craw
 :class:`newscrawl.state.seen_urls.SeenUrls`' business; table ``sites`` keeps each site's
 ``degraded`` mark (the last run that judged it found its extraction failing).  A store written
 before these tables and columns existed gets them when it is opened (its rows are ``lasting``,
-the only kind older versions kept); its ``seen`` rows are untouched.
+the only kind older versions kept); its ``seen`` rows are untouched.  Table ``live`` keeps, for each
+exported live blog, the keys of the entries exported and until when the page counts as live.
 
 Also here, for the start checks of :class:`newscrawl.run.guard.RunGuard`:
 :func:`check_sqlite` (readable, writable and passing ``PRAGMA quick_check``) and
@@ -26,6 +27,7 @@ Also here, for the start checks of :class:`newscrawl.run.guard.RunGuard`:
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from collections.abc import Iterable
@@ -87,7 +89,9 @@ class SeenStore(Protocol):
 
     # Optional (a store without them fetches unexported pages again on every run):
     # add_unexported(site, urls, reason, cause), unexported(site, url) -> (reason, ISO time, cause)
-    # | None, recheck(site) -> int, degraded(site) -> ISO time | None, set_degraded(site, bool).
+    # | None, recheck(site) -> int, degraded(site) -> ISO time | None, set_degraded(site, bool);
+    # live(site, url) -> (ISO time, entry keys) | None, set_live(site, urls, ISO time, entry keys)
+    # (a store without them never fetches an exported live blog again).
 
     def close(self) -> None:
         """Release resources."""
@@ -123,6 +127,8 @@ class SqliteSeenStore:
         if "cause" not in columns:  # the rows of a store from before cause classes are all lasting
             self._db.execute(f"ALTER TABLE unexported ADD COLUMN cause TEXT NOT NULL DEFAULT '{LASTING}'")
         self._db.execute("CREATE TABLE IF NOT EXISTS sites (site TEXT PRIMARY KEY, degraded_at TEXT)")
+        self._db.execute("CREATE TABLE IF NOT EXISTS live (site TEXT NOT NULL, url TEXT NOT NULL, live_until "
+                         "TEXT NOT NULL, entries TEXT NOT NULL, PRIMARY KEY (site, url)) WITHOUT ROWID")
         if self._db.execute("PRAGMA user_version").fetchone()[0] < KEYS_VERSION:
             self._rekey()
 
@@ -214,6 +220,20 @@ class SqliteSeenStore:
                                   (site,)).fetchone() is None:
                 self._db.execute("INSERT OR REPLACE INTO sites (site, degraded_at) VALUES (?, ?)",
                                  (site, datetime.now(UTC).isoformat()))
+
+    def live(self, site: str, url: str) -> tuple[str, list[str]] | None:
+        """``(live until, ISO time; the keys of the entries exported)`` of a live page, or None."""
+        row = self._db.execute("SELECT live_until, entries FROM live WHERE site = ? AND url = ?",
+                               (site, canonical_url(url))).fetchone()
+        return (row[0], json.loads(row[1])) if row else None
+
+    def set_live(self, site: str, urls: Iterable[str], until: str, entries: list[str]) -> None:
+        """Record a live page's exported entries (their keys) and until when it is live."""
+        rows = [(site, canonical_url(u), until, json.dumps(entries)) for u in dict.fromkeys(urls) if u]
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.executemany("INSERT OR REPLACE INTO live (site, url, live_until, entries) "
+                                 "VALUES (?, ?, ?, ?)", rows)
 
     def count_unexported(self, site: str | None = None) -> int:
         if site is None:

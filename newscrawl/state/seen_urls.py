@@ -2,8 +2,9 @@
 
 It owns the seen-URL store (:mod:`newscrawl.state.seen_store`) and the in-run set of
 scheduled detail URLs; marks a URL as seen on ``item_scraped``, i.e. after the feed exporter
-wrote it, and remembers a fetched page dropped without an article on ``item_dropped``, with its
-reason and cause class, to fetch it again when that cause is gone (:mod:`.rejections`).
+wrote it (a live blog with the keys of its entries and until when it is live: :mod:`.live`), and
+remembers a fetched page dropped without an article on ``item_dropped``, with its reason and cause
+class, to fetch it again when that cause is gone (:mod:`.rejections`).
 At start it reconciles the store with the last records of this site's feeds (an item written
 but not recorded before a crash is recorded, never exported again); :func:`rebuild_seen_store`
 rebuilds a store lost or moved aside from the exported feeds.  When the state cannot be
@@ -27,7 +28,9 @@ from scrapy.utils.defer import deferred_from_coro
 
 from newscrawl.dedup import ContentIndex, figures, fingerprint, from_bytes, to_bytes
 from newscrawl.export.files import RECENT_FEEDS, iter_records, last_records, local_line_feeds
+from newscrawl.extract.fields.entries import entry_key
 from newscrawl.items import ArticleItem
+from newscrawl.state.live import LIVE_DAYS, live_until, still_live
 from newscrawl.state.rejections import RETRY_UNEXPORTED_DAYS, RejectionMemory
 from newscrawl.state.seen_store import (
     DB_NAME,
@@ -73,6 +76,7 @@ class SeenUrls(RejectionMemory):
         self.export_failed = False  # set when a feed write failed: record nothing more
         self.state_failed = False  # set when the store could not record: export nothing more
         self.retry_days = crawler.settings.getfloat("NEWSCRAWL_RETRY_UNEXPORTED_DAYS", RETRY_UNEXPORTED_DAYS)
+        self.live_days = crawler.settings.getfloat("NEWSCRAWL_LIVE_DAYS", LIVE_DAYS)
         self._init_rejections()
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(self.item_dropped, signal=signals.item_dropped)
@@ -140,6 +144,19 @@ class SeenUrls(RejectionMemory):
             return canonical_url(url) in self._exported
         return self._store().contains(site, self._key(url))
 
+    def still_live(self, site: str, url: str) -> bool:
+        """Is ``url`` an exported live blog still live (:mod:`.live`), so fetched again?"""
+        live = None if self.fresh else getattr(self._store(), "live", None)
+        record = live(site, self._key(url)) if live is not None else None
+        return record is not None and still_live(record[0])
+
+    def live_entries(self, site: str, urls: list[str]) -> set[str] | None:
+        """The keys of the entries an earlier run exported for the live blog at ``urls``; None when
+        none of them was exported as one."""
+        live = None if self.fresh else getattr(self._store(), "live", None)
+        records = [r for u in urls if (r := live(site, self._key(u)))] if live is not None else []
+        return {key for _, keys in records for key in keys} if records else None
+
     def listed_earlier(self, url: str) -> bool:
         """Was ``url`` claimed for fetching, or exported, earlier in this run (listed twice)?"""
         key = canonical_url(url)
@@ -191,6 +208,11 @@ class SeenUrls(RejectionMemory):
             minhash = self._fingerprints.pop(item.url, None)
             try:
                 self._store().add(item.site, [self._key(u) for u in urls])
+                set_live = getattr(self._store(), "set_live", None)
+                if item.entries and set_live is not None:
+                    set_live(item.site, [self._key(u) for u in urls],
+                             live_until(item.entries, item.coverage_end, self.live_days),
+                             [entry_key(e) for e in item.entries])
                 add_fingerprint = getattr(self._store(), "add_fingerprint", None)
                 if minhash is not None and add_fingerprint is not None:
                     add_fingerprint(item.site, self._key(item.url), to_bytes(minhash),
