@@ -63,6 +63,7 @@ EXPORT_FIELDS = (
     "word_count",
     "markdown",
     "html",
+    "pages",  # how many pages the article's body was joined from (newscrawl.pipelines.pages)
 )
 # Fields holding the body again, with markup: NEWSCRAWL_EXPORT_MARKDOWN / _HTML leave them out.
 BODY_RENDERINGS = {"markdown": "NEWSCRAWL_EXPORT_MARKDOWN", "html": "NEWSCRAWL_EXPORT_HTML"}
@@ -166,6 +167,7 @@ class ArticleItem:
     word_count: int | None = None
     markdown: str | None = _exported()
     html: str | None = _exported()
+    pages: int | None = None
     # Not exported (absent from EXPORT_FIELDS):
     listing_url: str | None = None
     status: int = 200
@@ -176,6 +178,8 @@ class ArticleItem:
     page_type: str | None = None  # "article" or the kind of page (newscrawl.extract.page_type)
     canonical: str | None = None  # the page's own <link rel=canonical> / og:url, on the same site
     fingerprint: bytes | None = field(default=None, repr=False)  # text's MinHash from a worker (b"": none)
+    more_pages: list[tuple[str, bytes]] | None = field(default=None, repr=False)  # continuation pages, raw
+    page_urls: list[str] | None = None  # the URLs of the pages joined, first to last
 
     @classmethod
     def from_listing(cls, listing: dict[str, Any], **kwargs: Any) -> ArticleItem:

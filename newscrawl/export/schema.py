@@ -19,6 +19,7 @@ FIELD_TYPES: dict[str, pa.DataType] = {
     "keywords": pa.list_(pa.string()),
     "paywalled": pa.bool_(),
     "word_count": pa.int64(),
+    "pages": pa.int64(),
 }
 
 
