@@ -14,6 +14,8 @@ cleaned, but a separator no name uses keeps the column splittable); ``links`` is
 ``{"text", "url"}`` objects, written to CSV as a JSON string by :class:`CsvArticleExporter`.
 The rich record's ``tags`` and ``keywords`` are written to CSV as ``authors`` is, ``images``
 (``{"url", "caption", "alt", "credit"}`` objects) as JSON; ``modified`` is ISO 8601 as ``published``.
+``pages`` is how many pages of a multi-page article the body joins (1 for most); the continuation
+pages ride on the item as ``more_pages`` between the spider and the extraction, never exported.
 
 Exported text is safe to open: every exported field is serialized through
 :func:`clean_export_value` (by all of Scrapy's exporters, through the dataclass field

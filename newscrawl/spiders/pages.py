@@ -21,7 +21,6 @@ with a page number, and its pager links that article URL) is dropped as
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import scrapy
 from scrapy.http import TextResponse
@@ -33,9 +32,6 @@ from newscrawl.run.drops import record_drop
 from newscrawl.state.seen_store import canonical_url
 from newscrawl.state.seen_urls import SeenUrls
 
-if TYPE_CHECKING:
-    from .site import SiteSpider
-
 logger = logging.getLogger(__name__)
 PAGES_STATS = "newscrawl/pages/"
 DEFAULT_MAX_ARTICLE_PAGES = 10
@@ -45,7 +41,7 @@ CONTINUATION_PRIORITY = 11  # above new articles' pages (10): an article's pages
 class ArticlePages:
     """The spider's follower of article pagers (one per spider)."""
 
-    def __init__(self, spider: SiteSpider):
+    def __init__(self, spider):  # a SiteSpider (newscrawl.spiders.site)
         self.spider = spider
         settings = spider.crawler.settings
         self.max_pages = settings.getint("NEWSCRAWL_MAX_ARTICLE_PAGES", DEFAULT_MAX_ARTICLE_PAGES)
