@@ -28,6 +28,7 @@ from newscrawl.extract import Page, dom, extract_page
 
 DATASETS = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
 pytestmark = pytest.mark.skipif(not DATASETS.is_dir(), reason=f"needs the real datasets in {DATASETS}")
+CHARSET_METAS = "//meta[@charset or translate(@http-equiv, 'CONTENYP', 'contenyp')='content-type']"
 LINES_A_PAGE = 4  # paragraphs each page holds at least: a continuation page is a page of text
 
 
@@ -87,7 +88,7 @@ def split_page(article: dict, parts: int, page: int, pager: str, next_article: s
     if repeat_lead and page > 1:  # the portal repeats the article's lead at the top of every page
         kept[0].addprevious(copy.deepcopy(lead))
     kept[-1].addnext(html.fragment_fromstring(f"<div class='pager'>{pager}{next_article}</div>"))
-    for meta in root.xpath("//meta[@charset or translate(@http-equiv, 'CONTENT', 'content')='content-type']"):
+    for meta in root.xpath(CHARSET_METAS):  # served as UTF-8
         meta.getparent().remove(meta)
     return "<!DOCTYPE html>" + html.tostring(root, encoding="unicode")
 
@@ -224,3 +225,25 @@ async def test_an_article_over_more_pages_than_the_cap_stops_at_the_cap(http_ser
     assert [records[p[0]]["pages"] for p in pages] == [2, 2]
     assert crawler.stats.get_value("newscrawl/pages/capped") == 2
     assert urlsplit(pages[0][2]).path not in http_server.hits  # page 3 never fetched
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_all_on_one_page_link_is_read_instead_of_the_pager(http_server, tmp_path):
+    (article,) = real_articles("daniel-zh", [3], han=True)
+    url = http_server.url("/roll/2012-01-12/doc-ifxwhole.shtml")
+    single = url.replace(".shtml", "_all.shtml")
+    pages = serve_split(http_server, article, urlsplit(url).path, 3, underscore_form,
+                        lambda page, n, k: sina_pager(page, n, k) + f"<a href='{single}'>单页阅读</a>",
+                        "<a href='/roll/other.shtml'>下一篇</a>")
+    whole = copy.deepcopy(article["root"])
+    for meta in whole.xpath(CHARSET_METAS):
+        meta.getparent().remove(meta)
+    http_server.add(urlsplit(single).path, "<!DOCTYPE html>" + html.tostring(whole, encoding="unicode"))
+    spider = site_spider(catalogues=[http_server.url("/list.html")], article_pattern="doc-ifxwhole")
+    http_server.add("/list.html", f"<html><body><a href='{url}'>The whole story on one page</a></body></html>")
+    out = tmp_path / "out.jsonl"
+    await run_crawl(spider, crawl_settings(tmp_path, out))
+    (record,) = read_jsonl(out)
+    assert record["url"] == url and record["pages"] == 1
+    assert zyte_prf(article["text"], record["text"], han_chars=True).f1 >= 0.98
+    assert not any(urlsplit(p).path in http_server.hits for p in pages[1:])  # the pager was not followed
