@@ -247,3 +247,21 @@ async def test_an_all_on_one_page_link_is_read_instead_of_the_pager(http_server,
     assert record["url"] == url and record["pages"] == 1
     assert zyte_prf(article["text"], record["text"], han_chars=True).f1 >= 0.98
     assert not any(urlsplit(p).path in http_server.hits for p in pages[1:])  # the pager was not followed
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_continuation_redirected_off_the_article_ends_it_there(http_server, tmp_path):
+    (article,) = real_articles("daniel-zh", [3], han=True)
+    url = http_server.url("/roll/2012-01-12/doc-ifxmoved.shtml")
+    pages = serve_split(http_server, article, urlsplit(url).path, 3, underscore_form, sina_pager,
+                        "<a href='/roll/other.shtml'>下一篇</a>")
+    http_server.add(urlsplit(pages[1]).path, status=302, headers={"Location": "/"})  # a removed page 2
+    http_server.add("/", "<html><body><h1>首页</h1><p>今日要闻与热点推荐，欢迎访问本站首页。</p></body></html>")
+    http_server.add("/list.html", f"<html><body><a href='{url}'>A story split over three pages</a></body></html>")
+    spider = site_spider(catalogues=[http_server.url("/list.html")], article_pattern="doc-ifxmoved")
+    out = tmp_path / "out.jsonl"
+    crawler = await run_crawl(spider, crawl_settings(tmp_path, out))
+    (record,) = read_jsonl(out)
+    assert record["url"] == url and record["pages"] == 1
+    assert "首页" not in record["text"] and article["lines"][0] in record["text"]
+    assert crawler.stats.get_value("newscrawl/pages/failed/redirected") == 1

@@ -9,13 +9,14 @@ URL and body, the continuation pages in ``more_pages`` (joined after extraction:
 when the first page has one (if it fails, the pager is followed).
 
 Bounds: at most ``NEWSCRAWL_MAX_ARTICLE_PAGES`` pages an article (default 10; 1 follows
-none), counted as ``newscrawl/pages/capped`` when a pager goes on; a pager leading back
-to a page already read ends the article (``newscrawl/pages/loop``); a continuation page that
-fails to download ends it too (``newscrawl/pages/failed/<reason>``): the pages before it are
-exported.  Every continuation URL is claimed for the run, so a catalogue listing it does not
-fetch it again; a listed page that turns out to be a continuation (its URL is an article URL
-with a page number, and its pager links that article URL) is dropped as
-``continuation_page`` and its first page fetched in its place, unless claimed already.
+none), counted as ``newscrawl/pages/capped`` when a pager goes on; a pager leading back to a
+page already read ends the article (``newscrawl/pages/loop``); a continuation page that fails
+to download or is redirected off the article ends it too (``newscrawl/pages/failed/<reason>``,
+``failed/redirected``): the pages before it are exported.  Every continuation URL is claimed
+for the run, so a catalogue listing it does not fetch it again; a listed page that turns out
+to be a continuation (its URL is an article URL with a page number, and its pager links that
+article URL) is dropped as ``continuation_page`` and its first page fetched in its place,
+unless claimed already.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import scrapy
 from scrapy.http import TextResponse
 
 from newscrawl.discovery import links
-from newscrawl.extract.fields.pager import find_pager, first_page_of
+from newscrawl.extract.fields.pager import find_pager, first_page_of, page_number
 from newscrawl.items import ArticleItem
 from newscrawl.run.drops import record_drop
 from newscrawl.state.seen_store import canonical_url
@@ -119,6 +120,12 @@ class ArticlePages:
             item.body = response.body
             item.page_urls = [item.url, response.url]
             yield item
+            return
+        if page_number(item.url, response.url) is None:  # redirected off the article (a removed page)
+            self.stats.inc_value(PAGES_STATS + "failed/redirected")
+            logger.info("Continuation page %s of %s redirected to %s: the article ends before it",
+                        response.request.url, item.url, response.url)
+            yield self._finished(item)
             return
         item.more_pages = [*(item.more_pages or ()), (response.url, response.body)]
         state["visited"].append(canonical_url(response.url))
