@@ -265,3 +265,27 @@ async def test_a_continuation_redirected_off_the_article_ends_it_there(http_serv
     assert record["url"] == url and record["pages"] == 1
     assert "首页" not in record["text"] and article["lines"][0] in record["text"]
     assert crawler.stats.get_value("newscrawl/pages/failed/redirected") == 1
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_next_page_that_repeats_the_article_is_not_joined(http_server, tmp_path):
+    # A Drupal-style pager under the article that pages something else (older publications):
+    # its "page 2" is the same article again, which must neither be joined nor thin the body.
+    (article,) = real_articles("wcxb", [2], han=False, english=True)
+    url = http_server.url("/2024/05/03/garden-story/")
+    whole = copy.deepcopy(article["root"])
+    for meta in whole.xpath(CHARSET_METAS):
+        meta.getparent().remove(meta)
+    body = whole.xpath("//body")[0]
+    body.append(html.fragment_fromstring(f"<ul class='pager'><li><a rel='next' href='{url}?page=1'>Next »</a></li></ul>"))
+    page = "<!DOCTYPE html>" + html.tostring(whole, encoding="unicode")
+    http_server.add(urlsplit(url).path, page)
+    http_server.add(urlsplit(url).path + "?page=1", page)
+    http_server.add("/list.html", f"<html><body><a href='{url}'>A garden story with a list pager</a></body></html>")
+    spider = site_spider(catalogues=[http_server.url("/list.html")], article_pattern="garden-story")
+    out = tmp_path / "out.jsonl"
+    crawler = await run_crawl(spider, crawl_settings(tmp_path, out))
+    (record,) = read_jsonl(out)
+    assert record["url"] == url and record["pages"] == 1
+    assert zyte_prf(article["text"], record["text"]).f1 >= 0.98
+    assert crawler.stats.get_value("newscrawl/pages/failed/same_text") == 1

@@ -67,9 +67,23 @@ def repeated_lines(pages: list[dict]) -> tuple[set[str], set[str]]:
     return repeated - lead, repeated
 
 
+def continued(pages: list[dict]) -> list[dict]:
+    """The pages up to the first that repeats the pages before it (half its lines or more: the
+    article again, under a pager that was not the article's), which ends the article."""
+    kept, seen = pages[:1], set(_lines(pages[0].get("text")))
+    for page in pages[1:]:
+        lines = _lines(page.get("text"))
+        if not lines or 2 * sum(line in seen for line in lines) >= len(lines):
+            break
+        kept.append(page)
+        seen.update(lines)
+    return kept
+
+
 def join_pages(pages: list[dict]) -> dict:
-    """The first page's fields with the pages' bodies joined in order (:func:`repeated_lines`
-    left out); ``pages`` = how many."""
+    """The first page's fields with the bodies of its :func:`continued` pages joined in order
+    (:func:`repeated_lines` left out); ``pages`` = how many."""
+    pages = continued(pages)
     joined = dict(pages[0])
     first_dropped, dropped = repeated_lines(pages) if len(pages) > 1 else (set(), set())
     lines, markdown, rendered = [], [], []

@@ -178,9 +178,20 @@ class ExtractStage(Stage):
                 except Dropped as exc:
                     self._page_failed(item, page, exc)
                     break
-            return self._fill(item, join_pages(fields))
+            return self._joined(item, fields)
         finally:
             self._check_template_saves()
+
+    def _joined(self, item: ArticleItem, fields: list[dict]) -> ArticleItem:
+        """``item`` filled with its pages' joined fields; a page repeating the pages before it
+        ends the article there (``newscrawl/pages/failed/same_text``)."""
+        joined = join_pages(fields)
+        if joined["pages"] < len(fields):
+            self.crawler.stats.inc_value(f"{PAGES_STATS}failed/same_text")
+            logger.info("Page %d of %s repeats the pages before it: joined the %d before it",
+                        joined["pages"] + 1, item.url, joined["pages"])
+            item.page_urls = (item.page_urls or [])[:joined["pages"]]
+        return self._fill(item, joined)
 
     def _page_failed(self, item: ArticleItem, page: dict, exc: Dropped) -> None:
         """A continuation page without an article ends the join: the pages before it are exported."""
@@ -235,7 +246,7 @@ class ExtractStage(Stage):
             except Dropped as exc:
                 self._page_failed(item, page, exc)
                 break
-        return self._fill(item, join_pages(fields))
+        return self._joined(item, fields)
 
     async def _worker_fields(self, job: dict) -> dict:
         """One page's fields, extracted in a worker process, which the pool replaces if it dies or

@@ -4,10 +4,11 @@ Portals split long articles into pages: ``doc-abc.shtml``, ``doc-abc_2.shtml``, 
 (Sina, Sohu, 163), ``story?page=2``, ``story/2/``, with a pager under the body (``下一页``,
 ``第2页``, ``Следующая страница``, ``Next page``, ``rel="next"``).  A continuation of an
 article is a link **to the same URL with a page number** (:func:`page_number`): the path's
-``_N`` before the extension, a last path segment ``N``, or a ``page``-like query parameter;
+``_N`` or ``-N`` before the extension, a last path segment ``N``, or a ``page``-like query parameter;
 so a "next article" link (``下一篇``, ``Next article``, ``Следующая статья``), which leads to
 another article's URL, is never one.  Besides the URL, the link must say it is a pager link:
-``rel="next"``, a "next page" text, or the page's number as its text (``2``, ``[2]``, ``第2页``).
+``rel="next"``, a "next page" text, or the page's number as its text (``2``, ``[2]``, ``第2页``);
+a link in the comments (``class="comment-pagination"``) pages the comments, not the article.
 
 An "all on one page" link (``阅读全文``, ``单页阅读``, ``View as single page``, ``Показать на
 одной странице``) to the same URL with an ``all``/``full``/``single`` page token or an added
@@ -136,6 +137,15 @@ def _says_number(text: str, number: int) -> bool:
     return match is not None and int(match.group(1) or match.group(2)) == number
 
 
+def _in_comments(anchor) -> bool:
+    """Is ``anchor`` in the comments (their own pager pages the comments, not the article)?"""
+    for parent in anchor.iterancestors():
+        names = f"{parent.get('class') or ''} {parent.get('id') or ''}".lower()
+        if "comment" in names:
+            return True
+    return False
+
+
 def find_pager(root, url: str, first_url: str | None = None) -> Pager:
     """The pager of the page at ``url`` (page ``n`` of the article at ``first_url``, itself by
     default): the link to page ``n + 1``, and an all-on-one-page link.  Links resolve against
@@ -154,13 +164,13 @@ def find_pager(root, url: str, first_url: str | None = None) -> Pager:
     for anchor in root.iter("a"):
         target = _resolve(base, anchor.get("href"))
         number = page_number(first_url, target) if target else None
-        if number is None:
+        if number is None or _in_comments(anchor):
             continue
         text = _link_text(anchor)
         if number == "all":
             if single_url is None and _SINGLE_TEXT_RE.fullmatch(text):
                 single_url = target
-        elif next_url is None and number != current and (
+        elif next_url is None and _stem(target) != _stem(url) and (
                 _says_next(anchor, text) or (number == current + 1 and _says_number(text, number))):
             next_url = target
     return Pager(next_url=next_url, single_url=single_url)
