@@ -219,10 +219,15 @@ async def test_an_article_over_more_pages_than_the_cap_stops_at_the_cap(http_ser
     articles, pages, pattern = build_site(http_server, "en")
     spider = site_spider(catalogues=[http_server.url("/list.html")], article_pattern=pattern)
     out = tmp_path / "out.jsonl"
-    crawler = await run_crawl(spider, crawl_settings(tmp_path, out, NEWSCRAWL_MAX_ARTICLE_PAGES=2))
+    # extracted in the crawl process (the other tests: in a worker), the same join
+    crawler = await run_crawl(spider, crawl_settings(tmp_path, out, NEWSCRAWL_MAX_ARTICLE_PAGES=2,
+                                                     NEWSCRAWL_EXTRACT_PROCESSES=0))
     records = {r["url"]: r for r in read_jsonl(out)}
     assert sorted(records) == sorted(p[0] for p in pages)
     assert [records[p[0]]["pages"] for p in pages] == [2, 2]
+    for article, urls in zip(articles, pages, strict=True):  # the first two pages' paragraphs, in order
+        size = -(-len(article["lines"]) // len(urls))
+        assert [_norm(t) for t in records[urls[0]]["text"].split("\n")] == article["lines"][:2 * size]
     assert crawler.stats.get_value("newscrawl/pages/capped") == 2
     assert urlsplit(pages[0][2]).path not in http_server.hits  # page 3 never fetched
 
