@@ -16,6 +16,8 @@ The rich record's ``tags`` and ``keywords`` are written to CSV as ``authors`` is
 (``{"url", "caption", "alt", "credit"}`` objects) as JSON; ``modified`` is ISO 8601 as ``published``.
 ``entries`` (a live blog's ``{"time", "title", "text", "url", "new"}`` objects, empty on other pages)
 is written to CSV as JSON.
+``pages`` is how many pages of a multi-page article the body joins (1 for most); the continuation
+pages ride on the item as ``more_pages`` between the spider and the extraction, never exported.
 
 Exported text is safe to open: every exported field is serialized through
 :func:`clean_export_value` (by all of Scrapy's exporters, through the dataclass field
@@ -66,6 +68,7 @@ EXPORT_FIELDS = (
     "entries",
     "markdown",
     "html",
+    "pages",  # how many pages the article's body was joined from (newscrawl.pipelines.pages)
 )
 # Fields holding the body again, with markup: NEWSCRAWL_EXPORT_MARKDOWN / _HTML leave them out.
 BODY_RENDERINGS = {"markdown": "NEWSCRAWL_EXPORT_MARKDOWN", "html": "NEWSCRAWL_EXPORT_HTML"}
@@ -170,6 +173,7 @@ class ArticleItem:
     entries: list[dict[str, Any]] = field(default_factory=list, metadata={"serializer": clean_export_value})
     markdown: str | None = _exported()
     html: str | None = _exported()
+    pages: int | None = None
     # Not exported (absent from EXPORT_FIELDS):
     listing_url: str | None = None
     status: int = 200
@@ -181,6 +185,8 @@ class ArticleItem:
     coverage_end: str | None = None  # a live blog's declared coverageEndTime (ISO 8601)
     canonical: str | None = None  # the page's own <link rel=canonical> / og:url, on the same site
     fingerprint: bytes | None = field(default=None, repr=False)  # text's MinHash from a worker (b"": none)
+    more_pages: list[tuple[str, bytes]] | None = field(default=None, repr=False)  # continuation pages, raw
+    page_urls: list[str] | None = None  # the URLs of the pages joined, first to last
 
     @classmethod
     def from_listing(cls, listing: dict[str, Any], **kwargs: Any) -> ArticleItem:

@@ -43,6 +43,7 @@ NEWSCRAWL_SHARED_BODY_CHECK = True  # one body, different titles: a failed extra
 NEWSCRAWL_MAX_FEED_ENTRIES = 1000  # entries read per feed document; the rest are ignored
 NEWSCRAWL_MAX_LISTING_LINKS = 10_000  # a catalogue page with more links is skipped
 NEWSCRAWL_MAX_LIST_APIS = 20  # list endpoints (data-list-api) read per catalogue page; the rest are dropped
+NEWSCRAWL_MAX_ARTICLE_PAGES = 10  # pages of one multi-page article followed and joined; 1 = follow no pager
 NEWSCRAWL_SITEMAP_MAX_AGE_DAYS = 7  # older sitemap entries skipped when no since/max_age_days; 0 = none
 NEWSCRAWL_SITEMAP_MAX_DEPTH = 3  # sitemap index levels followed below a configured or robots.txt sitemap
 NEWSCRAWL_SITEMAP_MAX_FILES = 1000  # sitemap files read per run; the rest are dropped (sitemap_capped)

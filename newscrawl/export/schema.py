@@ -22,6 +22,7 @@ FIELD_TYPES: dict[str, pa.DataType] = {
     "paywalled": pa.bool_(),
     "word_count": pa.int64(),
     "entries": pa.list_(_ENTRY),
+    "pages": pa.int64(),
 }
 
 

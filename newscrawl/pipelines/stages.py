@@ -16,6 +16,7 @@ from ..extract import METHODS
 from ..extract.page_type import drop_reason
 from ..items import BODY_RENDERINGS, ArticleItem, ListingItem
 from .extraction import extract_fields, warm_up
+from .pages import PAGES_STATS, join_pages
 from .pool import ExtractionPool, ExtractionTimeout, WorkerCrashed, release_pool, shared_pool
 from .shared_body import shared_bodies
 from .templates import SAVE_FAILED, CrawlTemplates
@@ -165,12 +166,42 @@ class ExtractStage(Stage):
         job = {"site": item.site, "body": body, "url": item.url, "content_type": item.content_type,
                "listing_title": item.listing_title,
                "feed_entry": {k: v for k, v in feed_entry.items() if v}}
+        # an article over several pages: each page extracted alike, joined in order (.pages)
+        more = [dict(job, url=url, body=page) for url, page in item.more_pages or ()]
+        item.more_pages = None
         if self.pool is not None:
-            return self._extract_in_worker(item, job)
+            return self._extract_in_worker(item, job, more)
         try:
-            return self._fill(item, extract_fields(self.templates, self.method, bodies=self.bodies, **job))
+            fields = [extract_fields(self.templates, self.method, bodies=self.bodies, **job)]
+            for page in more:
+                try:
+                    fields.append(extract_fields(self.templates, self.method, bodies=self.bodies, **page))
+                except Dropped as exc:
+                    self._page_failed(item, page, exc)
+                    break
+            return self._joined(item, fields)
         finally:
             self._check_template_saves()
+
+    def _joined(self, item: ArticleItem, fields: list[dict]) -> ArticleItem:
+        """``item`` filled with its pages' joined fields; a page repeating the pages before it
+        ends the article there (``newscrawl/pages/failed/same_text``)."""
+        joined = join_pages(fields)
+        if joined["pages"] < len(fields):
+            self.crawler.stats.inc_value(f"{PAGES_STATS}failed/same_text")
+            logger.info("Page %d of %s repeats the pages before it: joined the %d before it",
+                        joined["pages"] + 1, item.url, joined["pages"])
+            item.page_urls = (item.page_urls or [])[:joined["pages"]]
+        return self._fill(item, joined)
+
+    def _page_failed(self, item: ArticleItem, page: dict, exc: Dropped) -> None:
+        """A continuation page without an article ends the join: the pages before it are exported."""
+        self.crawler.stats.inc_value(f"{PAGES_STATS}failed/{exc.reason}")
+        logger.info("Continuation page %s of %s gave no article (%s): joined the pages before it",
+                    page["url"], item.url, exc.reason)
+        urls = item.page_urls or []
+        if page["url"] in urls:
+            item.page_urls = urls[:urls.index(page["url"])]
 
     def _check_template_saves(self) -> None:
         """A template library that could not be saved (full disk, read-only store) stops the run
@@ -207,9 +238,20 @@ class ExtractStage(Stage):
             if slot is not None:
                 slot.nextcall.schedule()
 
-    async def _extract_in_worker(self, item: ArticleItem, job: dict) -> ArticleItem:
-        """Extraction in a worker process, which the pool replaces if it dies or runs past the
-        time limit (then the page is dropped: ``extraction_timeout``, ``extraction_crash``)."""
+    async def _extract_in_worker(self, item: ArticleItem, job: dict, more: list[dict]) -> ArticleItem:
+        """Extraction in worker processes, page by page (:meth:`_worker_fields`)."""
+        fields = [await self._worker_fields(job)]
+        for page in more:
+            try:
+                fields.append(await self._worker_fields(page))
+            except Dropped as exc:
+                self._page_failed(item, page, exc)
+                break
+        return self._joined(item, fields)
+
+    async def _worker_fields(self, job: dict) -> dict:
+        """One page's fields, extracted in a worker process, which the pool replaces if it dies or
+        runs past the time limit (then the page is dropped: ``extraction_timeout``, ``extraction_crash``)."""
         self._sent()
         self._sites.add(job["site"])
         pool = self.pool
@@ -232,7 +274,7 @@ class ExtractStage(Stage):
         self._check_template_saves()
         if "dropped" in outcome:
             raise Dropped(*outcome["dropped"], job["url"])
-        return self._fill(item, outcome["fields"])
+        return outcome["fields"]
 
 
 class ClassifierStage(Stage):

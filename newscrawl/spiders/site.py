@@ -70,6 +70,7 @@ from newscrawl.middlewares.retry import exception_reason
 from newscrawl.middlewares.scheduler import DETAIL_META
 from newscrawl.run.crawlstats import DETAIL_FAILED
 from newscrawl.run.drops import DROP_PREFIX, record_drop
+from newscrawl.state.seen_urls import SeenUrls
 
 from ..items import ArticleItem, ListingItem, now_iso
 from ..sites import (
@@ -84,6 +85,7 @@ from ..sites import (
 )
 from ..urls import short_url
 from .feeds import DEFAULT_MAX_ENTRIES, parse_feed
+from .pages import ArticlePages
 from .sitemaps import MAX_URLS, SitemapEntry, SitemapError, parse_w3c_datetime, read_sitemap
 from .url_shapes import CrawlUrlShapes
 
@@ -552,7 +554,7 @@ class SiteSpider(scrapy.Spider):
                         f"redirected to {short_url(response.url)}")
             return
         content_type = response.headers.get("Content-Type")
-        yield ArticleItem.from_listing(
+        item = ArticleItem.from_listing(
             listing,
             url=response.url,
             status=response.status,
@@ -560,6 +562,23 @@ class SiteSpider(scrapy.Spider):
             body=response.body,
             fetched_at=now_iso(),
         )
+        yield from self.pages.first_page(response, item, listing)  # its continuation pages first
+
+    @cached_property
+    def pages(self) -> ArticlePages:
+        return ArticlePages(self)
+
+    def detail_request_for(self, url: str, listing: dict[str, Any]) -> scrapy.Request:
+        """The detail request for ``url`` in place of a listed page (an article's first page)."""
+        seen = self.crawler.get_extension(SeenUrls)
+        return self.detail_request(ListingItem(**{**listing, "url": url}), seen.run_id if seen else "")
+
+    def parse_continuation(self, response, state: dict[str, Any], single: bool):
+        """A continuation page of an article (:mod:`.pages`)."""
+        yield from self.pages.continuation(response, state, single)
+
+    def continuation_failed(self, failure):
+        yield from self.pages.failed(failure, failure_reason(failure)[0])
 
     def redirected_to_listing(self, response) -> bool:
         """Did a redirect (Scrapy's ``redirect_urls``) end on a listing page rather than an article?
