@@ -138,4 +138,5 @@ def map_page(page: WarcPage, options: MapOptions = MapOptions()) -> dict | Skip:
         "fetched_at": page.date, "page_type": kind or "article",
         **{name: fields.get(name) for name in EXPORT_FIELDS if name not in _CRAWL_FIELDS},
     }
+    row["pages"] = row.get("pages") or 1  # each record alone: an archive follows no pager
     return {name: clean_export_value(row[name]) for name in ROW_FIELDS}
