@@ -19,7 +19,22 @@ PAGES, PER_PAGE = 3, 10
 OPEN_ARTICLES = 12  # answered before the test stops the first run
 
 
-class SlowSite(BaseHTTPRequestHandler):
+class HtmlHandler(BaseHTTPRequestHandler):
+    """A handler that answers with ``_send(html)`` and logs nothing."""
+
+    def _send(self, text: str):
+        data = text.encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+class SlowSite(HtmlHandler):
     """A paginated catalogue whose article pages answer slowly, so a crawl is caught mid-run."""
 
     hits: dict[str, int] = {}
@@ -46,17 +61,6 @@ class SlowSite(BaseHTTPRequestHandler):
             self._send(article_html(headline(n)))
         else:
             self.send_error(404)
-
-    def _send(self, text: str):
-        data = text.encode("utf-8")
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):
-        pass
 
 
 def article_path(page: int, i: int) -> str:

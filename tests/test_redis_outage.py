@@ -25,7 +25,7 @@ import subprocess
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -33,7 +33,7 @@ import pytest
 import pytest_twisted
 from conftest import crawl_settings, free_port, read_jsonl, site_spider
 from test_crawl_local import article_html, catalogue_html, headline
-from test_crawl_restart import SlowSite, exported_urls, serve_slow_site
+from test_crawl_restart import HtmlHandler, SlowSite, exported_urls, serve_slow_site
 from test_redis import _site
 
 redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
@@ -354,7 +354,7 @@ def test_only_worker_killed_the_next_run_takes_over_its_claims(tmp_path, redis_s
     assert "'finish_reason': 'finished'" in log_text
 
 
-class ListedSite(BaseHTTPRequestHandler):
+class ListedSite(HtmlHandler):
     """One catalogue page listing the first ``listed`` articles; counts the catalogue's reads."""
 
     listed = 3
@@ -369,17 +369,6 @@ class ListedSite(BaseHTTPRequestHandler):
             self._send(article_html(headline(int(self.path.split("/")[3]))))
         else:
             self.send_error(404)
-
-    def _send(self, text: str):
-        data = text.encode("utf-8")
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):
-        pass
 
 
 @pytest.mark.timeout(240)
