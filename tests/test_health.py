@@ -290,6 +290,8 @@ def test_a_jump_in_the_share_of_paywalled_articles_or_of_walled_pages_is_an_alar
     past = [run(d, exported=50 + d % 3, share_paywalled=0.1 + 0.02 * (d % 3),
                 dropped={"consent_wall": d % 2, "already_exported": 5}) for d in range(8)]
     assert signals_of([*past, run(9, share_paywalled=0.14, dropped={"consent_wall": 1})]) == set()
+    # a quiet day of five articles, four of them paywalled: a site that mixes both swings on a few pages
+    assert signals_of([*past, run(9, exported=5, listed=6, fetched=5, share_paywalled=0.8)]) == set()
     paywalled = evaluate([*past, run(9, share_paywalled=0.6)])
     assert [a.signal for a in paywalled] == ["share_paywalled"]
     assert paywalled[0].value == 0.6 and "paywalled articles rose by" in paywalled[0].line()
