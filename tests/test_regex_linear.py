@@ -52,13 +52,14 @@ from functools import cache
 from pathlib import Path
 from re import _constants as sre  # the parser's opcodes; stable across 3.11-3.13
 from re import _parser as sre_parse
+from types import SimpleNamespace
 
 import pytest
 
 import newscrawl
 from fuzz.timing import TooSlow, cpu_ns
 from newscrawl.extract import dom, stopwords
-from newscrawl.extract.methods import auto
+from newscrawl.extract.methods import auto, embedded
 
 PACKAGE_DIR = Path(newscrawl.__file__).parent
 GROWTH_BOUND = 8.0  # time(4n) / time(n); see the module docstring
@@ -385,6 +386,9 @@ SCANS = {
                                ["<p>x</p>", '\\u003cp class=\\"a\\"\\u003ey\\u003c\\/p\\u003e', "<p a>b<\\/p>"]),
     "auto.strip_script_tags": (auto.strip_script_tags, ["<b>x</b>", "\\u003cb\\u003ey\\u003c/b\\u003e"]),
     "auto.script_paragraphs": (auto.script_paragraphs, ["<script><p>x</p></script>"]),
+    "embedded.blobs": (lambda text: embedded.blobs(SimpleNamespace(text=text)),
+                       ['<script id="__NEXT_DATA__">{"a": [1]}</script>', "<script>window.__NUXT__={};</script>",
+                        "<script>Fusion.globalContent = [2];x()</script>"]),
     "dom.cut_noscripts": (dom.cut_noscripts, ["<noscript>x</noscript>", "<NOSCRIPT a>y</noscript >"]),
     "dom.noscript_contents": (dom.noscript_contents, ["<noscript>x</noscript>", "<noscript a>y</noscript>"]),
     "stopwords zh": (stopwords.stopword_matcher("zh"), ["由此可", "的"]),
