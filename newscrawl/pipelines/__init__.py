@@ -14,11 +14,12 @@ Stages, in ``ITEM_PIPELINES`` order (see :data:`STAGES`):
    (``NEWSCRAWL_METHOD``, default ``auto``), date, author, links, language.
    :class:`SinceFilterStage` (400) — the date window (``-a since``, the site's ``since``/
    ``max_age_days``) on the extracted date, for articles whose listing gave none.
-4. :class:`ClassifierStage` (500) — slot for the article/non-article classifier; no-op for now.
+4. :class:`ClassifierStage` (500) — only articles go on: the page's kind
+   (:mod:`newscrawl.extract.page_type`) drops the rest as ``not_article/<kind>`` or a wall.
 5. :class:`ValidateStage` (600) — an article needs a title and text.
-6. :class:`ExportGateStage` (700) — last check against the seen-URL store, then export;
-   :class:`~.pages.PageUrlsStage` (710) records a multi-page article's continuation URLs once
-   it is exported (the pages are followed by the spider and joined after extraction: :mod:`.pages`).
+6. :class:`ExportGateStage` (700) — last check against the seen-URL store, then export; a
+   multi-page article's continuation URLs are recorded with its first URL once it is exported
+   (the pages are followed by the spider and joined after extraction: :mod:`.pages`).
 
 **Why detail pages go through the scheduler.**  ``engine.download_async()`` called from a
 pipeline would bypass the scheduler: no dupefilter, no ``JOBDIR`` queue, no priority,
@@ -64,7 +65,6 @@ STAGES = {
     "newscrawl.pipelines.ClassifierStage": 500,
     "newscrawl.pipelines.ValidateStage": 600,
     "newscrawl.pipelines.ExportGateStage": 700,
-    "newscrawl.pipelines.pages.PageUrlsStage": 710,  # a multi-page article's pages recorded as exported
 }
 
 __all__ = [

@@ -8,26 +8,17 @@ pages (``more_pages``).  Each page is extracted by the normal extraction
 repeat (the lead once kept: :func:`repeated_lines`), and sets ``pages``.  The other fields (title, date,
 authors, ...) are the first page's.
 
-:class:`PageUrlsStage` records the continuation URLs of an exported article in the seen-URL
-store beside its first URL, so that a later run that finds one listed skips it
+:class:`~newscrawl.state.seen_urls.SeenUrls` records the continuation URLs (``page_urls``) of an
+exported article beside its first URL, so that a later run that finds one listed skips it
 (``already_exported``) instead of exporting that page alone.
 """
 
 from __future__ import annotations
 
-import logging
-import sqlite3
-from typing import Any
-
 from lxml import html as lxml_html
-from scrapy import signals
-
-from newscrawl.state.seen_urls import SeenUrls, state_write_failed
 
 from ..extract.record import word_count
-from ..items import ArticleItem
 
-logger = logging.getLogger(__name__)
 PAGES_STATS = "newscrawl/pages/"
 REPEATED_LEAD_LINES = 3  # leading lines of the first page that other pages may repeat (a lead)
 _MARKUP = "#>*_-+` \t"
@@ -116,30 +107,3 @@ def join_pages(pages: list[dict]) -> dict:
         joined["word_count"] = word_count(joined["text"])
         joined.pop("fingerprint", None)  # the joined text's fingerprint is computed at the export gate
     return joined
-
-
-class PageUrlsStage:
-    """Records the continuation URLs of each exported multi-page article in the seen-URL store
-    (on ``item_scraped``, after the feed exporter wrote the record, as the first URL is)."""
-
-    def __init__(self, crawler):
-        self.crawler = crawler
-        crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        return cls(crawler)
-
-    def process_item(self, item: Any) -> Any:
-        return item
-
-    def item_scraped(self, item: Any, spider) -> None:
-        if not isinstance(item, ArticleItem) or not item.page_urls:
-            return
-        seen = self.crawler.get_extension(SeenUrls)
-        if seen is None or seen.export_failed or seen.state_failed:
-            return
-        try:
-            seen._store().add(item.site, [seen._key(url) for url in item.page_urls if url != item.url])
-        except (OSError, sqlite3.Error) as exc:
-            state_write_failed(self.crawler, seen._store_name(), exc)

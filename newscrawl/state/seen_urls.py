@@ -204,7 +204,9 @@ class SeenUrls(RejectionMemory):
 
     def item_scraped(self, item: Any, spider) -> None:
         if isinstance(item, ArticleItem) and not self.export_failed and not self.state_failed:
-            urls = [u for u in (item.url, item.listing_url, item.canonical) if u]
+            # a multi-page article's continuation pages are exported with it, never alone
+            urls = [u for u in (item.url, item.listing_url, item.canonical, *(item.page_urls or ())) if u]
+            urls = list(dict.fromkeys(urls))
             minhash = self._fingerprints.pop(item.url, None)
             try:
                 self._store().add(item.site, [self._key(u) for u in urls])
