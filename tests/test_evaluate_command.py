@@ -11,6 +11,7 @@ import pytest
 from test_evaluate import write_dataset
 
 from newscrawl.evaluation import quality_gate
+from newscrawl.extract import models
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "datasets"
@@ -172,9 +173,14 @@ def test_evaluate_on_shared_aeb_sample(tmp_path):
     out = tmp_path / "aeb.json"
     proc = scrapy(tmp_path, "evaluate", str(SHARED / "aeb"), "--limit", "15", "--json", str(out))
     assert proc.returncode == 0, proc.stderr
-    (result,) = json.loads(out.read_text())
+    results = {r["method"]: r for r in json.loads(out.read_text())}
+    result = results["auto"]
     assert result["pages"] == 15 and result["errors"] == 0
     assert result["body_zyte_f1"] > 0.6
+    if "aeb" in (models.read_manifest().get("body_sets") or []):  # in-sample: the out-of-fold row beside
+        assert results["auto (out of fold)"]["pages"] == 15
+    else:
+        assert set(results) == {"auto"}
 
 
 def test_evaluate_over_every_folder_skips_non_datasets_and_writes_markdown(tmp_path):

@@ -658,6 +658,11 @@ def add_arguments(parser: argparse.ArgumentParser, positional: bool = True) -> N
     parser.add_argument("--check-floors", metavar="FLOORS_JSON", help="exit 1 if a figure is below its floor")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="tqdm bar")
     parser.add_argument(
+        "--out-of-fold", action=argparse.BooleanOptionalAction, default=True,
+        help="beside a learned method's in-sample figure (a set its shipped model was trained on), "
+        "the same method with models refitted on site-grouped folds that never saw the page's site",
+    )  # fmt: skip
+    parser.add_argument(
         "--site-half", choices=("A", "B"),
         help="only the pages of one half of the sites (split by a hash of the registered domain)",
     )  # fmt: skip
@@ -694,6 +699,11 @@ def run_cli(args: argparse.Namespace, echo: Callable[[str], None] = print) -> in
             progress=args.progress,
             site_half=args.site_half,
         )
+    if not args.sweep and getattr(args, "out_of_fold", False):
+        from .out_of_fold import out_of_fold
+
+        for oof in out_of_fold([r for rs in results.values() for r in rs], args.datasets, args.limit):
+            results[oof.dataset].append(oof)
     for dataset_results in results.values():
         echo(format_table(dataset_results))
         for result in dataset_results:
@@ -741,7 +751,7 @@ def in_sample_note(method: str, dataset: str) -> str | None:
     if name not in trained_on:
         return None
     return (f"{method}: the shipped model was trained on {name}, so this figure is in-sample; "
-            "README (\"Learned methods\") gives the out-of-fold one")
+            "--out-of-fold (the default) adds a row scored by models that never saw the page's site")
 
 
 def worst_pages(result: Result, n: int) -> str:
