@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from newscrawl.evaluation import runner
+from newscrawl.evaluation import cli, runner
 from newscrawl.evaluation.out_of_fold import OOF_SUFFIX, out_of_fold
 from newscrawl.extract import models
 
@@ -54,11 +54,11 @@ def pool(tmp_path):
 
 def run(root, *extra):
     parser = argparse.ArgumentParser()
-    runner.add_arguments(parser)
+    cli.add_arguments(parser)
     args = parser.parse_args([str(root / BODY_SETS[0]), str(root / "not-trained-on"),
                               "--method", "classifier,auto-rules", *extra])
     lines: list[str] = []
-    assert runner.run_cli(args, echo=lines.append) == 0
+    assert cli.run_cli(args, echo=lines.append) == 0
     return "\n".join(lines)
 
 

@@ -1,7 +1,7 @@
 """``scrapy evaluate``: score the extraction methods on datasets with ground truth.
 
-A thin Scrapy layer over :mod:`newscrawl.evaluation.runner` (which also runs as
-``python -m newscrawl.evaluation.runner``) and :mod:`newscrawl.evaluation.quality_gate`.
+A thin Scrapy layer over :mod:`newscrawl.evaluation.cli` (which also runs as
+``python -m newscrawl.evaluation.cli``) and :mod:`newscrawl.evaluation.quality_gate`.
 
 ``--ablation`` prints Kazennikov and Soloviev's feature-group ablation (Table 1) and one- vs two-stage
 labelling (Table 2) from :func:`newscrawl.training.ablation`: trained on one
@@ -28,7 +28,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from newscrawl import training
-from newscrawl.evaluation import runner
+from newscrawl.evaluation import cli, runner
 
 
 class Command(ScrapyCommand):
@@ -65,7 +65,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
-        runner.add_arguments(parser, positional=False)
+        cli.add_arguments(parser, positional=False)
         group = parser.add_argument_group("Kazennikov and Soloviev ablation")
         group.add_argument("--ablation", action="store_true",
                            help="print the feature-group and one/two-stage ablation tables")
@@ -101,7 +101,7 @@ class Command(ScrapyCommand):
             return
         opts.datasets = args
         try:
-            self.exitcode = runner.run_cli(opts)
+            self.exitcode = cli.run_cli(opts)
         except ValueError as exc:  # bad dataset path, floors file, parameter
             raise UsageError(str(exc), print_help=False) from exc
 
