@@ -1,0 +1,52 @@
+"""The body's structure and pictures as real CMSs write them, through :func:`newscrawl.extract.extract`:
+sections of sections, paragraphs written as a list's items, pictures loaded through ``srcset``,
+``<picture>``, ``data-src`` and ``<noscript>``, galleries and pictures in tables."""
+
+from __future__ import annotations
+
+from newscrawl.evaluation.rich import markdown_headings, markdown_list_items
+from newscrawl.extract import extract
+from tests.pages import english_article
+
+URL = "https://example.com/news/2026/11/20/council-budget.html"
+MORE = [
+    "Public transport gets a larger share than last year, with new buses for the northern lines.",
+    "The libraries will open on Sundays again, a change readers of this paper asked for in letters.",
+    "Parks and playgrounds keep their funding, and two new ones are planned near the river.",
+    "Schools receive the money for the repairs their heads said could not wait another winter.",
+]
+
+
+def article(extra: str):
+    return extract(english_article(extra_body=extra), url=URL)
+
+
+def test_a_section_heading_over_deeper_headings_is_kept_a_teaser_strip_title_is_not():
+    # WordPress block editor: an <h2> section whose parts are <h3>s, each heading its text.
+    extra = (f'<h2 class="wp-block-heading">Where the money goes</h2>'
+             f'<h3 class="wp-block-heading">Transport and libraries</h3><p>{MORE[0]}</p><p>{MORE[1]}</p>'
+             f'<h3 class="wp-block-heading">Parks and schools</h3><p>{MORE[2]}</p><p>{MORE[3]}</p>'
+             '<h2>More videos</h2><h3>Watch the council vote</h3>')  # a strip of titles heading no text
+    found = article(extra)
+    headings = markdown_headings(found.markdown)
+    assert headings == ["Where the money goes", "Transport and libraries", "Parks and schools"]
+    assert "## Where the money goes\n\n### Transport and libraries" in found.markdown
+    assert "<h2>Where the money goes</h2><h3>Transport and libraries</h3>" in found.html
+
+
+def test_paragraphs_written_as_numbered_or_bulleted_items_are_a_list():
+    # Numbered paragraphs (classic editor), and bullet lines separated by <br> in one paragraph.
+    extra = (f"<p>Here is what the budget funds:</p><p>1. {MORE[0]}</p><p>2. {MORE[1]}</p><p>3. {MORE[2]}</p>"
+             f"<p>And what it cuts:</p><p>• {MORE[3]}<br>• Street lights will be switched off after midnight"
+             " in the industrial zone.</p>")
+    found = article(extra)
+    items = markdown_list_items(found.markdown)
+    assert items == [*MORE[:3], MORE[3], "Street lights will be switched off after midnight in the industrial zone."]
+    assert f"1. {MORE[0]}\n1. {MORE[1]}\n1. {MORE[2]}" in found.markdown
+    assert f"- {MORE[3]}" in found.markdown
+    assert f"<ol><li>{MORE[0]}</li><li>{MORE[1]}</li>" in found.html and f"<ul><li>{MORE[3]}</li>" in found.html
+    assert f"1. {MORE[0]}" in found.text.split("\n")  # text keeps the line as the page shows it
+    # A lone bullet, numbers out of order: paragraphs.
+    found = article(f"<p>2. {MORE[0]}</p><p>5. {MORE[1]}</p><p>• {MORE[2]}</p><p>{MORE[3]}</p>")
+    assert markdown_list_items(found.markdown) == []
+    assert f"2\\. {MORE[0]}" in found.markdown
