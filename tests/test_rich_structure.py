@@ -50,3 +50,22 @@ def test_paragraphs_written_as_numbered_or_bulleted_items_are_a_list():
     found = article(f"<p>2. {MORE[0]}</p><p>5. {MORE[1]}</p><p>• {MORE[2]}</p><p>{MORE[3]}</p>")
     assert markdown_list_items(found.markdown) == []
     assert f"2\\. {MORE[0]}" in found.markdown
+
+
+def test_pictures_in_a_table_grid_are_article_images_not_an_empty_data_table():
+    # A before/after grid as classic editors lay it out: pictures in one row, captions in the next.
+    grid = ('<table class="photo-grid"><tr><td><img src="/img/square-before.jpg" alt="The square in 2020" '
+            'width="600" height="400"></td><td><img data-src="/img/square-after.jpg" src="/img/blank.gif" '
+            'alt="The square today" width="600" height="400"></td></tr>'
+            "<tr><td>The square before the works</td><td>The square after the works</td></tr></table>")
+    found = article(grid + f"<p>{MORE[0]}</p>")
+    urls = [i["url"] for i in found.images]
+    assert urls == ["https://example.com/img/square-before.jpg", "https://example.com/img/square-after.jpg"]
+    assert "![The square in 2020](https://example.com/img/square-before.jpg)" in found.markdown
+    assert "| --- |" not in found.markdown and "<table>" not in found.html
+    assert "The square before the works" in found.text.split("\n")
+    # A table of data keeps its rendering.
+    data = ("<table><tr><th>Item</th><th>Amount</th></tr><tr><td>Roads</td><td>12 million</td></tr>"
+            "<tr><td>Libraries</td><td>3 million</td></tr></table>")
+    found = article(data + f"<p>{MORE[0]}</p>")
+    assert "| Item | Amount |" in found.markdown and found.images == []

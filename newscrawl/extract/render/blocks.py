@@ -33,6 +33,7 @@ from .urls import IMAGE_SCHEMES, markdown_destination, safe_url
 MAX_TABLE_ROWS = 200  # rows of one table rendered; the rest are counted in ``capped``
 MAX_TABLE_COLUMNS = 30
 MAX_IMAGES = 100  # images of one article rendered and listed
+MAX_TABLE_PICTURES = 10  # a table's first images looked at for an article picture
 MAX_TABLE_CELL_CHARS = 400  # a table with a longer cell lays out a page, it holds no data
 # Elements that make a table a layout grid rather than a data table.
 _LAYOUT_TAGS = frozenset("table div section article ul ol h1 h2 h3 h4 h5 h6 blockquote figure pre form "
@@ -164,7 +165,7 @@ class _Walker:
                     self._left_out_pictures(el)
                     walker.skip_subtree()
                     continue
-                if tag == "table" and _data_table(el):
+                if tag == "table" and _data_table(el) and not self._pictured(el):
                     flush()
                     self.blocks.append(self._table(el))
                     walker.skip_subtree()
@@ -220,6 +221,11 @@ class _Walker:
             self.strong += 1
         elif mark == "a":
             self.linking += 1
+
+    def _pictured(self, table) -> bool:
+        """Whether ``table`` shows an article picture: a grid of pictures and their captions, walked
+        as blocks (the pictures listed, the captions lines) rather than rendered as data."""
+        return any(self._image(img) is not None for img in islice(table.iter("img"), MAX_TABLE_PICTURES))
 
     def _image(self, img) -> dict | None:
         return describe_image(img, self.base_url, self.page_url, self.fallbacks, shown=True)
