@@ -101,11 +101,17 @@ DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 @pytest.mark.parametrize("dataset", ["zh-news", "fundus", "daniel-ru"])
 def test_real_pages_markdown_read_back_is_text(dataset):
     from newscrawl.evaluation.datasets import load_dataset
+    from newscrawl.extract.render.blocks import _BULLET, _NUMBERED
+
+    def unmarked(text: str) -> str:  # a paragraph written as a list item shows its marker as the list's
+        lines = [line[(m.end() if (m := _BULLET.match(line) or _NUMBERED.match(line)) else 0):]
+                 for line in text.split("\n")]
+        return "".join("".join(lines).split())
 
     for record in load_dataset(DATASETS / dataset, limit=15):
         article = extract(record.html, url=record.url)
         read_back = markdown_text(article.markdown)
-        assert "".join(read_back.split()) == "".join(article.text.split()), record.id
+        assert unmarked(read_back) == unmarked(article.text), record.id
 
 
 def test_emphasis_commonmark_would_not_read_is_left_out_of_the_markdown_only():

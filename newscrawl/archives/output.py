@@ -12,8 +12,10 @@ done again.  A failed write (a full disk) leaves no temporary file, and temporar
 killed job left are removed by the next (:func:`remove_temporaries`, under the job's lock).
 Readers take the outputs that have a marker (:func:`finished_outputs`).
 
-The Parquet schema is the crawl's export (:data:`newscrawl.archives.mapper.ROW_FIELDS`): strings,
-``authors`` a list of strings, ``links`` a list of ``{text, url}``; rows are written in row groups
+The Parquet schema is the crawl's export (:data:`newscrawl.archives.mapper.ROW_FIELDS`,
+:func:`newscrawl.export.schema.schema_for`): strings, ``published`` and ``modified`` UTC timestamps
+with their ISO text in ``published_local`` and ``modified_local``, ``authors`` a list of strings,
+``links`` a list of ``{text, url}``; rows are written in row groups
 of :data:`ROW_GROUP` rows, so memory does not grow with the file.
 """
 
@@ -24,7 +26,7 @@ import json
 import os
 from pathlib import Path
 
-from newscrawl.export.schema import schema_for
+from newscrawl.export.schema import arrow_row, schema_for
 
 from .mapper import ROW_FIELDS
 
@@ -154,7 +156,8 @@ class FileOutput:
         import pyarrow as pa
 
         if self._batch:
-            self._writer.write_table(pa.Table.from_pylist(self._batch, schema=schema()))
+            rows = [arrow_row(r) for r in self._batch]
+            self._writer.write_table(pa.Table.from_pylist(rows, schema=schema()))
             self._batch = []
 
     def _close(self) -> None:

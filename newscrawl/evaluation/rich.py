@@ -3,6 +3,8 @@
 - subheadings: normalised heading text (case, white space, trailing punctuation), recall and
   precision pooled over the pages whose truth lists subheadings (an empty list: the page has
   none, and any heading predicted there counts against precision);
+- list items: the normalised text of each Markdown list item, matched as subheadings are,
+  pooled recall and precision;
 - image URLs: resolved, scheme and host lower-cased, query kept; a predicted URL matches a
   truth image when it equals any of its versions (each is the same picture); pooled recall
   and precision;
@@ -59,8 +61,19 @@ def markdown_text(markdown: str | None) -> str:
 def markdown_headings(markdown: str | None) -> list[str]:
     """The text of each heading, its inline markup (emphasis, links, escapes) read as a reader sees it."""
     tokens = markdown_tokens(markdown)
-    return ["".join(c.content for c in tokens[i + 1].children or () if c.type in ("text", "code_inline"))
-            for i, t in enumerate(tokens[:-1]) if t.type == "heading_open"]
+    return [_inline_text(tokens[i + 1]) for i, t in enumerate(tokens[:-1]) if t.type == "heading_open"]
+
+
+def _inline_text(token) -> str:
+    return "".join(c.content if c.type in ("text", "code_inline") else " " if c.type == "softbreak" else ""
+                   for c in token.children or ())
+
+
+def markdown_list_items(markdown: str | None) -> list[str]:
+    """The text of each list item's first paragraph (a nested list's items are items of their own)."""
+    tokens = markdown_tokens(markdown)
+    return [_inline_text(tokens[i + 2]) for i, t in enumerate(tokens[:-2])
+            if t.type == "list_item_open" and tokens[i + 1].type == "paragraph_open"]
 
 
 def markdown_images(markdown: str | None) -> list[dict]:
@@ -188,6 +201,9 @@ def score_rich(record, prediction) -> dict:
     if has("subheadings") and markdown is not None:
         out["subheadings"] = subheading_counts(markdown_headings(markdown), get("subheadings") or [],
                                                prediction.title)
+    if has("list_items") and markdown is not None:
+        out["list_items"] = match_counts(map(normalize_text, markdown_list_items(markdown)),
+                                         map(normalize_text, get("list_items") or []))
     if has("images") and prediction.images is not None:
         truth = get("images") or []
         out["images"] = image_counts([i.get("url") for i in prediction.images], truth)
@@ -217,7 +233,7 @@ def summarize_rich(scores: list[dict]) -> dict:
     md = [s["md_zyte"] for s in scores if "md_zyte" in s]
     if md:
         out["md_zyte_f1"] = metrics.aggregate_shingles(md).f1
-    for key in ("subheadings", "images"):
+    for key in ("subheadings", "list_items", "images"):
         counts = [s[key] for s in scores if key in s]
         if counts:
             out[f"n_{key}"] = len(counts)

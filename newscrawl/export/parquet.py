@@ -32,7 +32,7 @@ from newscrawl.state.run_lock import RunLock
 from ..items import clean_export_value
 from .failed import export_failed
 from .files import JOURNAL_MARKER, PARQUET_MAGIC, feed_path, journal_start, pending
-from .schema import schema_for
+from .schema import arrow_row, conformed_dates, schema_for
 
 logger = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ def _journal_rows(lines, fields: list[str], skipped: list[int]):
         except ValueError:
             skipped[0] += 1  # a line a killed run left cut: it was never recorded as exported
             continue
-        yield {name: row.get(name) for name in fields}, len(line)
+        yield arrow_row({name: row.get(name) for name in fields}), len(line)
 
 
 def _batches(rows, schema: pa.Schema):
@@ -121,6 +121,7 @@ def _batches(rows, schema: pa.Schema):
 
 def _conformed(table: pa.Table, schema: pa.Schema) -> pa.Table:
     """``table`` (an earlier run's rows) with ``schema``'s columns: cast, a field added since filled."""
+    table = conformed_dates(table)
     columns = {}
     for name in schema.names:
         kind = schema.field(name).type

@@ -1,0 +1,71 @@
+"""The body's structure and pictures as real CMSs write them, through :func:`newscrawl.extract.extract`:
+sections of sections, paragraphs written as a list's items, pictures loaded through ``srcset``,
+``<picture>``, ``data-src`` and ``<noscript>``, galleries and pictures in tables."""
+
+from __future__ import annotations
+
+from newscrawl.evaluation.rich import markdown_headings, markdown_list_items
+from newscrawl.extract import extract
+from tests.pages import english_article
+
+URL = "https://example.com/news/2026/11/20/council-budget.html"
+MORE = [
+    "Public transport gets a larger share than last year, with new buses for the northern lines.",
+    "The libraries will open on Sundays again, a change readers of this paper asked for in letters.",
+    "Parks and playgrounds keep their funding, and two new ones are planned near the river.",
+    "Schools receive the money for the repairs their heads said could not wait another winter.",
+]
+
+
+def article(extra: str):
+    return extract(english_article(extra_body=extra), url=URL)
+
+
+def test_a_section_heading_over_deeper_headings_is_kept_a_teaser_strip_title_is_not():
+    # WordPress block editor: an <h2> section whose parts are <h3>s, each heading its text.
+    extra = (f'<h2 class="wp-block-heading">Where the money goes</h2>'
+             f'<h3 class="wp-block-heading">Transport and libraries</h3><p>{MORE[0]}</p><p>{MORE[1]}</p>'
+             f'<h3 class="wp-block-heading">Parks and schools</h3><p>{MORE[2]}</p><p>{MORE[3]}</p>'
+             '<h2>More videos</h2><h3>Watch the council vote</h3>')  # a strip of titles heading no text
+    found = article(extra)
+    headings = markdown_headings(found.markdown)
+    assert headings == ["Where the money goes", "Transport and libraries", "Parks and schools"]
+    assert "## Where the money goes\n\n### Transport and libraries" in found.markdown
+    assert "<h2>Where the money goes</h2><h3>Transport and libraries</h3>" in found.html
+
+
+def test_paragraphs_written_as_numbered_or_bulleted_items_are_a_list():
+    # Numbered paragraphs (classic editor), and bullet lines separated by <br> in one paragraph.
+    extra = (f"<p>Here is what the budget funds:</p><p>1. {MORE[0]}</p><p>2. {MORE[1]}</p><p>3. {MORE[2]}</p>"
+             f"<p>And what it cuts:</p><p>• {MORE[3]}<br>• Street lights will be switched off after midnight"
+             " in the industrial zone.</p>")
+    found = article(extra)
+    items = markdown_list_items(found.markdown)
+    assert items == [*MORE[:3], MORE[3], "Street lights will be switched off after midnight in the industrial zone."]
+    assert f"1. {MORE[0]}\n1. {MORE[1]}\n1. {MORE[2]}" in found.markdown
+    assert f"- {MORE[3]}" in found.markdown
+    assert f"<ol><li>{MORE[0]}</li><li>{MORE[1]}</li>" in found.html and f"<ul><li>{MORE[3]}</li>" in found.html
+    assert f"1. {MORE[0]}" in found.text.split("\n")  # text keeps the line as the page shows it
+    # A lone bullet, numbers out of order: paragraphs.
+    found = article(f"<p>2. {MORE[0]}</p><p>5. {MORE[1]}</p><p>• {MORE[2]}</p><p>{MORE[3]}</p>")
+    assert markdown_list_items(found.markdown) == []
+    assert f"2\\. {MORE[0]}" in found.markdown
+
+
+def test_pictures_in_a_table_grid_are_article_images_not_an_empty_data_table():
+    # A before/after grid as classic editors lay it out: pictures in one row, captions in the next.
+    grid = ('<table class="photo-grid"><tr><td><img src="/img/square-before.jpg" alt="The square in 2020" '
+            'width="600" height="400"></td><td><img data-src="/img/square-after.jpg" src="/img/blank.gif" '
+            'alt="The square today" width="600" height="400"></td></tr>'
+            "<tr><td>The square before the works</td><td>The square after the works</td></tr></table>")
+    found = article(grid + f"<p>{MORE[0]}</p>")
+    urls = [i["url"] for i in found.images]
+    assert urls == ["https://example.com/img/square-before.jpg", "https://example.com/img/square-after.jpg"]
+    assert "![The square in 2020](https://example.com/img/square-before.jpg)" in found.markdown
+    assert "| --- |" not in found.markdown and "<table>" not in found.html
+    assert "The square before the works" in found.text.split("\n")
+    # A table of data keeps its rendering.
+    data = ("<table><tr><th>Item</th><th>Amount</th></tr><tr><td>Roads</td><td>12 million</td></tr>"
+            "<tr><td>Libraries</td><td>3 million</td></tr></table>")
+    found = article(data + f"<p>{MORE[0]}</p>")
+    assert "| Item | Amount |" in found.markdown and found.images == []
