@@ -294,3 +294,41 @@ async def test_a_next_page_that_repeats_the_article_is_not_joined(http_server, t
     assert record["url"] == url and record["pages"] == 1
     assert zyte_prf(article["text"], record["text"]).f1 >= 0.98
     assert crawler.stats.get_value("newscrawl/pages/failed/same_text") == 1
+
+
+# --- the scan before the parse: pages that cannot have a pager are not parsed for one -------------
+
+ARTICLE = "https://news.example/roll/2012-01-12/doc-ifxabcde.shtml"
+PLAIN = ("<html><head><link rel='canonical' href='{url}'><meta property='og:url' content='{url}'></head>"
+         "<body><h1>Story</h1><p>Text of the story.</p><a href='https://share.example/?u={url}'>Share</a>"
+         "<a href='/roll/2012-01-12/doc-other.shtml'>Another story</a><a href='/about'>About</a>"
+         "<a href='/section/?sort=new'>Section</a></body></html>")
+
+
+@pytest.mark.parametrize("url, href", [
+    (ARTICLE, "/roll/2012-01-12/doc-ifxabcde_2.shtml"),  # root-relative, _N
+    (ARTICLE, "doc-ifxabcde_2.shtml"),  # relative
+    (ARTICLE, "https://news.example/roll/2012-01-12/doc-ifxabcde_all.shtml"),  # all on one page
+    ("https://a.example/news/budget.html", "budget.html?page=2"),  # a page parameter
+    ("https://a.example/news/budget.html", "?page=2"),  # a relative query
+    ("https://a.example/articles/354612/", "/articles/354612/2/"),  # a page segment
+    ("https://a.example/articles/354612/", "2/"),  # relative to a slash-ended URL
+    ("https://a.example/2024/05/01/council-budget/", "/2024/05/01/council-budget/?page=2"),
+    ("https://ru.example/статья/бюджет.html", "/статья/бюджет-2.html"),  # an unquoted segment
+    ("https://ru.example/%D0%B1%D1%8E%D0%B4%D0%B6%D0%B5%D1%82.html", "/бюджет_2.html"),
+])
+def test_a_page_with_a_pager_link_of_any_form_is_parsed_for_it(url, href):
+    from newscrawl.extract.fields.pager import may_have_pages
+
+    page = PLAIN.format(url=url).replace("</body>", f"<div class='pages'><a href='{href}'>2</a></div></body>")
+    assert may_have_pages(page, url)
+    assert may_have_pages(PLAIN.format(url=url), url.replace(".html", "_2.html").replace(".shtml", "_2.shtml")
+                          if "." in url.rsplit("/", 1)[-1] else url + "2/")  # a continuation itself
+
+
+@pytest.mark.parametrize("url", [ARTICLE, "https://a.example/2024/05/01/council-budget/",
+                                 "https://a.example/news/budget.html"])
+def test_an_article_with_no_link_of_a_continuations_form_is_not_parsed_for_a_pager(url):
+    from newscrawl.extract.fields.pager import may_have_pages
+
+    assert not may_have_pages(PLAIN.format(url=url), url)

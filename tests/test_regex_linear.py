@@ -59,6 +59,7 @@ import pytest
 import newscrawl
 from fuzz.timing import TooSlow, cpu_ns
 from newscrawl.extract import dom, stopwords
+from newscrawl.extract.fields.pager import may_have_pages
 from newscrawl.extract.methods import auto, embedded
 
 PACKAGE_DIR = Path(newscrawl.__file__).parent
@@ -389,6 +390,8 @@ SCANS = {
     "embedded.blobs": (lambda text: embedded.blobs(SimpleNamespace(text=text)),
                        ['<script id="__NEXT_DATA__">{"a": [1]}</script>', "<script>window.__NUXT__={};</script>",
                         "<script>Fusion.globalContent = [2];x()</script>"]),
+    "pager.may_have_pages": (lambda text: may_have_pages(text, "https://a.example/news/doc-ab.shtml"),
+                             ["<a href='doc-ab_2.shtml'>2</a>", "doc-ab.shtml?x", "doc-ab-all", "doc-abdoc-ab"]),
     "dom.cut_noscripts": (dom.cut_noscripts, ["<noscript>x</noscript>", "<NOSCRIPT a>y</noscript >"]),
     "dom.noscript_contents": (dom.noscript_contents, ["<noscript>x</noscript>", "<noscript a>y</noscript>"]),
     "stopwords zh": (stopwords.stopword_matcher("zh"), ["由此可", "的"]),

@@ -6,7 +6,9 @@ Scrapy request: robots.txt, retries, politeness and ``JOBDIR`` apply), and the n
 emits one :class:`~newscrawl.items.ArticleItem` when the last page is in: the first page's
 URL and body, the continuation pages in ``more_pages`` (joined after extraction:
 :mod:`newscrawl.pipelines.pages`).  An all-on-one-page link is fetched instead of the pager
-when the first page has one (if it fails, the pager is followed).
+when the first page has one (if it fails, the pager is followed).  A page whose source shows no
+link of a continuation's form (:func:`~newscrawl.extract.fields.pager.may_have_pages`) is not
+parsed here: extraction parses it once, in its worker.
 
 Bounds: at most ``NEWSCRAWL_MAX_ARTICLE_PAGES`` pages an article (default 10; 1 follows
 none), counted as ``newscrawl/pages/capped`` when a pager goes on; a pager leading back to a
@@ -27,7 +29,7 @@ import scrapy
 from scrapy.http import TextResponse
 
 from newscrawl.discovery import links
-from newscrawl.extract.fields.pager import find_pager, first_page_of, page_number
+from newscrawl.extract.fields.pager import find_pager, first_page_of, may_have_pages, page_number
 from newscrawl.items import ArticleItem
 from newscrawl.run.drops import record_drop
 from newscrawl.state.seen_store import canonical_url
@@ -59,7 +61,7 @@ class ArticlePages:
         """The item of a fetched article page, or the request for its next page (or for its
         first page, when this page is a listed continuation)."""
         html = isinstance(response, TextResponse) and self.max_pages > 1
-        root = links.parse(response.text) if html else None
+        root = links.parse(response.text) if html and may_have_pages(response.text, response.url) else None
         if root is None:
             yield item
             return

@@ -14,14 +14,15 @@ An "all on one page" link (``阅读全文``, ``单页阅读``, ``View as single 
 одной странице``) to the same URL with an ``all``/``full``/``single`` page token or an added
 query parameter (``?single=1``) is preferred: one page holds the whole article.
 
-No Scrapy imports: :func:`find_pager` reads a parsed page (lxml) and its URL.
+No Scrapy imports: :func:`find_pager` reads a parsed page (lxml) and its URL; :func:`may_have_pages`
+tells from the page's source, before any parse, the pages that cannot have a pager.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urljoin, urlsplit, urlunsplit
 
 MAX_PAGE_NUMBER = 999  # larger numbers in a URL are ids or dates, not page numbers
 # ``doc-abc_2.shtml``, ``NE034juu-2.html``: the page token before the extension (1–3 digits or all)
@@ -45,6 +46,13 @@ _SINGLE_TEXT_RE = re.compile(
     r"view (?:as )?(?:a )?single page|single page|view all|show all|on one page|"
     r"(?:показать |читать )?на одной странице|одной страницей)", re.IGNORECASE)
 _TRIM = " \t\r\n\xa0»«›‹>→<←[]()【】［］|:：.…"
+# What a continuation link's href shows in the page's source, read before parsing it
+# (:func:`may_have_pages`): a relative query (``?page=2``), a relative ``2/`` under a slash-ended
+# URL, or the article's own last path segment followed by a page token or a query.
+# (Any attribute value: an ``href`` pattern is several times slower to scan for.)
+_QUERY_HREF_RE = re.compile(r"""=\s*["']?\?""")
+_RELATIVE_NUMBER_RE = re.compile(r"""=\s*["']?(?:\./)?\d{1,3}/""")
+_TOKEN_STARTS = ("all", "full", "single")
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,44 @@ def page_number(first_url: str, url: str) -> int | str | None:
         return "all"
     number = int(token)
     return number if 1 <= number <= MAX_PAGE_NUMBER and _stem(url) != _stem(first_url) else None
+
+
+def may_have_pages(source: str, url: str) -> bool:
+    """Can the page at ``url``, of HTML ``source``, have other pages or be one?  False only when
+    its URL has no page token and its source shows no link of a continuation's form (see
+    :func:`page_number`, which a continuation must pass): no relative query link, no ``2/``
+    relative to a slash-ended URL, and the URL's last path segment (its extension skipped)
+    nowhere followed by ``_``, ``-`` or ``/`` and a page token, nor by a query.  A scan of the
+    source, so that most article pages are not parsed for a pager."""
+    _, token = _split_page(url)
+    if token is not None or _QUERY_HREF_RE.search(source):
+        return True
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return True
+    if path.endswith("/") and _RELATIVE_NUMBER_RE.search(source):
+        return True
+    segment = path.rstrip("/").rsplit("/", 1)[-1]
+    stem, dot, extension = segment.rpartition(".")
+    if not dot:
+        stem, extension = segment, ""
+    if len(stem) < 2:
+        return True  # no segment of its own to look for
+    for name in {stem, unquote(stem)}:
+        at = source.find(name)
+        while at >= 0:
+            after = at + len(name)
+            if extension and source.startswith("." + extension, after):
+                after += 1 + len(extension)
+            if source.startswith("/", after) and source.startswith(("?", "&"), after + 1):
+                return True
+            mark = source[after:after + 1]
+            if mark in ("?", "&") or mark in ("_", "-", "/") and (
+                    source[after + 1:after + 2].isdigit() or source.startswith(_TOKEN_STARTS, after + 1)):
+                return True
+            at = source.find(name, at + len(name))
+    return False
 
 
 def _resolve(base: str, href: str | None) -> str | None:
