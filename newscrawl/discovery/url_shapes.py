@@ -1,4 +1,4 @@
-"""A site's article-URL forms, learned from what its fetched links turned out to be.
+"""A site's article-URL forms, learned from what its fetched links turned out to be and from its feeds.
 
 The catalogue stage (:mod:`newscrawl.discovery.links`) judges a link by generic evidence; a crawl
 learns more: every link it follows is fetched, and the page type filter
