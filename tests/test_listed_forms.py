@@ -21,6 +21,8 @@ def test_listed_urls_make_an_article_form_and_other_shapes_probes():
     for i in range(MIN_EVIDENCE):
         shapes.record_listed(f"{BASE}/a/{10001 + i}.html")
     assert shapes.adjustment(f"{BASE}/a/10999.html") == LEARNED_LIFT
+    assert shapes.is_listed(f"{BASE}/a/a-story-with-a-slug.html")  # the last segment's name is open
+    assert not shapes.is_listed(f"{BASE}/a/10999/index.html")
     assert shapes.probes_left(f"{BASE}/a/10999.html") is None
     assert shapes.probes_left(f"{BASE}/channel/20001/index.html") == MIN_EVIDENCE
     shapes.record(f"{BASE}/channel/20001/index.html", False)

@@ -15,12 +15,13 @@ ids as placeholders, per host), so the outcome of a few fetched links speaks for
   of the site's article form passes).
 
 The site's feeds and news sitemaps say more before anything is fetched: the URLs they list
-are its articles, so a template of :data:`MIN_EVIDENCE` or more listed URLs is a *listed
-article form*, lifted like a fetched one.  Once a site has one, a catalogue link of another
-template that nothing proved yet is a probe: :meth:`SiteUrlShapes.probes_left` of that template
-are followed, the rest wait (``off_listed_form``) until the fetched probes have spoken — a
-channel index or a columnist's page linked 200 times from the home page is fetched
-:data:`MIN_EVIDENCE` times, and skipped from then on.
+are its articles, so a form of :data:`MIN_EVIDENCE` or more listed URLs (:func:`listed_shape`:
+the template with its last segment's name left open, as slugs and ids vary there) is a *listed
+article form*, lifted like a fetched one.  On a listing page that links articles of a listed
+form, a link of another shape that nothing proved yet is a probe:
+:meth:`SiteUrlShapes.probes_left` of that shape are followed, the rest wait (``off_listed_form``)
+until the fetched probes have spoken — a channel index or a columnist's page linked 200 times
+from the home page is fetched :data:`MIN_EVIDENCE` times, and skipped from then on.
 
 This is the URL-side counterpart of He's (2019) use of the catalogue page (stage 1 collects
 each article's URL from it) and of Yan and Wang's (2020) per-site learning: what one site's
@@ -46,6 +47,15 @@ def shape_of(url: str) -> str:
     return f"{(urlsplit(url).hostname or '').lower()}/{url_template(url)}"
 
 
+def listed_shape(url: str) -> str:
+    """The key a feed-listed URL counts under: its shape with the last segment's name left open
+    (``/ru/society/20261115/tramvai-marshrut-7.html`` and ``.../novaya-shkola.html`` are one form)."""
+    shape = shape_of(url)
+    head, sep, last = shape.rpartition("/")
+    dot = last.find(".")
+    return f"{head}{sep}*{last[dot:] if dot >= 0 else ''}"
+
+
 ARTICLES, OTHERS, LISTED = 0, 1, 2  # the counts kept per shape
 
 
@@ -64,7 +74,7 @@ class SiteUrlShapes:
 
     def record_listed(self, url: str) -> None:
         """A URL a feed or news sitemap of the site lists as an article."""
-        self._add(shape_of(url), LISTED)
+        self._add(listed_shape(url), LISTED)
 
     def _add(self, shape: str, kind: int) -> None:
         self.counts.setdefault(shape, [0, 0, 0])[kind] += 1
@@ -75,12 +85,16 @@ class SiteUrlShapes:
 
     def adjustment(self, url: str) -> float:
         """Points for a link of ``url``'s shape: :data:`REJECT`, :data:`LEARNED_LIFT` or 0."""
-        articles, others, listed = self.counts.get(shape_of(url), (0, 0, 0))
+        articles, others, _ = self.counts.get(shape_of(url), (0, 0, 0))
         if articles + others < MIN_EVIDENCE:
-            return LEARNED_LIFT if listed >= MIN_EVIDENCE else 0.0
+            return LEARNED_LIFT if self.is_listed(url) else 0.0
         if articles == 0:
             return REJECT
         return LEARNED_LIFT if articles >= ARTICLE_SHARE * (articles + others) else 0.0
+
+    def is_listed(self, url: str) -> bool:
+        """Is ``url`` of a form the site's feeds and news sitemaps list?"""
+        return self.counts.get(listed_shape(url), (0, 0, 0))[LISTED] >= MIN_EVIDENCE
 
     def has_listed_form(self) -> bool:
         """Do the site's feeds or news sitemaps show an article form (a listed shape)?"""
@@ -90,8 +104,8 @@ class SiteUrlShapes:
         """How many more links of ``url``'s shape to follow before their outcomes speak: ``None``
         (no limit) for a listed form, a shape with fetched evidence, or a site with no listed
         form; else :data:`MIN_EVIDENCE` less the links of the shape fetched so far."""
-        articles, others, listed = self.counts.get(shape_of(url), (0, 0, 0))
-        if listed >= MIN_EVIDENCE or articles + others >= MIN_EVIDENCE or not self.has_listed_form():
+        articles, others, _ = self.counts.get(shape_of(url), (0, 0, 0))
+        if self.is_listed(url) or articles + others >= MIN_EVIDENCE or not self.has_listed_form():
             return None
         return MIN_EVIDENCE - articles - others
 

@@ -332,7 +332,8 @@ class SiteSpider(scrapy.Spider):
         scores = links.score_links(root, response.url, self.allowed_domains, self.article_pattern,
                                        learned=learned)
         accepted, rejected = scores.accepted, scores.rejected
-        if learned is not None and self.article_pattern is None:
+        shapes = self.url_shapes.shapes if learned is not None and self.article_pattern is None else None
+        if shapes is not None and any(shapes.is_listed(link.url) for link in accepted):
             held = {link.url for link in accepted if not self.url_shapes.admit(link.url)}
             accepted = [link for link in accepted if link.url not in held]
             rejected = {**rejected, **dict.fromkeys(held, "off_listed_form")}

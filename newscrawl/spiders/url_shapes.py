@@ -19,7 +19,7 @@ from pathlib import Path
 
 from scrapy import signals
 
-from newscrawl.discovery.url_shapes import LISTED, SiteUrlShapes, shape_of
+from newscrawl.discovery.url_shapes import LISTED, SiteUrlShapes, listed_shape, shape_of
 from newscrawl.run.drops import Dropped
 
 from ..items import ArticleItem
@@ -127,8 +127,8 @@ class CrawlUrlShapes:
         return self.shapes.adjustment(url)
 
     def admit(self, url: str) -> bool:
-        """May the catalogue stage follow ``url``?  Not when its shape is unproven on a site whose
-        feeds show its article form and the shape's probes are all out (fetched or on their way)."""
+        """May the catalogue stage follow ``url``, on a listing page that links articles of a listed
+        form?  Not when its shape is unproven and its probes are all out (fetched or on their way)."""
         left = self.shapes.probes_left(url)
         if left is None:
             return True
@@ -142,7 +142,7 @@ class CrawlUrlShapes:
         """A URL one of the site's feeds or news sitemaps lists."""
         if url:
             self.shapes.record_listed(url)
-            self.added.setdefault(shape_of(url), [0, 0, 0])[LISTED] += 1
+            self.added.setdefault(listed_shape(url), [0, 0, 0])[LISTED] += 1
             self.crawler.stats.inc_value(STATS + "listed")
 
     def _record(self, url: str | None, is_article: bool) -> None:
