@@ -275,7 +275,8 @@ async def test_the_closing_line_accounts_for_every_listed_link(http_server, tmp_
     """listed = exported + skipped + dropped: off-site feed entries (never listed links) are shown
     apart, an article redirected off-site is a dropped listed link, a link listed twice is skipped."""
     s = http_server
-    ok = s.add("/a/ok.html", article_html("A normal article about the budget vote"))
+    # A dated article URL: a lone /a/ok.html on a listing page is no article link to the link model.
+    ok = s.add("/2024/05/12/ok.html", article_html("A normal article about the budget vote"))
     away = s.add("/a/away.html", "", status=301, headers={"Location": "http://other-host.example/a/x.html"})
     entries = [(ok, "A normal article about the budget vote"), (s.url("/a/missing.html"), "A missing article"),
                (s.add("/a/empty.html", "", headers={"Content-Type": "text/html"}), "An empty article"),
@@ -283,7 +284,7 @@ async def test_the_closing_line_accounts_for_every_listed_link(http_server, tmp_
                ("http://other-host.example/a/1.html", "One on another host"),
                ("http://other-host.example/a/2.html", "Two on another host")]
     s.add("/feed.xml", feed_xml(entries), headers={"Content-Type": "application/rss+xml"})
-    s.add("/list/1.html", catalogue_html([("/a/ok.html", "A normal article about the budget vote")]))
+    s.add("/list/1.html", catalogue_html([("/2024/05/12/ok.html", "A normal article about the budget vote")]))
     spider = site_spider(feeds=[s.url("/feed.xml")], catalogues=[s.url("/list/1.html")])
     feed = tmp_path / "out.jsonl"
     first = outcome_of(await run_crawl(spider, crawl_settings(tmp_path, feed, NEWSCRAWL_EXTRACT_PROCESSES=0)))

@@ -104,6 +104,8 @@ def print_url_shapes(store, site: str, limit: int) -> None:
     client = getattr(store, "client", None)
     shapes = load_redis(client, store.prefix, site) if client is not None else load_sqlite(store.path, site)
     learned = shapes.learned()
-    print(f"URL shapes: {len(learned)} learned from {sum(map(sum, shapes.counts.values()))} fetched links")
+    fetched = sum(articles + others for articles, others, _ in shapes.counts.values())
+    listed = sum(counts[2] for counts in shapes.counts.values())
+    print(f"URL shapes: {len(learned)} learned from {fetched} fetched links and {listed} listed in feeds")
     for shape, articles, others, verdict in learned[:limit]:
         print(f"{articles:5d} articles {others:5d} others  {verdict:12s}  {shape[:100]}")

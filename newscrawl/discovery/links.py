@@ -3,36 +3,38 @@
 He's (2019) first stage collects, from a news site's catalogue page, each article's
 URL together with its *external title* (the anchor text), which the title stage later
 matches against the detail page.  Real listing pages mix those links with navigation,
-section links, ads and links to other sites, so every anchor gets a score from four
-kinds of evidence:
+section links, ads and links to other sites.  Each candidate anchor gathers evidence:
 
 - **anchor text** that reads like a headline: several words (or, for Chinese and
   Japanese, enough CJK characters), not a menu word such as "More" or "首页";
 - **URL shape**: numeric ids, dates, ``.html``/``.shtml`` endings and long hyphenated
   slugs are article-like; the site root, one-segment section paths and query-only
-  links are not; a configured ``article_pattern`` overrides the shape heuristics;
+  links are not (``/?p=123``, a WordPress post, is no site root);
 - **repeated list structure**: links sharing the same ancestor tag/class path with
   other headline-like links (``ul.news > li > a`` repeated 20 times) are a list;
 - **placement**: links inside ``nav``/``header``/``footer``/``aside`` or containers
   whose class/id says menu, footer, ad, banner, share... are navigation or ads;
 - **the page's own article form**: links are grouped by URL template (digit runs, slugs and
   ids replaced by placeholders, :func:`url_template`); a template that several confident
-  links share is this page's article form and lifts its weaker members, such as a short
-  headline ("Bakery wins award") outside the main list, and a one-word headline
-  ("Breakthrough") whose one-word slug stands in a list of that form's slugs.  Paths naming media,
-  tag, author or account pages (``/video/``, ``/photoview/``, ``/tag/``) count against a link;
-- **off the page's form**: once the page shows an article form, a link whose template fewer
-  than :data:`TEMPLATE_SUPPORT` headline links share (a channel's entry: car models, an app),
-  or whose URL carries no article evidence at all (``/column/zhangsan/``: a columnist's page),
-  loses points; and a list of :data:`HEADLINE_LIST` or more headline links of one block and
-  one article form is content even inside an ``aside`` or sidebar (a foreign-language
-  edition's block beside the main column).
+  links share is this page's article form and lifts its weaker members (:func:`_template_lift`,
+  :func:`_one_word_slugs`), and a link off the page's forms loses points (:func:`_off_form`);
+  a list of :data:`HEADLINE_LIST` or more headline links of one block and one article form is
+  content even inside an ``aside`` or sidebar.
+
+These hand-set points, and the features they are made of, feed the learned link model
+(:mod:`newscrawl.discovery.link_model`, trained on real listing pages of 24 sites), which
+decides.  A few rules stand before it, where the real pages leave no doubt: a path naming
+media, tag or people pages (``/video/``, ``/photoview/``, ``/tag/``, a ``v.``/``live.`` host) is
+``not_article_path``; a query or double-slash variant of another link of the page
+(``?comments=1``, ``post//``) is ``url_variant``; a link of a ``nav``/``menu`` element outside a
+list of headlines is ``navigation``.  A site's ``article_pattern`` overrides all of it.
 
 Only http(s) links on the site's own domains are considered.  Every link not taken gets a
 reason (:func:`score_links`): ``not_web``, ``same_page``, ``offsite``, ``not_html``,
 ``site_root``, ``pattern``, ``menu_text``, ``advert``, ``navigation``, ``not_article_path``,
-``anchor_text``, ``url_shape`` or ``learned_not_article`` (:mod:`newscrawl.discovery.url_shapes`); the site
-spider counts them as ``newscrawl/catalogue/rejected/<reason>`` and logs each at DEBUG, and the
+``url_variant``, ``anchor_text``, ``url_shape`` or ``learned_not_article``
+(:mod:`newscrawl.discovery.url_shapes`); the site spider counts them as
+``newscrawl/catalogue/rejected/<reason>`` and logs each at DEBUG, and the
 :data:`NEAR_MISSES` in one INFO line at the end of the crawl.  No Scrapy imports.
 """
 
@@ -42,6 +44,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain, islice
 from urllib.parse import urljoin, urlsplit
 
@@ -118,6 +121,9 @@ _ID_RE = re.compile(r"\d{5,}")
 _EXT_RE = re.compile(r"\.(s?html?|php|aspx?)$", re.IGNORECASE)
 
 
+_QUERY_ID_RE = re.compile(r"(^|&)(p|id|aid|article_?id|story_?id|post_?id)=\d+(&|$)", re.IGNORECASE)
+
+
 _SKIP_EXT_RE = re.compile(r"\.(jpe?g|png|gif|webp|svg|pdf|zip|mp[34]|css|js|xml|rss|json)$", re.IGNORECASE)
 
 
@@ -180,6 +186,12 @@ class _Scored:
     template: str
     signature: str = ""
     host: str = ""
+    image: bool = False  # the anchor holds an <img>
+    titled: bool = False  # the anchor has a title attribute
+    siblings: int = 0  # candidate anchors of the same signature on the page
+    density: float = 0.0  # share of the block's text inside links
+    landmark: str = ""  # "nav" in nav/menu/role=navigation, "edge" in header/footer, "aside" in an aside
+    points: float = 0.0  # the hand-set points with the page's template lift and off-form penalty
 
     @property
     def total(self) -> float:
@@ -244,15 +256,15 @@ def url_score(url: str, pattern: re.Pattern | None = None) -> float | None:
         return 3.0 if pattern.search(url) else None
     segments = [s for s in path.split("/") if s]
     score = 0.0
-    if not segments:
-        return None  # the site root
+    if not segments and not _QUERY_ID_RE.search(parts.query):
+        return None  # the site root; not ``/?p=123``, a post's permalink on WordPress's default
     if _DATE_RE.search(path):
         score += 1.0
     if _ID_RE.search(path):
         score += 1.0
     if _EXT_RE.search(path):
         score += 0.5
-    last = segments[-1]
+    last = segments[-1] if segments else ""
     if last.count("-") >= 3 or last.count("_") >= 3:
         score += 1.0
     if len(segments) >= 2:
@@ -420,9 +432,12 @@ def score_links(
     pattern: str | re.Pattern | None = None,
     min_score: float = MIN_SCORE,
     learned: Callable[[str], float] | None = None,
+    model: dict | None = None,
 ) -> LinkScores:
     """Score every link of a listing page (see the module docstring); the article links in page
-    order, one per URL with its longest title, and each other link with its reason.
+    order, one per URL with its longest title, and each other link with its reason.  A link's
+    score is the model's log-odds less its threshold, plus ``min_score``: ``min_score`` or more
+    is an article link.  ``model``: the link model's data (default: the shipped one).
 
     With a site ``pattern`` the pattern decides: a same-site link matching it is an article
     whatever its text or place, any other is rejected as ``pattern``.  ``learned`` gives the
@@ -444,33 +459,88 @@ def score_links(
             found.append((anchor, url, text))
     if pattern is not None:
         return _by_pattern(found, pattern, rejected)
-    scored = _score_anchors(found, rejected)
-    lift = _template_lift(scored, min_score)
-    if lift:
-        _one_word_slugs(scored, lift)
-    off_form = _off_form(scored) if lift else {}
+    scored, rows = page_links(found, rejected, base_url)
+    from .link_model import load_model, logits
+
+    model = load_model() if model is None else model
+    odds = logits(model, rows)
+    threshold = float(model["threshold"])
     best: dict[str, CatalogueLink] = {}
     failed: dict[str, tuple[float, _Scored]] = {}
-    for link in scored:
-        score = link.total + lift.get(link.template, 0.0) - off_form.get(link.url, 0.0)
+    for link, logit in zip(scored, odds, strict=True):
+        score = float(logit) - threshold + min_score  # on the hand-set points' scale: min_score passes
         if learned is not None:
             adjustment = learned(link.url)
             if adjustment == float("-inf"):
                 rejected.setdefault(link.url, "learned_not_article")
                 continue
             score += adjustment
-        if score < min_score:
+        if score >= min_score and menu_link(link):
+            failed[link.url] = (float("inf"), link)  # a menu's or an ad's: its placement is the reason
+        elif score < min_score:
             if link.url not in failed or score > failed[link.url][0]:
                 failed[link.url] = (score, link)
         elif link.url not in best or len(link.text) > len(best[link.url].title):
             best[link.url] = CatalogueLink(link.url, link.text, round(score, 2))
     for url, (score, link) in failed.items():
         if url not in best:
-            rejected[url] = _rejection(link, score, min_score)
+            if score == float("inf"):
+                rejected[url] = "advert" if link.placement >= 4.0 else "navigation"
+            else:
+                rejected[url] = _rejection(link, link.points, min_score)
     for url in best:
         rejected.pop(url, None)
     return LinkScores(list(best.values()), rejected)
 
+
+def page_links(found, rejected: dict[str, str], base_url: str):
+    """The candidate anchors of a page with their hand-set evidence, and their model features
+    (:func:`~.link_model.feature_rows`): what :func:`score_links` and the model's training share.
+    The rules before the model (see the module docstring) add their rejections to ``rejected``."""
+    from .link_model import feature_rows
+
+    min_score = MIN_SCORE  # the hand-set points are features: always on their own scale
+    scored = _score_anchors(found, rejected)
+    lift = _template_lift(scored, min_score)
+    if lift:
+        _one_word_slugs(scored, lift)
+    off_form = _off_form(scored) if lift else {}
+    for link in scored:
+        link.points = link.total + lift.get(link.template, 0.0) - off_form.get(link.url, 0.0)
+    urls = {link.url for link in scored}
+    kept = []
+    for link in scored:
+        if _not_article_url(link.url):
+            rejected.setdefault(link.url, "not_article_path")  # a media, tag or people page
+        elif _bare(link.url) != link.url and _bare(link.url) in urls:
+            rejected.setdefault(link.url, "url_variant")  # ?comments=1, ?replytocom=, post//
+        else:
+            kept.append(link)
+    return kept, feature_rows(kept, lift, off_form, base_url, min_score)
+
+
+def menu_link(link: _Scored) -> bool:
+    """A link of a ``nav``/``menu`` element or an ad container outside a list of headlines: not
+    taken, whatever the model says (``navigation``, ``advert``).  No link of a ``nav`` element is an
+    article on the real listing pages of ``catalogue-more``; of an ad container's, 11 in 63 are (the
+    rule costs the model 0.002 of out-of-fold F1 there, and keeps ads out of the crawl)."""
+    return (link.landmark == "nav" and link.placement > 0) or link.placement >= 4.0
+
+
+def _bare(url: str) -> str:
+    """``url`` without its query and with no empty path segment: a post's URL under the variants
+    a page links beside it (``?comments=1``, ``?replytocom=7``, ``/2016/post//``)."""
+    if "?" not in url and "//" not in url.partition("://")[2]:
+        return url
+    parts = urlsplit(url)
+    path = "/".join(s for s in parts.path.split("/") if s)
+    return f"{parts.scheme}://{parts.netloc}/{path}" + ("/" if parts.path.endswith("/") and path else "")
+
+
+@lru_cache(maxsize=8192)
+def _not_article_url(url: str) -> bool:
+    parts = urlsplit(url)
+    return _media_host(parts.hostname) or any(_not_article_segment(s) for s in parts.path.split("/") if s)
 
 
 def find_article_links(
@@ -508,8 +578,11 @@ def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
     lists = Counter((sig, host, template) for sig, host, template, headline in zip(
         signatures, hosts, templates, headlines, strict=True)
         if headline and _template_has_evidence(template))
+    same_signature = Counter(signatures)
     scored = []
     placement_cache: dict = {}
+    density_cache: dict = {}
+    landmark_cache: dict = {}
     for (anchor, url, text), headline, signature, template, host in zip(
             found, headlines, signatures, templates, hosts, strict=True):
         shape = url_score(url)
@@ -522,9 +595,47 @@ def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
         scored.append(_Scored(
             url=url, text=text, headline=headline, text_points=_text_points(text, headline), shape=shape,
             placement=placement, listed=1.0 if repeated[signature] >= 3 else 0.0, template=template,
-            signature=signature, host=host,
+            signature=signature, host=host, image=next(anchor.iter("img"), None) is not None,
+            titled=bool(anchor.get("title")), siblings=same_signature[signature],
+            density=_link_density(anchor, density_cache), landmark=_landmark(anchor, landmark_cache),
         ))
     return scored
+
+
+_LANDMARKS = {"nav": "nav", "menu": "nav", "header": "edge", "footer": "edge", "aside": "aside"}
+
+
+def _landmark(anchor: html.HtmlElement, cache: dict) -> str:
+    """The innermost landmark the anchor sits in: ``"nav"`` (``nav``, ``menu``, ``role=navigation``),
+    ``"edge"`` (``header``, ``footer``), ``"aside"``, or ``""`` (cached per element)."""
+    walked = []
+    found = ""
+    el = anchor.getparent()
+    while el is not None:
+        if el in cache:
+            found = cache[el]
+            break
+        walked.append(el)
+        el = el.getparent()
+    for el in reversed(walked):  # from the outermost down
+        found = "nav" if el.get("role") == "navigation" else _LANDMARKS.get(el.tag, found)
+        cache[el] = found
+    return found
+
+
+def _link_density(anchor: html.HtmlElement, cache: dict) -> float:
+    """Share of the text of the anchor's block (its grandparent) that sits inside links: near 1 in
+    a menu or a bare list of headlines, lower in a list of teasers with summaries."""
+    block = anchor.getparent()
+    if block is not None and block.getparent() is not None and block.getparent().tag not in ("body", "html"):
+        block = block.getparent()
+    if block is None:
+        return 1.0
+    if block not in cache:
+        total = len(block.text_content().strip())
+        linked = sum(len(a.text_content().strip()) for a in block.iter("a"))
+        cache[block] = min(1.0, linked / total) if total else 1.0
+    return cache[block]
 
 
 def _off_form(scored: list[_Scored]) -> dict[str, float]:

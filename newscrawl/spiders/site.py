@@ -331,10 +331,16 @@ class SiteSpider(scrapy.Spider):
         learned = self.url_shapes.adjustment if getattr(self, "url_shapes", None) else None
         scores = links.score_links(root, response.url, self.allowed_domains, self.article_pattern,
                                        learned=learned)
-        self._count_rejected(scores.rejected, response.url)
-        self.crawler.stats.inc_value(CATALOGUE_ACCEPTED, len(scores.accepted))
-        self.logger.debug("%d article links on %s", len(scores.accepted), response.url)
-        for link in scores.accepted:
+        accepted, rejected = scores.accepted, scores.rejected
+        shapes = self.url_shapes.shapes if learned is not None and self.article_pattern is None else None
+        if shapes is not None and any(shapes.is_listed(link.url) for link in accepted):
+            held = {link.url for link in accepted if not self.url_shapes.admit(link.url)}
+            accepted = [link for link in accepted if link.url not in held]
+            rejected = {**rejected, **dict.fromkeys(held, "off_listed_form")}
+        self._count_rejected(rejected, response.url)
+        self.crawler.stats.inc_value(CATALOGUE_ACCEPTED, len(accepted))
+        self.logger.debug("%d article links on %s", len(accepted), response.url)
+        for link in accepted:
             item = self._listing(link.url, link.title or None, "catalogue", response.url)
             if item:
                 yield item
@@ -401,8 +407,14 @@ class SiteSpider(scrapy.Spider):
                 continue
             item = self._listing(entry.link, entry.title, "feed", response.url, feed_title=entry.title,
                                  feed_summary=entry.summary, feed_published=entry.published)
+            self._learn_listed(entry.link)
             if item:
                 yield item
+
+    def _learn_listed(self, url: str) -> None:
+        """A feed's or news sitemap's article URL on the site teaches its shape (:mod:`.url_shapes`)."""
+        if getattr(self, "url_shapes", None) and self.allow_list.allows(url):
+            self.url_shapes.listed(url)
 
     def parse_list_api(self, response):
         """Articles listed by a JSON endpoint (a JavaScript-rendered list)."""
@@ -452,6 +464,8 @@ class SiteSpider(scrapy.Spider):
             published = entry.news_published.isoformat() if entry.news_published else None
             item = self._listing(entry.loc, entry.news_title, "sitemap", response.url,
                                  feed_published=published)
+            if entry.news_title or entry.news_published:  # a news sitemap lists articles only
+                self._learn_listed(entry.loc)
             if item:
                 yield item
 

@@ -1,10 +1,12 @@
 """The crawl's side of :mod:`newscrawl.discovery.url_shapes`: each fetched article page's outcome
-(exported, or dropped by the page type filter as ``not_article/<kind>``) teaches the site's URL shapes, which
-the site spider's catalogue stage uses on later listing pages.
+(exported, or dropped by the page type filter as ``not_article/<kind>``) and each URL the site's
+feeds and news sitemaps list teach the site's URL shapes, which the site spider's catalogue stage
+uses on later listing pages; :meth:`CrawlUrlShapes.admit` holds back the links of an unproven
+shape beyond its probes (counted per worker in a distributed crawl).
 
 Kept per site with the template library: a table of ``templates.sqlite3`` in the state
 directory, or with ``NEWSCRAWL_DISTRIBUTED`` a Redis hash ``<prefix>:template-urls:<site>``
-(``shape\\ta`` / ``shape\\to`` -> count; workers add their counts, ``HINCRBY``).  Loaded when
+(``shape\\ta`` / ``shape\\to`` / ``shape\\tl`` -> count; workers add their counts, ``HINCRBY``).  Loaded when
 the first listing page or outcome needs it, saved when the spider closes; ``scrapy templates SITE`` prints it.
 ``NEWSCRAWL_URL_SHAPES=0`` turns the learning off.
 """
@@ -17,7 +19,7 @@ from pathlib import Path
 
 from scrapy import signals
 
-from newscrawl.discovery.url_shapes import SiteUrlShapes
+from newscrawl.discovery.url_shapes import LISTED, SiteUrlShapes, listed_shape, shape_of
 from newscrawl.run.drops import Dropped
 
 from ..items import ArticleItem
@@ -59,6 +61,9 @@ def save_sqlite(path: Path, site: str, shapes: SiteUrlShapes) -> None:
         db.close()
 
 
+_KINDS = ("a", "o", "l")  # the Redis field suffix of each count: articles, others, listed
+
+
 def redis_key(prefix: str, site: str) -> str:
     return f"{prefix}:template-urls:{site}"
 
@@ -68,8 +73,8 @@ def load_redis(client, prefix: str, site: str) -> SiteUrlShapes:
     for field, value in client.hgetall(redis_key(prefix, site)).items():
         field = field.decode() if isinstance(field, bytes) else field
         shape, _, kind = field.rpartition("\t")
-        if kind in ("a", "o") and shape:
-            counts.setdefault(shape, [0, 0])[0 if kind == "a" else 1] += int(value)
+        if kind in _KINDS and shape:
+            counts.setdefault(shape, [0, 0, 0])[_KINDS.index(kind)] += int(value)
     return SiteUrlShapes(counts)
 
 
@@ -83,6 +88,7 @@ class CrawlUrlShapes:
         self.redis_url = settings.get("NEWSCRAWL_DISTRIBUTED")
         self.prefix = settings.get("NEWSCRAWL_REDIS_PREFIX") or "newscrawl"
         self.added: dict[str, list[int]] = {}  # this run's outcomes, for an additive Redis save
+        self.probing: dict[str, set[str]] = {}  # per unproven shape: links followed, not yet fetched
         self._shapes: SiteUrlShapes | None = None
 
     @property
@@ -120,13 +126,31 @@ class CrawlUrlShapes:
     def adjustment(self, url: str) -> float:
         return self.shapes.adjustment(url)
 
+    def admit(self, url: str) -> bool:
+        """May the catalogue stage follow ``url``, on a listing page that links articles of a listed
+        form?  Not when its shape is unproven and its probes are all out (fetched or on their way)."""
+        left = self.shapes.probes_left(url)
+        if left is None:
+            return True
+        probing = self.probing.setdefault(shape_of(url), set())
+        if url in probing or len(probing) < left:
+            probing.add(url)
+            return True
+        return False
+
+    def listed(self, url: str | None) -> None:
+        """A URL one of the site's feeds or news sitemaps lists."""
+        if url:
+            self.shapes.record_listed(url)
+            self.added.setdefault(listed_shape(url), [0, 0, 0])[LISTED] += 1
+            self.crawler.stats.inc_value(STATS + "listed")
+
     def _record(self, url: str | None, is_article: bool) -> None:
         if not url:
             return
         self.shapes.record(url, is_article)
-        from newscrawl.discovery.url_shapes import shape_of
-
-        self.added.setdefault(shape_of(url), [0, 0])[0 if is_article else 1] += 1
+        self.probing.get(shape_of(url), set()).discard(url)
+        self.added.setdefault(shape_of(url), [0, 0, 0])[0 if is_article else 1] += 1
         self.crawler.stats.inc_value(STATS + ("articles" if is_article else "not_articles"))
 
     def item_scraped(self, item, response=None, spider=None) -> None:
@@ -145,8 +169,8 @@ class CrawlUrlShapes:
             if self.redis_url:
                 client = self._client()
                 with client.pipeline(transaction=True) as pipe:
-                    for shape, (articles, others) in self.added.items():
-                        for kind, count in (("a", articles), ("o", others)):
+                    for shape, counts in self.added.items():
+                        for kind, count in zip(_KINDS, counts, strict=True):
                             if count:
                                 pipe.hincrby(redis_key(self.prefix, self.site), f"{shape}\t{kind}", count)
                     pipe.execute()
