@@ -29,7 +29,7 @@ import numpy as np
 
 from newscrawl.extract.tokens import weighted_length
 
-from .links import url_template
+from .url_forms import url_template
 
 LINKS_MODEL = "links.skops"
 LINKS_MANIFEST = "links-manifest.json"
@@ -56,7 +56,7 @@ _PAGE_EXT_RE = re.compile(r"\.(s?html?|php|aspx?)$", re.IGNORECASE)
 _QUERY_ID_RE = re.compile(r"(^|&)(p|id|aid|article_?id|story_?id|post_?id)=\d+(&|$)", re.IGNORECASE)
 _PAGING_RE = re.compile(r"/(page|p|pg)/\d+/?$|(^|&)(page|paged|pg|start|offset|pagen_\d)=", re.IGNORECASE)
 _NUMERIC_TEXT_RE = re.compile(r"[\d\W_]*")
-_EVIDENCE_MARKS = ("D", "S", "I", ".htm", ".shtml", ".php", ".asp")  # as links._template_has_evidence
+_EVIDENCE_MARKS = ("D", "S", "I", ".htm", ".shtml", ".php", ".asp")  # as url_forms.template_has_evidence
 
 
 @lru_cache(maxsize=4096)

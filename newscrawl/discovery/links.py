@@ -54,6 +54,8 @@ from newscrawl.extract.dom import normalize_space, parse_html
 from newscrawl.extract.errors import ExtractionError
 from newscrawl.sites import host_allowed
 
+from .url_forms import ID_RE, template_has_evidence, url_template
+
 MIN_SCORE = 2.0
 
 
@@ -115,9 +117,6 @@ _NEXT_TEXT = re.compile(
 _DATE_RE = re.compile(r"(19|20)\d{2}[-/]?(0[1-9]|1[0-2])[-/]?([0-3]\d)?")
 
 
-_ID_RE = re.compile(r"\d{5,}")
-
-
 _EXT_RE = re.compile(r"\.(s?html?|php|aspx?)$", re.IGNORECASE)
 
 
@@ -125,10 +124,6 @@ _QUERY_ID_RE = re.compile(r"(^|&)(p|id|aid|article_?id|story_?id|post_?id)=\d+(&
 
 
 _SKIP_EXT_RE = re.compile(r"\.(jpe?g|png|gif|webp|svg|pdf|zip|mp[34]|css|js|xml|rss|json)$", re.IGNORECASE)
-
-
-_LONG_ID_RE = re.compile(r"[0-9a-z]{10,}", re.IGNORECASE)  # an alphanumeric id such as FGK7NCOR0001899O
-
 
 
 # One-word path segments that name a page of media, of tags or of people, not a text article.
@@ -151,7 +146,6 @@ _MEDIA_HOST_LABELS = frozenset({
 _NOT_ARTICLE_PENALTY = 3.0
 
 
-
 @dataclass(frozen=True)
 class CatalogueLink:
     """One article link found on a listing page, with its external title."""
@@ -161,7 +155,6 @@ class CatalogueLink:
     score: float
 
 
-
 @dataclass(frozen=True)
 class LinkScores:
     """What the catalogue stage made of a page's links: the article links, and every other
@@ -169,7 +162,6 @@ class LinkScores:
 
     accepted: list[CatalogueLink]
     rejected: dict[str, str]
-
 
 
 @dataclass
@@ -198,7 +190,6 @@ class _Scored:
         return self.text_points + self.shape + self.listed - self.placement
 
 
-
 def parse(text: str | bytes) -> html.HtmlElement | None:
     """Parse a listing page; ``None`` when it holds no HTML."""
     if isinstance(text, bytes):
@@ -207,7 +198,6 @@ def parse(text: str | bytes) -> html.HtmlElement | None:
         return parse_html(text)
     except ExtractionError:
         return None
-
 
 
 def headline_like(text: str) -> bool:
@@ -222,7 +212,6 @@ def headline_like(text: str) -> bool:
     return 4 <= len(words) and 15 <= len(text) <= 300
 
 
-
 def _text_points(text: str, headline: bool) -> float:
     """Anchor-text evidence: a headline +1; a menu word rules the anchor out; a short label or
     an image link (no text) counts against, so only strong URL and list evidence lifts it."""
@@ -235,14 +224,12 @@ def _text_points(text: str, headline: bool) -> float:
     return -0.5
 
 
-
 def _not_article_segment(segment: str) -> bool:
     """A one-word path segment naming a media, tag or people page (``video``, ``photoview``, ``tag``)."""
     word = segment.lower().rsplit(".", 1)[0]
     if "-" in word or "_" in word:
         return False  # a slug: "photos-of-the-week" is a headline, not a section
     return word in _NOT_ARTICLE_WORDS or word.startswith(_NOT_ARTICLE_PREFIXES)
-
 
 
 def url_score(url: str, pattern: re.Pattern | None = None) -> float | None:
@@ -260,7 +247,7 @@ def url_score(url: str, pattern: re.Pattern | None = None) -> float | None:
         return None  # the site root; not ``/?p=123``, a post's permalink on WordPress's default
     if _DATE_RE.search(path):
         score += 1.0
-    if _ID_RE.search(path):
+    if ID_RE.search(path):
         score += 1.0
     if _EXT_RE.search(path):
         score += 0.5
@@ -269,57 +256,18 @@ def url_score(url: str, pattern: re.Pattern | None = None) -> float | None:
         score += 1.0
     if len(segments) >= 2:
         score += 0.5
-    if len(segments) == 1 and path.endswith("/") and not _ID_RE.search(path):
+    if len(segments) == 1 and path.endswith("/") and not ID_RE.search(path):
         score -= 1.5  # a section index such as /world/
-    if parts.query and not segments[1:] and not _ID_RE.search(parts.query):
+    if parts.query and not segments[1:] and not ID_RE.search(parts.query):
         score -= 1.0
     if any(_not_article_segment(s) for s in segments) or _media_host(parts.hostname):
         score -= _NOT_ARTICLE_PENALTY
     return score
 
 
-
 def _media_host(host: str | None) -> bool:
     """A subdomain that serves video, photos or live streams (``v.``, ``live.``, ``photo.``)."""
     return bool(host) and host.count(".") >= 2 and host.split(".", 1)[0].lower() in _MEDIA_HOST_LABELS
-
-
-
-def url_template(url: str) -> str:
-    """The shape of ``url``'s path with its variable parts replaced by placeholders: digit runs
-    by ``D<length>``, slugs (three or more hyphenated words) by ``S``, long alphanumeric ids by
-    ``I``, other words by ``w``; the last segment keeps its extension.  Links of one kind on a
-    listing page share a template (``D4/D2/D2/w/S/w.html``, ``D2/D4/D2/I.html``)."""
-    parts = urlsplit(url)
-    segments = [s for s in parts.path.split("/") if s]
-    shapes = []
-    for i, segment in enumerate(segments):
-        stem, dot, ext = segment.rpartition(".") if i == len(segments) - 1 and "." in segment else (
-            segment, "", "")
-        shapes.append(_segment_shape(stem) + (dot + ext.lower() if dot else ""))
-    template = "/".join(shapes)
-    if parts.query and len(segments) <= 1:
-        keys = sorted({pair.split("=", 1)[0] for pair in parts.query.split("&")})
-        template += "?" + "&".join(keys[:5])
-    return template
-
-
-
-def _segment_shape(segment: str) -> str:
-    if segment.isdigit():
-        return f"D{len(segment)}"
-    if segment.count("-") + segment.count("_") >= 2:
-        return "S"
-    if _ID_RE.search(segment) or (_LONG_ID_RE.fullmatch(segment) and any(c.isdigit() for c in segment)):
-        return "I"
-    return "w"
-
-
-
-def _template_has_evidence(template: str) -> bool:
-    """Does a template carry article evidence (a number, an id, a slug or a page extension)?"""
-    return any(mark in template for mark in ("D", "S", "I", ".htm", ".shtml", ".php", ".asp"))
-
 
 
 def _placement_penalty(anchor: html.HtmlElement, cache: dict | None = None) -> float:
@@ -347,7 +295,6 @@ def _placement_penalty(anchor: html.HtmlElement, cache: dict | None = None) -> f
     return inherited
 
 
-
 def _own_penalty(el: html.HtmlElement) -> float:
     tag = el.tag if isinstance(el.tag, str) else ""
     marks = f"{el.get('class', '')} {el.get('id', '')} {el.get('role', '')}"
@@ -356,7 +303,6 @@ def _own_penalty(el: html.HtmlElement) -> float:
     if tag in _NAV_TAGS or el.get("role") == "navigation" or _NAV_WORDS.search(marks):
         return 2.0
     return 0.0
-
 
 
 def _signature(anchor: html.HtmlElement, depth: int = 3) -> str:
@@ -368,11 +314,9 @@ def _signature(anchor: html.HtmlElement, depth: int = 3) -> str:
     return ">".join(path)
 
 
-
 def _anchor_text(anchor: html.HtmlElement) -> str:
     text = normalize_space(anchor.text_content())
     return text or normalize_space(anchor.get("title") or "")
-
 
 
 def _links(
@@ -404,7 +348,6 @@ def _links(
             yield anchor, url, _anchor_text(anchor), None
 
 
-
 def document_base(root: html.HtmlElement, page_url: str) -> str:
     """The URL relative links resolve against: the first ``<base href>``, itself resolved
     against the page's URL, when it is http(s); else the page's URL."""
@@ -416,13 +359,11 @@ def document_base(root: html.HtmlElement, page_url: str) -> str:
     return page_url
 
 
-
 def _candidates(root, base_url: str, domains: Iterable[str]) -> Iterator[tuple[html.HtmlElement, str, str]]:
     """The page's same-site http(s) links other than the page itself: (anchor, URL, text)."""
     for anchor, url, text, problem in _links(root, base_url, domains):
         if problem is None:
             yield anchor, url, text
-
 
 
 def score_links(
@@ -554,7 +495,6 @@ def find_article_links(
     return score_links(root, base_url, domains, pattern, min_score).accepted
 
 
-
 def _by_pattern(found, pattern: re.Pattern, rejected: dict[str, str]) -> LinkScores:
     best: dict[str, CatalogueLink] = {}
     for _, url, text in found:
@@ -567,7 +507,6 @@ def _by_pattern(found, pattern: re.Pattern, rejected: dict[str, str]) -> LinkSco
     return LinkScores(list(best.values()), rejected)
 
 
-
 def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
     """Each candidate anchor's evidence; a file or the site root is rejected outright."""
     headlines = [headline_like(text) for _, _, text in found]
@@ -577,7 +516,7 @@ def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
     repeated = Counter(sig for sig, headline in zip(signatures, headlines, strict=True) if headline)
     lists = Counter((sig, host, template) for sig, host, template, headline in zip(
         signatures, hosts, templates, headlines, strict=True)
-        if headline and _template_has_evidence(template))
+        if headline and template_has_evidence(template))
     same_signature = Counter(signatures)
     scored = []
     placement_cache: dict = {}
@@ -651,7 +590,7 @@ def _off_form(scored: list[_Scored]) -> dict[str, float]:
     host_links = Counter(link.host for link in urls.values())
 
     def on_form(link: _Scored) -> bool:
-        return templates[link.template] >= TEMPLATE_SUPPORT and _template_has_evidence(link.template)
+        return templates[link.template] >= TEMPLATE_SUPPORT and template_has_evidence(link.template)
 
     blocks: dict[str, list[int]] = {}  # per list structure: headline links, of which on a form
     for link in scored:
@@ -671,7 +610,6 @@ def _off_form(scored: list[_Scored]) -> dict[str, float]:
     return penalties
 
 
-
 def _template_lift(scored: list[_Scored], min_score: float) -> dict[str, float]:
     """Per-page self-consistency: URL templates that at least :data:`TEMPLATE_SUPPORT` confident
     links share (headline text, score half a point over the bar) are this page's article form, and
@@ -681,8 +619,7 @@ def _template_lift(scored: list[_Scored], min_score: float) -> dict[str, float]:
         if link.headline and link.total >= min_score + 0.5:
             confident.setdefault(link.template, set()).add(link.url)
     return {template: TEMPLATE_LIFT for template, urls in confident.items()
-            if len(urls) >= TEMPLATE_SUPPORT and _template_has_evidence(template)}
-
+            if len(urls) >= TEMPLATE_SUPPORT and template_has_evidence(template)}
 
 
 def _one_word_slugs(scored: list[_Scored], lift: dict[str, float]) -> None:
@@ -702,7 +639,6 @@ def _one_word_slugs(scored: list[_Scored], lift: dict[str, float]) -> None:
             link.template = slug
 
 
-
 def _rejection(link: _Scored, score: float, min_score: float) -> str:
     """The main reason a link's best anchor fell short of ``min_score``."""
     if link.text_points <= -3.0:
@@ -718,7 +654,6 @@ def _rejection(link: _Scored, score: float, min_score: float) -> str:
     if not link.headline and score - link.text_points + 1.0 >= min_score:
         return "anchor_text"
     return "url_shape"
-
 
 
 def find_next_page(root: html.HtmlElement | None, base_url: str, domains: Iterable[str]) -> str | None:

@@ -1,6 +1,6 @@
 """:func:`infer_article_pattern`: a regular expression for a site's article URLs (no Scrapy imports).
 
-Built from the URL templates (:func:`newscrawl.discovery.links.url_template`) most of the found
+Built from the URL templates (:func:`newscrawl.discovery.url_forms.url_template`) most of the found
 article links share, checked to match every URL it came from and none of the section URLs,
 and refused when it would nest quantifiers (:func:`nested_quantifier`: the pattern is run on
 untrusted URLs, so it must stay linear-time).
@@ -15,6 +15,7 @@ from re import _parser as sre_parse
 from urllib.parse import urlsplit
 
 from newscrawl.discovery import links
+from newscrawl.discovery.url_forms import url_template
 
 MAX_TEMPLATES = 3  # URL templates an inferred article pattern may join
 
@@ -41,7 +42,7 @@ def infer_article_pattern(article_urls: Iterable[str], section_urls: Iterable[st
     """
     by_template: dict[str, list[str]] = {}
     for url in dict.fromkeys(article_urls):
-        by_template.setdefault(links.url_template(url), []).append(url)
+        by_template.setdefault(url_template(url), []).append(url)
     ranked = sorted(by_template.items(), key=lambda item: -len(item[1]))
     total = sum(len(urls) for urls in by_template.values())
     chosen, covered = [], 0

@@ -3,7 +3,7 @@
 The catalogue stage (:mod:`newscrawl.discovery.links`) judges a link by generic evidence; a crawl
 learns more: every link it follows is fetched, and the page type filter
 (:func:`newscrawl.extract.page_type_of`) says whether it was an article.  Links of one kind
-on a site share a URL template (:func:`newscrawl.discovery.links.url_template`: digit runs, slugs and
+on a site share a URL template (:func:`newscrawl.discovery.url_forms.url_template`: digit runs, slugs and
 ids as placeholders, per host), so the outcome of a few fetched links speaks for the rest:
 
 - a template whose fetched links were all non-articles (a columnist index, a channel page, an
@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 from urllib.parse import urlsplit
 
-from .links import url_template
+from .url_forms import url_template
 
 MIN_EVIDENCE = 3  # fetched links of a template before its outcome counts
 ARTICLE_SHARE = 0.8  # share of articles among them for a template to be the site's article form
