@@ -42,6 +42,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -52,7 +54,12 @@ from .tokens import weighted_length
 ARTICLE = "article"
 CONSENT_WALL, LOGIN_WALL = "consent_wall", "login_wall"
 WALLS = (CONSENT_WALL, LOGIN_WALL)  # their own drop reasons: a later fetch may find the article
-KINDS = ("article", "listing", "tag", "author", "gallery", "video", "error", *WALLS)
+MODEL_KINDS = ("article", "listing", "collection", "product", "forum", "documentation", "service")
+KINDS = (*MODEL_KINDS, "tag", "author", "gallery", "video", "error", *WALLS)
+PAGE_TYPE_FILE, PAGE_TYPE_MANIFEST = "page-type.skops", "page-type.json"  # in data/models
+# The rules' kinds that beat the model (the rules' video pages are often articles with a video:
+# "video" only names a page the model rejects).
+SURE_RULE_KINDS = ("error", *WALLS, "listing", "tag", "author", "gallery")
 
 # JSON-LD @type values, lower-cased.
 _ARTICLE_TYPES = frozenset({
@@ -113,6 +120,19 @@ _CONSENT_TITLE = re.compile(
 _PASSWORD_TYPE = re.compile(r"""type\s{0,3}=\s{0,3}["']?\Z""", re.IGNORECASE)
 PASSWORD_LOOKS = 50  # occurrences of "password" looked at, at most
 
+# Words in class attributes that name a part of a page: posts and comments, a shop, documentation.
+_CLASS_WORD = re.compile(r"comment|reply|post|thread|forum|message|product|price|cart|sku|toc|sidebar"
+                         r"|breadcrumb|highlight|pagination|card|menu|author|share|related|review")
+# Price-like and date-like tokens, sought in each text piece of the body.
+_PRICE = re.compile(r"[$€£¥₹]\s?\d|\d[.,]\d\d\s?(?:€|руб|zł|kr)|\d\s?元")
+_DATE = re.compile(r"\b(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}\b|\b\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d\b"
+                   r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.? \d{1,2},"
+                   r" (?:19|20)\d\d\b"
+                   r"|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?"
+                   r" (?:19|20)\d\d\b"
+                   r"|\b\d{1,3} (?:minutes?|hours?|days?|weeks?|months?|years?) ago\b"
+                   r"|\d{4}年\d{1,2}月\d{1,2}日", re.IGNORECASE)
+
 # Block-level elements: they start and end a text block.
 _BLOCKS = frozenset({
     "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "table", "tr",
@@ -160,6 +180,10 @@ class PageSignals:
     password: bool = False  # a password input (in the page's source)
     form: bool = False  # a visible form (the clean-up keeps forms, without their inputs)
     paywalled: bool = False  # declared or marked paywalled (read only for a page with a password input)
+    tags: dict[str, int] = field(default_factory=dict)  # elements of the cleaned body, by tag
+    class_words: dict[str, int] = field(default_factory=dict)  # elements by class word (_CLASS_WORD)
+    prices: int = 0  # price-like tokens in the text ("$12", "12,50 €")
+    dates: int = 0  # date-like tokens in the text (repeated: posts, comments, a list of items)
 
     @property
     def link_share(self) -> float:
@@ -250,6 +274,7 @@ def _walk(body, signals: PageSignals) -> None:
     """Text blocks in document order (:class:`_Blocks`) and, per element, its text, link text and
     longest link, for the repeated teaser items (a headline link and a teaser) of a listing."""
     blocks = _Blocks(signals)
+    tags, words = signals.tags, signals.class_words
     in_link = 0
     frames: list[list] = [[0, 0, 0, None]]  # per open element: text, link text, longest link, items
     for event, el in etree.iterwalk(body, events=("start", "end")):
@@ -257,13 +282,18 @@ def _walk(body, signals: PageSignals) -> None:
         if event == "start":
             if tag in _BLOCKS:
                 blocks.flush()
+            tags[tag] = tags.get(tag, 0) + 1
+            cls = el.get("class")
+            if cls:
+                for word in set(_CLASS_WORD.findall(cls[:200].lower())):
+                    words[word] = words.get(word, 0) + 1
             if tag == "form" and not _hidden(el):
                 signals.form = True
             if tag == "a":
                 in_link += 1
             frames.append([0, 0, 0, None])
             if tag and el.text:
-                _add(el.text, in_link > 0, blocks, frames[-1])
+                _add(el.text, in_link > 0, blocks, frames[-1], signals)
             continue
         if tag == "a":
             in_link -= 1
@@ -282,7 +312,7 @@ def _walk(body, signals: PageSignals) -> None:
         parent[1] += frame[1]
         parent[2] = max(parent[2], frame[2])
         if el is not body and el.tail:
-            _add(el.tail, in_link > 0, blocks, parent)
+            _add(el.tail, in_link > 0, blocks, parent, signals)
     blocks.flush()
 
 
@@ -319,9 +349,14 @@ def _hidden(el) -> bool:
     return "display:none" in style or el.get("hidden") is not None or el.get("aria-hidden") == "true"
 
 
-def _add(text: str, in_link: bool, blocks: _Blocks, frame: list) -> None:
+def _add(text: str, in_link: bool, blocks: _Blocks, frame: list, signals: PageSignals) -> None:
     weight = weighted_length(text)
     if weight:
+        if weight > 3:  # a price or a date, in a link or not
+            if _PRICE.search(text):
+                signals.prices += 1
+            if _DATE.search(text):
+                signals.dates += 1
         blocks.add(weight, in_link)
         frame[0] += weight
         if in_link:
@@ -421,24 +456,61 @@ def _declared_kind(s: PageSignals) -> str | None:
 
 
 def page_type_of(page: Page) -> str:
-    """``"article"`` or the kind of non-article page ``page`` is."""
-    signals = _declared_signals(page)
-    if _settled_article(signals):
-        return ARTICLE
-    _walk(page.body, signals)
-    _read_walls(page.body, signals)
-    return kind_of(signals)
+    """``"article"`` or the kind of non-article page ``page`` is (:func:`page_kind`'s kind)."""
+    return page_kind(page)[0]
 
 
-def _settled_article(s: PageSignals) -> bool:
-    """Does :func:`kind_of` say article whatever the body walk finds?  Metadata that declares an
-    article decides before any rule that reads the walk, except that an error title with a
-    short body, or a home or section index URL, beats ``og:type`` alone, and a wall's title or
-    password input beats both (most article pages: the walk is skipped)."""
-    if s.consent_title or (s.password and not s.paywalled):
-        return False
-    return bool(s.ld_types & _ARTICLE_TYPES) or (
-        s.og_type == "article" and not s.error_title and s.index_url is None)
+def page_kind(page: Page) -> tuple[str, float | None]:
+    """The kind of ``page`` and the model's probability of it (see the module docstring):
+    ``("article", P(article))``, ``("product", P(product))``, ...; for a kind the rules name
+    (an error page, a wall, a tag/author/gallery/video page), the model's probability that the
+    page is not an article.  Without a model file, the rules alone, and no probability."""
+    signals = page_signals(page)
+    rule = kind_of(signals)
+    model = _model(str(models_dir()))
+    if model is None:
+        return rule, None
+    if rule in SURE_RULE_KINDS:
+        return rule, _not_article(model, page, signals)
+    from .page_features import features_of
+
+    proba = _predict(model, features_of(page, signals))
+    if proba[0] >= model["threshold"]:
+        return ARTICLE, proba[0]
+    if rule != ARTICLE:
+        return rule, 1.0 - proba[0]
+    best = max(range(1, len(proba)), key=proba.__getitem__)
+    return model["kinds"][best], proba[best]
+
+
+def _not_article(model: dict, page: Page, signals: PageSignals) -> float:
+    from .page_features import features_of
+
+    return 1.0 - _predict(model, features_of(page, signals))[0]
+
+
+def _predict(model: dict, row: list[float]) -> list[float]:
+    """P(kind) in the order of ``model["kinds"]``."""
+    from .forest import predict_proba
+
+    proba = predict_proba(model["forest"], row)
+    order = {kind: i for i, kind in enumerate(model["classes"])}
+    return [round(float(proba[order[kind]]), 4) if kind in order else 0.0 for kind in model["kinds"]]
+
+
+def models_dir():
+    from .models import MODEL_DIR
+
+    return MODEL_DIR
+
+
+@lru_cache(maxsize=4)
+def _model(directory: str) -> dict | None:
+    """The page-type model of ``directory`` (:data:`PAGE_TYPE_FILE`), or None when there is none."""
+    from . import models
+
+    path = Path(directory) / PAGE_TYPE_FILE
+    return models.load(path) if path.is_file() else None
 
 
 def drop_reason(kind: str) -> str:
