@@ -483,6 +483,17 @@ def page_kind(page: Page) -> tuple[str, float | None]:
     return model["kinds"][best], proba[best]
 
 
+def kind_probabilities(page: Page) -> dict[str, float]:
+    """The model's probability of each kind of :data:`MODEL_KINDS` for ``page`` (empty without a
+    model file): what :func:`page_kind` decides on, for evaluation and debugging."""
+    model = _model(str(models_dir()))
+    if model is None:
+        return {}
+    from .page_features import page_features
+
+    return dict(zip(model["kinds"], _predict(model, page_features(page)[0]), strict=True))
+
+
 def _not_article(model: dict, page: Page, signals: PageSignals) -> float:
     from .page_features import features_of
 
