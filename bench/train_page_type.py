@@ -222,6 +222,26 @@ def print_figures(title: str, columns: dict[str, dict]) -> None:
         print(f"{key:24} {row['pages']:6d} " + " ".join(f"{c:>22}" for c in cells))
 
 
+def out_of_fold_report(datasets: Path, folds: int = 5, cache: Path | None = None,
+                       name: str = "random-forest"):
+    """The shipped candidate's figures before (the rules), in sample and out of fold, printed
+    per set and per kind (for ``bench/page_type_eval.py --out-of-fold``)."""
+    data = read_features(datasets, cache)
+    X, y, groups, sets, rules = data["X"], data["y"], data["groups"], data["sets"], data["rules"]
+    train = np.isin(sets, TRAIN_SETS)
+    make = candidates()[name]
+    proba = np.zeros((len(y), len(KINDS)))
+    proba[train] = out_of_fold(make, X[train], y[train], groups[train], folds)
+    threshold = choose_threshold(proba[train], rules[train], y[train], sets[train])
+    full = make().fit(X[train], y[train])
+    proba[~train] = _proba(full, X[~train])
+    columns = {"before (rules)": figures(np.where(rules == "article", "article", rules), y, sets),
+               "after, in sample": figures(decide(_proba(full, X), rules, threshold), y, sets),
+               "after, out of fold": figures(decide(proba, rules, threshold), y, sets)}
+    print_figures(f"{name}, threshold {threshold:.3f} chosen out of fold (folds grouped by domain)", columns)
+    return columns
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", type=Path, default=DATASETS)

@@ -1,10 +1,19 @@
-"""Is a page an article?  Section and listing pages, tag and author pages, galleries, video
-pages and error pages served with status 200 are told apart from articles (no Scrapy imports).
+"""Is a page an article?  Section and listing pages, collections, product pages, forum threads,
+documentation and service pages, tag and author pages, galleries, video pages and error pages
+served with status 200 are told apart from articles (no Scrapy imports).
 
-:func:`page_type` reads a page; :func:`page_type_of` reads an already parsed
-:class:`~newscrawl.extract.page.Page`.  Both return ``"article"`` or the page's kind:
-``"listing"``, ``"tag"``, ``"author"``, ``"gallery"``, ``"video"`` or ``"error"``, or a wall
-that stands in for the article: ``"consent_wall"`` or ``"login_wall"``.
+:func:`page_kind` reads a parsed :class:`~newscrawl.extract.page.Page` and gives its kind and the
+probability of it; :func:`page_type_of` gives the kind alone, :func:`page_type` reads raw HTML.
+The kind is ``"article"`` or one of :data:`KINDS`: the page-type model's ``listing``,
+``collection``, ``product``, ``forum``, ``documentation``, ``service``; the rules' ``tag``,
+``author``, ``gallery``, ``video``, ``error``; or a wall that stands in for the article:
+``consent_wall`` or ``login_wall``.
+
+The decision: the rules below (:func:`kind_of`) name an error page, a wall, a listing, tag, author or
+gallery page, and that stands.  Otherwise the model, a random forest over the features of
+:mod:`.page_features` (``data/models/page-type.skops``, trained by ``bench/train_page_type.py``),
+gives P(kind); the page is an article when P(article) reaches the model's threshold, else its
+likeliest other kind (or the rules' ``video``).  Without a model file the rules decide alone.
 
 The signals (:func:`page_signals`), all read in one walk of the tree:
 
@@ -28,13 +37,17 @@ The signals (:func:`page_signals`), all read in one walk of the tree:
   and a password input; the text outside the consent markup
   is measured apart (a banner beside an article is not a wall).
 
-The rules are conservative, as dropping an article is worse than exporting a listing page:
+The walk also counts elements by tag, class-name words (post, comment, price, cart, toc, ...) and
+price- and date-like tokens, for the model.
+
+The rules (and the model's threshold) are conservative, as dropping an article is worse than
+exporting a listing page: for the rules,
 a page with a long run of prose is an article whatever its URL or metadata says, unless its
 title is an error phrase and it has little text.  A page with no prose at all (no block of
 :data:`PROSE_BLOCK` characters outside links) whose text is mostly links is not an article either
 (a tag page of one link, a list of links).  A wall is a wall only with little prose beside it;
 a login form under a paywall's teaser (the page declared or marked paywalled) is an article.
-``bench/page_type_eval.py`` measures the rules on every article page and every listing page of
+``bench/page_type_eval.py`` measures the decision on every article page and every listing page of
 ``../shared/datasets``.
 """
 
