@@ -99,7 +99,7 @@ def read_features(datasets: Path, cache: Path | None = None) -> dict[str, np.nda
         data = dict(np.load(cache, allow_pickle=False))
         if list(data["features"]) == list(FEATURES):
             return data
-    rows, labels, groups, sets, ids, rules = [], [], [], [], [], []
+    rows, labels, groups, sets, ids, rules, before = [], [], [], [], [], [], []
     for name, page_id, label, group, html, url in _pages(datasets):
         try:
             page = Page.from_html(html, url=url)
@@ -112,12 +112,26 @@ def read_features(datasets: Path, cache: Path | None = None) -> dict[str, np.nda
         sets.append(name)
         ids.append(page_id)
         rules.append(kind_of(signals))
+        before.append(_rules_before(signals))
     data = {"X": np.array(rows, dtype=np.float64), "y": np.array(labels), "groups": np.array(groups),
             "sets": np.array(sets), "ids": np.array(ids), "rules": np.array(rules),
+            "before": np.array(before),
             "features": np.array(FEATURES)}
     if cache is not None:
         np.savez_compressed(cache, **data)
     return data
+
+
+def _rules_before(s) -> str:
+    """The kind the rules gave before the model (bc8b2ee): JSON-LD declaring an article, or
+    ``og:type=article`` off an index URL without an error title, settled the page before the walk."""
+    from newscrawl.extract.page_type import _ARTICLE_TYPES
+
+    if not (s.consent_title or (s.password and not s.paywalled)) and (
+            s.ld_types & _ARTICLE_TYPES
+            or (s.og_type == "article" and not s.error_title and s.index_url is None)):
+        return "article"
+    return kind_of(s)
 
 
 def candidates() -> dict:
@@ -133,7 +147,7 @@ def candidates() -> dict:
             max_iter=100, learning_rate=0.1, max_leaf_nodes=15, l2_regularization=1.0,
             class_weight="balanced", random_state=SEED),
         "random-forest": lambda: RandomForestClassifier(
-            n_estimators=150, min_samples_leaf=2, class_weight="balanced_subsample", n_jobs=1,
+            n_estimators=300, min_samples_leaf=3, class_weight="balanced_subsample", n_jobs=1,
             random_state=SEED),
     }
 
@@ -150,15 +164,25 @@ def out_of_fold(make, X, y, groups, folds: int) -> np.ndarray:
     return proba
 
 
-def decide(proba: np.ndarray, rules: np.ndarray, threshold: float) -> np.ndarray:
+def settled(X: np.ndarray) -> np.ndarray:
+    """The pages :func:`newscrawl.extract.page_type.page_kind` calls articles before the walk:
+    JSON-LD declares an article, no error title, no password input."""
+    column = {name: i for i, name in enumerate(FEATURES)}
+    return ((X[:, column["ld_article"]] == 1) & (X[:, column["error_title"]] == 0)
+            & (X[:, column["password"]] == 0))
+
+
+def decide(proba: np.ndarray, rules: np.ndarray, threshold: float, declared: np.ndarray) -> np.ndarray:
     """The kind of every page, as :func:`newscrawl.extract.page_type.page_kind` gives it: the
     rules' non-article kinds but video, else article when P(article) ≥ ``threshold``, else the
     rules' video or the likeliest other kind."""
     from newscrawl.extract.page_type import SURE_RULE_KINDS
 
     kinds = []
-    for p, rule in zip(proba, rules, strict=True):
-        if rule in SURE_RULE_KINDS:
+    for p, rule, article in zip(proba, rules, declared, strict=True):
+        if article:
+            kinds.append("article")
+        elif rule in SURE_RULE_KINDS:
             kinds.append(str(rule))
         elif p[0] >= threshold:
             kinds.append("article")
@@ -169,11 +193,11 @@ def decide(proba: np.ndarray, rules: np.ndarray, threshold: float) -> np.ndarray
     return np.array(kinds)
 
 
-def choose_threshold(proba, rules, y, sets) -> float:
+def choose_threshold(proba, rules, y, sets, declared) -> float:
     """The highest threshold keeping every trained article set's rejections ≤ :data:`THRESHOLD_BAR`."""
     best = 0.0
     for threshold in np.round(np.arange(0.005, 0.96, 0.005), 3):
-        kinds = decide(proba, rules, threshold)
+        kinds = decide(proba, rules, threshold, declared)
         worst = max(float(np.mean(kinds[(sets == name) & (y == "article")] != "article"))
                     for name in ARTICLE_TRAIN if np.any(sets == name))
         if worst <= THRESHOLD_BAR:
@@ -228,16 +252,17 @@ def out_of_fold_report(datasets: Path, folds: int = 5, cache: Path | None = None
     per set and per kind (for ``bench/page_type_eval.py --out-of-fold``)."""
     data = read_features(datasets, cache)
     X, y, groups, sets, rules = data["X"], data["y"], data["groups"], data["sets"], data["rules"]
+    declared = settled(X)
     train = np.isin(sets, TRAIN_SETS)
     make = candidates()[name]
     proba = np.zeros((len(y), len(KINDS)))
     proba[train] = out_of_fold(make, X[train], y[train], groups[train], folds)
-    threshold = choose_threshold(proba[train], rules[train], y[train], sets[train])
+    threshold = choose_threshold(proba[train], rules[train], y[train], sets[train], declared[train])
     full = make().fit(X[train], y[train])
     proba[~train] = _proba(full, X[~train])
-    columns = {"before (rules)": figures(np.where(rules == "article", "article", rules), y, sets),
-               "after, in sample": figures(decide(_proba(full, X), rules, threshold), y, sets),
-               "after, out of fold": figures(decide(proba, rules, threshold), y, sets)}
+    columns = {"before (rules)": figures(data["before"], y, sets),
+               "after, in sample": figures(decide(_proba(full, X), rules, threshold, declared), y, sets),
+               "after, out of fold": figures(decide(proba, rules, threshold, declared), y, sets)}
     print_figures(f"{name}, threshold {threshold:.3f} chosen out of fold (folds grouped by domain)", columns)
     return columns
 
@@ -254,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     data = read_features(args.datasets, args.cache)
     X, y, groups, sets, rules = data["X"], data["y"], data["groups"], data["sets"], data["rules"]
+    declared = settled(X)
     train = np.isin(sets, TRAIN_SETS)
     print(f"{int(train.sum())} trained pages of {len(set(groups[train]))} domains, "
           f"{int((~train).sum())} evaluation-only pages; kinds {dict(Counter(y[train]))}")
@@ -263,11 +289,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         proba = np.zeros((len(y), len(KINDS)))
         proba[train] = out_of_fold(makers[name], X[train], y[train], groups[train], args.folds)
-        threshold = choose_threshold(proba[train], rules[train], y[train], sets[train])
+        threshold = choose_threshold(proba[train], rules[train], y[train], sets[train], declared[train])
         # evaluation-only pages: a model fitted on every trained page (none of them saw these pages)
         full = makers[name]().fit(X[train], y[train])
         proba[~train] = _proba(full, X[~train])
-        kinds = decide(proba, rules, threshold)
+        kinds = decide(proba, rules, threshold, declared)
         fig = figures(kinds, y, sets)
         results[name] = {"threshold": threshold, "model": full, "oof": fig,
                          "kind_accuracy": kind_accuracy(kinds, y, sets)}
@@ -278,8 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     best = min(shippable, key=lambda n: (results[n]["oof"]["wcxb-other"]["taken"],
                                          -results[n]["kind_accuracy"]))
     chosen = results[best]
-    insample_kinds = decide(_proba(chosen["model"], X), rules, chosen["threshold"])
-    rules_kinds = np.where(rules == "article", "article", rules)
+    insample_kinds = decide(_proba(chosen["model"], X), rules, chosen["threshold"], declared)
+    rules_kinds = data["before"]
     insample = figures(insample_kinds, y, sets)
     before = figures(rules_kinds, y, sets)
     print_figures(f"chosen: {best} (threshold {chosen['threshold']:.2f}); before = the rules",

@@ -19,7 +19,8 @@ is written to CSV as JSON.
 ``pages`` is how many pages of a multi-page article the body joins (1 for most); the continuation
 pages ride on the item as ``more_pages`` between the spider and the extraction, never exported.
 ``page_type`` is the page's kind (``article``, or a kind the site's ``accept_kinds`` lets through)
-and ``page_type_probability`` the page-type model's probability of it.
+and ``page_type_probability`` the page-type model's probability of it (None for a page whose
+JSON-LD declares an article: the model does not run).
 
 Exported text is safe to open: every exported field is serialized through
 :func:`clean_export_value` (by all of Scrapy's exporters, through the dataclass field

@@ -100,16 +100,18 @@ NEWS_PARAGRAPHS = [
     "The mayor said the schools could not wait. Work on the first three buildings is to start in June "
     "and end before the new school year.",
 ]
-# A short news article on a WordPress site: still an article.
+NEWS_LD = ("<script type='application/ld+json'>{\"@type\": \"NewsArticle\", \"headline\": \"Council moves "
+           "road money to schools\", \"datePublished\": \"2024-05-12T09:00:00Z\"}</script>")
+# A short news article on a WordPress site (og:type=article, as on every page of the site): still an article.
 NEWS_PAGE = (
-    "<html><head><title>Council moves road money to schools | Local Times</title>" + WP_HEAD
-    + "<script type='application/ld+json'>{\"@type\": \"NewsArticle\", \"headline\": \"Council moves road "
-    "money to schools\", \"datePublished\": \"2024-05-12T09:00:00Z\"}</script></head><body>"
+    "<html><head><title>Council moves road money to schools | Local Times</title>" + WP_HEAD + "</head><body>"
     "<nav class='menu'><a href='/'>Home</a> <a href='/news/'>News</a> <a href='/sport/'>Sport</a></nav>"
     "<article class='post'><h1>Council moves road money to schools</h1><p class='byline'>By Jane Doe, "
     "May 12, 2024</p>" + "".join(f"<p>{p}</p>" for p in NEWS_PARAGRAPHS) + "</article>"
     "<aside class='related'><h2>Related</h2><ul><li><a href='/news/2024/05/10/bus-fares-rise/'>Bus fares "
     "rise again in June</a></li></ul></aside></body></html>")
+# The same article declared a NewsArticle in JSON-LD.
+DECLARED_NEWS_PAGE = NEWS_PAGE.replace("</head>", NEWS_LD + "</head>")
 NEWS_URL = "/news/2024/05/12/council-moves-road-money-to-schools/"
 
 PLANS = [("Basic", "$19", ["1 website", "10 GB storage", "Email support"]),

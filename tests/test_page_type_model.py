@@ -38,6 +38,10 @@ def test_a_short_news_article_on_a_wordpress_site_is_an_article_with_its_probabi
     assert 0.5 < probability <= 1
 
 
+def test_an_article_its_json_ld_declares_is_one_without_the_model():
+    assert page_kind(page(samples.DECLARED_NEWS_PAGE, samples.NEWS_URL)) == ("article", None)
+
+
 def test_a_wordpress_service_page_declaring_og_article_is_not_an_article():
     kind, probability = page_kind(page(samples.SERVICE_PAGE, samples.SERVICE_URL))
     assert kind != "article" and kind in MODEL_KINDS

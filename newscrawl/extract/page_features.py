@@ -15,11 +15,11 @@ import re
 from urllib.parse import urlsplit
 
 from .page import Page
-from .page_type import _ARTICLE_TYPES, PageSignals, page_signals
+from .page_type import SETTLING_TYPES, PageSignals, page_signals
 
 # JSON-LD @type groups (lower-cased).
 _LD_GROUPS = {
-    "ld_article": _ARTICLE_TYPES - {"techarticle", "socialmediaposting"},
+    "ld_article": SETTLING_TYPES,
     "ld_tech": {"techarticle", "apireference", "howto", "faqpage"},
     "ld_listing": {"collectionpage", "itemlist", "searchresultspage", "blog", "breadcrumblist"},
     "ld_product": {"product", "offer", "aggregateoffer", "productgroup", "aggregaterating",
@@ -32,16 +32,16 @@ _LD_GROUPS = {
 _OG = ("article", "website", "product", "blog", "")
 
 # Words in the URL's path (lower-cased), by group.
-_URL_WORDS = {
-    "url_shop": re.compile(r"product|shop|store|cart|checkout|/p/|/dp/|/item|buy|pricing|catalog"),
-    "url_forum": re.compile(r"forum|thread|topic|community|discuss|/t/|questions|answers|board|viewtopic"),
-    "url_docs": re.compile(r"docs?/|documentation|/api|reference|/help|support|guide|manual|tutorial"
-                           r"|/wiki|faq"),
-    "url_service": re.compile(r"service|about|contact|pricing|login|account|signup|register|solutions|plans"),
-    "url_list": re.compile(r"/tags?/|/categor|/topics?/|/section|/archive|/page/\d|/search"
-                           r"|/blog/?\Z|/news/?\Z"),
-    "url_news": re.compile(r"news|article|story|/blog/.|/post|/\d{4}/\d{2}/|opinion|politic"),
-}
+_URL_SHOP = re.compile(r"product|shop|store|cart|checkout|/p/|/dp/|/item|buy|pricing|catalog")
+_URL_FORUM = re.compile(r"forum|thread|topic|community|discuss|/t/|questions|answers|board|viewtopic")
+_URL_DOCS = re.compile(r"docs?/|documentation|/api|reference|/help|support|guide|manual|tutorial"
+                       r"|/wiki|faq")
+_URL_SERVICE = re.compile(r"service|about|contact|pricing|login|account|signup|register|solutions|plans")
+_URL_LIST = re.compile(r"/tags?/|/categor|/topics?/|/section|/archive|/page/\d|/search"
+                       r"|/blog/?\Z|/news/?\Z")
+_URL_NEWS = re.compile(r"news|article|story|/blog/.|/post|/\d{4}/\d{2}/|opinion|politic")
+_URL_WORDS = {"url_shop": _URL_SHOP, "url_forum": _URL_FORUM, "url_docs": _URL_DOCS,
+              "url_service": _URL_SERVICE, "url_list": _URL_LIST, "url_news": _URL_NEWS}
 _DIGIT_RUN = re.compile(r"\d{5,}")
 _DATE_PATH = re.compile(r"/(?:19|20)\d\d/\d{1,2}/|/(?:19|20)\d\d-?\d\d-?\d\d|/(?:19|20)\d\d/")
 

@@ -80,6 +80,9 @@ _ARTICLE_TYPES = frozenset({
     "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "askpublicnewsarticle",
     "scholarlyarticle", "techarticle", "socialmediaposting", "liveblogposting", "report", "review",
 })
+# The JSON-LD types that settle a page as an article before the walk (TechArticle and
+# SocialMediaPosting are documentation and forum pages as often).
+SETTLING_TYPES = _ARTICLE_TYPES - {"techarticle", "socialmediaposting"}
 _NON_ARTICLE_TYPES = {
     "collectionpage": "listing", "itemlist": "listing", "searchresultspage": "listing",
     "videoobject": "video", "imagegallery": "gallery", "mediagallery": "gallery",
@@ -138,13 +141,11 @@ _CLASS_WORD = re.compile(r"comment|reply|post|thread|forum|message|product|price
                          r"|breadcrumb|highlight|pagination|card|menu|author|share|related|review")
 # Price-like and date-like tokens, sought in each text piece of the body.
 _PRICE = re.compile(r"[$€£¥₹]\s?\d|\d[.,]\d\d\s?(?:€|руб|zł|kr)|\d\s?元")
-_DATE = re.compile(r"\b(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}\b|\b\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d\b"
-                   r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.? \d{1,2},"
-                   r" (?:19|20)\d\d\b"
-                   r"|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?"
-                   r" (?:19|20)\d\d\b"
-                   r"|\b\d{1,3} (?:minutes?|hours?|days?|weeks?|months?|years?) ago\b"
-                   r"|\d{4}年\d{1,2}月\d{1,2}日", re.IGNORECASE)
+# Each branch opens with a digit or a month's capital: the scan skips to those characters.
+_DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}|\d{4}年\d{1,2}月"
+                   r"|\d{1,3} (?:minutes?|hours?|days?|weeks?|months?|years?) ago"
+                   r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.? \d{1,2}, \d{4}"
+                   r"|\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.? \d{4}")
 
 # Block-level elements: they start and end a text block.
 _BLOCKS = frozenset({
@@ -170,6 +171,7 @@ LISTING_HEADLINES = 8  # a listing-shaped page: at least this many headline link
 LISTING_LINK_SHARE = 0.3  # and this share of link text
 PROSE_BLOCK = 40  # a block of prose has at least this much text outside links
 LINK_BLOCK_SHARE = 0.5  # a block with more link text than this is a link block (it ends a run)
+SHORT_PIECE = 80  # text pieces up to this long are searched for prices and dates (a list's, a post's)
 WALL_TEXT = SHORT_PROSE  # a wall has less text than this outside links (and outside its consent markup)
 
 
@@ -194,9 +196,9 @@ class PageSignals:
     form: bool = False  # a visible form (the clean-up keeps forms, without their inputs)
     paywalled: bool = False  # declared or marked paywalled (read only for a page with a password input)
     tags: dict[str, int] = field(default_factory=dict)  # elements of the cleaned body, by tag
-    class_words: dict[str, int] = field(default_factory=dict)  # elements by class word (_CLASS_WORD)
-    prices: int = 0  # price-like tokens in the text ("$12", "12,50 €")
-    dates: int = 0  # date-like tokens in the text (repeated: posts, comments, a list of items)
+    class_words: dict[str, int] = field(default_factory=dict)  # class-name words (_CLASS_WORD), counted
+    prices: int = 0  # price-like tokens in the short text pieces ("$12", "12,50 €")
+    dates: int = 0  # date-like tokens in the short text pieces (repeated: posts, comments, a list)
 
     @property
     def link_share(self) -> float:
@@ -287,7 +289,9 @@ def _walk(body, signals: PageSignals) -> None:
     """Text blocks in document order (:class:`_Blocks`) and, per element, its text, link text and
     longest link, for the repeated teaser items (a headline link and a teaser) of a listing."""
     blocks = _Blocks(signals)
-    tags, words = signals.tags, signals.class_words
+    tags = signals.tags
+    classes: list[str] = []  # class attributes, and text pieces, read once joined after the walk
+    texts: list[str] = []
     in_link = 0
     frames: list[list] = [[0, 0, 0, None]]  # per open element: text, link text, longest link, items
     for event, el in etree.iterwalk(body, events=("start", "end")):
@@ -298,15 +302,14 @@ def _walk(body, signals: PageSignals) -> None:
             tags[tag] = tags.get(tag, 0) + 1
             cls = el.get("class")
             if cls:
-                for word in set(_CLASS_WORD.findall(cls[:200].lower())):
-                    words[word] = words.get(word, 0) + 1
+                classes.append(cls[:200])
             if tag == "form" and not _hidden(el):
                 signals.form = True
             if tag == "a":
                 in_link += 1
             frames.append([0, 0, 0, None])
             if tag and el.text:
-                _add(el.text, in_link > 0, blocks, frames[-1], signals)
+                _add(el.text, in_link > 0, blocks, frames[-1], texts)
             continue
         if tag == "a":
             in_link -= 1
@@ -325,8 +328,13 @@ def _walk(body, signals: PageSignals) -> None:
         parent[1] += frame[1]
         parent[2] = max(parent[2], frame[2])
         if el is not body and el.tail:
-            _add(el.tail, in_link > 0, blocks, parent, signals)
+            _add(el.tail, in_link > 0, blocks, parent, texts)
     blocks.flush()
+    for word in _CLASS_WORD.findall(" ".join(classes).lower()):
+        signals.class_words[word] = signals.class_words.get(word, 0) + 1
+    joined = "\n".join(texts)
+    signals.prices += len(_PRICE.findall(joined))
+    signals.dates += len(_DATE.findall(joined))
 
 
 def _consent_marked(el) -> bool:
@@ -362,14 +370,11 @@ def _hidden(el) -> bool:
     return "display:none" in style or el.get("hidden") is not None or el.get("aria-hidden") == "true"
 
 
-def _add(text: str, in_link: bool, blocks: _Blocks, frame: list, signals: PageSignals) -> None:
+def _add(text: str, in_link: bool, blocks: _Blocks, frame: list, texts: list[str]) -> None:
     weight = weighted_length(text)
     if weight:
-        if weight > 3:  # a price or a date, in a link or not
-            if _PRICE.search(text):
-                signals.prices += 1
-            if _DATE.search(text):
-                signals.dates += 1
+        if 3 < weight <= SHORT_PIECE:  # may be a price or a date, in a link or not
+            texts.append(text)
         blocks.add(weight, in_link)
         frame[0] += weight
         if in_link:
@@ -477,8 +482,14 @@ def page_kind(page: Page) -> tuple[str, float | None]:
     """The kind of ``page`` and the model's probability of it (see the module docstring):
     ``("article", P(article))``, ``("product", P(product))``, ...; for a kind the rules name
     (an error page, a wall, a tag/author/gallery/video page), the model's probability that the
-    page is not an article.  Without a model file, the rules alone, and no probability."""
-    signals = page_signals(page)
+    page is not an article.  A page whose JSON-LD declares an article (:data:`SETTLING_TYPES`) is one
+    without the walk, and no probability (most news articles: the walk is the cost).  Without a
+    model file, the rules alone, and no probability."""
+    signals = _declared_signals(page)
+    if _declared_article(signals):
+        return ARTICLE, None
+    _walk(page.body, signals)
+    _read_walls(page.body, signals)
     rule = kind_of(signals)
     model = _model(str(models_dir()))
     if model is None:
@@ -494,6 +505,14 @@ def page_kind(page: Page) -> tuple[str, float | None]:
         return rule, 1.0 - proba[0]
     best = max(range(1, len(proba)), key=proba.__getitem__)
     return model["kinds"][best], proba[best]
+
+
+def _declared_article(s: PageSignals) -> bool:
+    """Does the page's JSON-LD declare an article (no wall's title or password input, no error
+    title)?  On the shared datasets 903 articles and 10 other pages of 758 declare one."""
+    if s.consent_title or (s.password and not s.paywalled) or s.error_title:
+        return False
+    return bool(s.ld_types & SETTLING_TYPES)
 
 
 def kind_probabilities(page: Page) -> dict[str, float]:
