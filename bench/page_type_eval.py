@@ -5,9 +5,11 @@ and ``wcxb-other/``, whose pages are of other kinds): the share of them *not* cl
 must stay at most 0.5 % (all sets together).  ``catalogue-pages/``
 and ``catalogue-labelled/`` hold real listing pages: every one must be classed not ``article``.
 Also prints the CPU time of the classification per page, against the page's parse, measured
-in the same run.
+in the same run.  ``--out-of-fold`` adds the page-type model's figures per set and per kind
+before (the rules), in sample and out of fold, folds grouped by domain
+(:func:`train_page_type.out_of_fold_report`: it trains the forest on the folds, minutes).
 
-    python bench/page_type_eval.py [--datasets ../shared/datasets] [--show-misses]
+    python bench/page_type_eval.py [--datasets ../shared/datasets] [--show-misses] [--out-of-fold]
 """
 
 from __future__ import annotations
@@ -146,7 +148,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="print the signals of the pages classed wrongly")
     parser.add_argument("--cost-sample", type=int, default=0, metavar="N",
                         help="also time the whole extraction on every N-th article page, for comparison")
+    parser.add_argument("--out-of-fold", action="store_true",
+                        help="also the model's figures out of fold (grouped by domain) beside in sample")
     args = parser.parse_args(argv)
+    if args.out_of_fold:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from train_page_type import out_of_fold_report
+
+        out_of_fold_report(args.datasets)
     sets, listings = evaluate(args.datasets)
     print(f"{'set':16} {'pages':>6} {'not article':>12} {'share':>7}  kinds of the misses")
     total = missed = 0

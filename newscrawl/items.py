@@ -18,6 +18,9 @@ The rich record's ``tags`` and ``keywords`` are written to CSV as ``authors`` is
 is written to CSV as JSON.
 ``pages`` is how many pages of a multi-page article the body joins (1 for most); the continuation
 pages ride on the item as ``more_pages`` between the spider and the extraction, never exported.
+``page_type`` is the page's kind (``article``, or a kind the site's ``accept_kinds`` lets through)
+and ``page_type_probability`` the page-type model's probability of it (None for a page whose
+JSON-LD declares an article: the model does not run).
 
 Exported text is safe to open: every exported field is serialized through
 :func:`clean_export_value` (by all of Scrapy's exporters, through the dataclass field
@@ -69,6 +72,8 @@ EXPORT_FIELDS = (
     "markdown",
     "html",
     "pages",  # how many pages the article's body was joined from (newscrawl.pipelines.pages)
+    "page_type",  # the page's kind (newscrawl.extract.page_type): "article" unless the site accepts others
+    "page_type_probability",  # the page-type model's probability of that kind
 )
 # Fields holding the body again, with markup: NEWSCRAWL_EXPORT_MARKDOWN / _HTML leave them out.
 BODY_RENDERINGS = {"markdown": "NEWSCRAWL_EXPORT_MARKDOWN", "html": "NEWSCRAWL_EXPORT_HTML"}
@@ -174,6 +179,8 @@ class ArticleItem:
     markdown: str | None = _exported()
     html: str | None = _exported()
     pages: int | None = None
+    page_type: str | None = _exported()  # "article" or the kind of page (newscrawl.extract.page_type)
+    page_type_probability: float | None = None
     # Not exported (absent from EXPORT_FIELDS):
     listing_url: str | None = None
     status: int = 200
@@ -181,7 +188,6 @@ class ArticleItem:
     body: bytes | None = field(default=None, repr=False)
     capped: dict[str, int] | None = field(default=None, repr=False)  # rendering caps hit (stats)
     extraction_seconds: float | None = field(default=None, repr=False)
-    page_type: str | None = None  # "article" or the kind of page (newscrawl.extract.page_type)
     coverage_end: str | None = None  # a live blog's declared coverageEndTime (ISO 8601)
     canonical: str | None = None  # the page's own <link rel=canonical> / og:url, on the same site
     fingerprint: bytes | None = field(default=None, repr=False)  # text's MinHash from a worker (b"": none)

@@ -34,6 +34,8 @@ Keys (only ``domains`` and one of ``catalogues``/``feeds``/``list_apis``/``sitem
 - ``private_network``: the site is on a private network (its host names resolve to private
   addresses), so its crawl may reach addresses that are not globally routable (default
   ``false``; a site whose URLs are all on private IP addresses or ``localhost`` may anyway);
+- ``accept_kinds``: kinds of page exported besides articles, e.g. ``["documentation"]`` (the
+  kinds of :data:`newscrawl.extract.page_type.KINDS`; default none: only articles);
 - ``serve``/``headers``: serve this directory (relative to the TOML file) on a local
   port and rewrite the placeholder host :data:`PLACEHOLDER_HOST` to it (the demo).
 
@@ -60,6 +62,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import tldextract
 
+from newscrawl.extract.page_type import KINDS
 from newscrawl.resources import data_path
 
 DEFAULT_SITES_FILE = data_path("sites.toml")  # data/sites.toml; package data when installed
@@ -115,6 +118,7 @@ class SiteConfig:
     serve: Path | None = None
     headers: Path | None = None
     private_network: bool = False  # may reach addresses that are not globally routable (an intranet site)
+    accept_kinds: tuple[str, ...] = ()  # page kinds exported besides articles (newscrawl.extract.page_type)
 
     @property
     def allow_list(self) -> AllowList:
@@ -163,6 +167,7 @@ _KEYS: dict[str, type | tuple[type, ...]] = {
     "serve": str,
     "headers": str,
     "private_network": bool,
+    "accept_kinds": list,
 }
 
 
@@ -243,6 +248,11 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
         problem = politeness_problem(key, value)
         if problem:
             raise SiteConfigError(f"{where}.politeness.{key}: {problem}")
+    accept_kinds = tuple(_strings(table.get("accept_kinds", []), f"{where}.accept_kinds"))
+    for kind in accept_kinds:
+        if kind not in KINDS:
+            raise SiteConfigError(
+                f"{where}.accept_kinds: unknown kind {kind!r} (allowed: {', '.join(KINDS)})")
     base = base_dir or Path.cwd()
     serve = _inside(base, table["serve"], f"{where}.serve") if "serve" in table else None
     headers = _inside(base, table["headers"], f"{where}.headers") if "headers" in table else None
@@ -264,6 +274,7 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
         serve=serve,
         headers=headers,
         private_network=table.get("private_network", False),
+        accept_kinds=accept_kinds,
     )
 
 

@@ -15,7 +15,8 @@ pages (``not_article/<kind>``, ``consent_wall``, ``login_wall``: the page-type f
 a job's output).
 
 A row has the crawl's export fields (:data:`newscrawl.items.EXPORT_FIELDS`, in that order, each
-cleaned as the crawl's exporters clean it) plus ``page_type``.  A skip is a
+cleaned as the crawl's exporters clean it; ``page_type`` and ``page_type_probability`` among
+them).  A skip is a
 :class:`~.warc_reader.Skip` whose reason is the crawl's drop reason: the reader's (``not_html``,
 ``http_status``, ``not_article``, ``too_large``, ``bad_http``/``unsupported_encoding`` for a body
 that cannot be decoded, ``truncated``, ``unreadable``, ...) or the extraction's
@@ -35,9 +36,9 @@ from .budget import BudgetExceeded, TimeBudget
 #: The crawl's own fields of a row (the rest of EXPORT_FIELDS is the rich record, as extracted).
 _CRAWL_FIELDS = frozenset({"url", "site", "listing_title", "title", "published", "authors", "text",
                            "links", "language", "method", "feed_title", "feed_summary", "feed_published",
-                           "fetched_at"})
-#: Columns of a row: the crawl's export fields, then the page type.
-ROW_FIELDS = (*EXPORT_FIELDS, "page_type")
+                           "fetched_at", "page_type", "page_type_probability"})
+#: Columns of a row: the crawl's export fields.
+ROW_FIELDS = EXPORT_FIELDS
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,7 @@ def map_page(page: WarcPage, options: MapOptions = MapOptions()) -> dict | Skip:
         "method": fields.get("method") or options.method, "feed_title": listing.get("feed_title"),
         "feed_summary": listing.get("feed_summary"), "feed_published": listing.get("feed_published"),
         "fetched_at": page.date, "page_type": kind or "article",
+        "page_type_probability": fields.get("page_type_probability"),
         **{name: fields.get(name) for name in EXPORT_FIELDS if name not in _CRAWL_FIELDS},
     }
     row["pages"] = row.get("pages") or 1  # each record alone: an archive follows no pager

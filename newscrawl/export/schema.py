@@ -33,6 +33,7 @@ FIELD_TYPES: dict[str, pa.DataType] = {
     "word_count": pa.int64(),
     "entries": pa.list_(_ENTRY),
     "pages": pa.int64(),
+    "page_type_probability": pa.float64(),
 }
 
 

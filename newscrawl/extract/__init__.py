@@ -24,10 +24,10 @@ from .article import Article, Link
 from .collector import collector_paused
 from .errors import ExtractionError
 from .page import Page
-from .page_type import page_type, page_type_of
+from .page_type import page_kind, page_type, page_type_of
 
-__all__ = ["Article", "ExtractionError", "Link", "Page", "extract", "extract_page", "page_type",
-           "page_type_of", "METHODS", "FIND"]
+__all__ = ["Article", "ExtractionError", "Link", "Page", "extract", "extract_page", "page_kind",
+           "page_type", "page_type_of", "METHODS", "FIND"]
 
 FIND = object()  # extract_page's default for a field the caller did not find beforehand
 

@@ -1,10 +1,19 @@
-"""Is a page an article?  Section and listing pages, tag and author pages, galleries, video
-pages and error pages served with status 200 are told apart from articles (no Scrapy imports).
+"""Is a page an article?  Section and listing pages, collections, product pages, forum threads,
+documentation and service pages, tag and author pages, galleries, video pages and error pages
+served with status 200 are told apart from articles (no Scrapy imports).
 
-:func:`page_type` reads a page; :func:`page_type_of` reads an already parsed
-:class:`~newscrawl.extract.page.Page`.  Both return ``"article"`` or the page's kind:
-``"listing"``, ``"tag"``, ``"author"``, ``"gallery"``, ``"video"`` or ``"error"``, or a wall
-that stands in for the article: ``"consent_wall"`` or ``"login_wall"``.
+:func:`page_kind` reads a parsed :class:`~newscrawl.extract.page.Page` and gives its kind and the
+probability of it; :func:`page_type_of` gives the kind alone, :func:`page_type` reads raw HTML.
+The kind is ``"article"`` or one of :data:`KINDS`: the page-type model's ``listing``,
+``collection``, ``product``, ``forum``, ``documentation``, ``service``; the rules' ``tag``,
+``author``, ``gallery``, ``video``, ``error``; or a wall that stands in for the article:
+``consent_wall`` or ``login_wall``.
+
+The decision: the rules below (:func:`kind_of`) name an error page, a wall, a listing, tag, author or
+gallery page, and that stands.  Otherwise the model, a random forest over the features of
+:mod:`.page_features` (``data/models/page-type.skops``, trained by ``bench/train_page_type.py``),
+gives P(kind); the page is an article when P(article) reaches the model's threshold, else its
+likeliest other kind (or the rules' ``video``).  Without a model file the rules decide alone.
 
 The signals (:func:`page_signals`), all read in one walk of the tree:
 
@@ -28,13 +37,17 @@ The signals (:func:`page_signals`), all read in one walk of the tree:
   and a password input; the text outside the consent markup
   is measured apart (a banner beside an article is not a wall).
 
-The rules are conservative, as dropping an article is worse than exporting a listing page:
+The walk also counts elements by tag, class-name words (post, comment, price, cart, toc, ...) and
+price- and date-like tokens, for the model.
+
+The rules (and the model's threshold) are conservative, as dropping an article is worse than
+exporting a listing page: for the rules,
 a page with a long run of prose is an article whatever its URL or metadata says, unless its
 title is an error phrase and it has little text.  A page with no prose at all (no block of
 :data:`PROSE_BLOCK` characters outside links) whose text is mostly links is not an article either
 (a tag page of one link, a list of links).  A wall is a wall only with little prose beside it;
 a login form under a paywall's teaser (the page declared or marked paywalled) is an article.
-``bench/page_type_eval.py`` measures the rules on every article page and every listing page of
+``bench/page_type_eval.py`` measures the decision on every article page and every listing page of
 ``../shared/datasets``.
 """
 
@@ -42,6 +55,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -52,7 +67,12 @@ from .tokens import weighted_length
 ARTICLE = "article"
 CONSENT_WALL, LOGIN_WALL = "consent_wall", "login_wall"
 WALLS = (CONSENT_WALL, LOGIN_WALL)  # their own drop reasons: a later fetch may find the article
-KINDS = ("article", "listing", "tag", "author", "gallery", "video", "error", *WALLS)
+MODEL_KINDS = ("article", "listing", "collection", "product", "forum", "documentation", "service")
+KINDS = (*MODEL_KINDS, "tag", "author", "gallery", "video", "error", *WALLS)
+PAGE_TYPE_FILE, PAGE_TYPE_MANIFEST = "page-type.skops", "page-type.json"  # in data/models
+# The rules' kinds that beat the model (the rules' video pages are often articles with a video:
+# "video" only names a page the model rejects).
+SURE_RULE_KINDS = ("error", *WALLS, "listing", "tag", "author", "gallery")
 
 # JSON-LD @type values, lower-cased.
 _ARTICLE_TYPES = frozenset({
@@ -60,6 +80,9 @@ _ARTICLE_TYPES = frozenset({
     "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "askpublicnewsarticle",
     "scholarlyarticle", "techarticle", "socialmediaposting", "liveblogposting", "report", "review",
 })
+# The JSON-LD types that settle a page as an article before the walk (TechArticle and
+# SocialMediaPosting are documentation and forum pages as often).
+SETTLING_TYPES = _ARTICLE_TYPES - {"techarticle", "socialmediaposting"}
 _NON_ARTICLE_TYPES = {
     "collectionpage": "listing", "itemlist": "listing", "searchresultspage": "listing",
     "videoobject": "video", "imagegallery": "gallery", "mediagallery": "gallery",
@@ -113,6 +136,17 @@ _CONSENT_TITLE = re.compile(
 _PASSWORD_TYPE = re.compile(r"""type\s{0,3}=\s{0,3}["']?\Z""", re.IGNORECASE)
 PASSWORD_LOOKS = 50  # occurrences of "password" looked at, at most
 
+# Words in class attributes that name a part of a page: posts and comments, a shop, documentation.
+_CLASS_WORD = re.compile(r"comment|reply|post|thread|forum|message|product|price|cart|sku|toc|sidebar"
+                         r"|breadcrumb|highlight|pagination|card|menu|author|share|related|review")
+# Price-like and date-like tokens, sought in each text piece of the body.
+_PRICE = re.compile(r"[$€£¥₹]\s?\d|\d[.,]\d\d\s?(?:€|руб|zł|kr)|\d\s?元")
+# Each branch opens with a digit or a month's capital: the scan skips to those characters.
+_DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}|\d{4}年\d{1,2}月"
+                   r"|\d{1,3} (?:minutes?|hours?|days?|weeks?|months?|years?) ago"
+                   r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.? \d{1,2}, \d{4}"
+                   r"|\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.? \d{4}")
+
 # Block-level elements: they start and end a text block.
 _BLOCKS = frozenset({
     "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "table", "tr",
@@ -137,6 +171,7 @@ LISTING_HEADLINES = 8  # a listing-shaped page: at least this many headline link
 LISTING_LINK_SHARE = 0.3  # and this share of link text
 PROSE_BLOCK = 40  # a block of prose has at least this much text outside links
 LINK_BLOCK_SHARE = 0.5  # a block with more link text than this is a link block (it ends a run)
+SHORT_PIECE = 80  # text pieces up to this long are searched for prices and dates (a list's, a post's)
 WALL_TEXT = SHORT_PROSE  # a wall has less text than this outside links (and outside its consent markup)
 
 
@@ -160,6 +195,10 @@ class PageSignals:
     password: bool = False  # a password input (in the page's source)
     form: bool = False  # a visible form (the clean-up keeps forms, without their inputs)
     paywalled: bool = False  # declared or marked paywalled (read only for a page with a password input)
+    tags: dict[str, int] = field(default_factory=dict)  # elements of the cleaned body, by tag
+    class_words: dict[str, int] = field(default_factory=dict)  # class-name words (_CLASS_WORD), counted
+    prices: int = 0  # price-like tokens in the short text pieces ("$12", "12,50 €")
+    dates: int = 0  # date-like tokens in the short text pieces (repeated: posts, comments, a list)
 
     @property
     def link_share(self) -> float:
@@ -250,6 +289,9 @@ def _walk(body, signals: PageSignals) -> None:
     """Text blocks in document order (:class:`_Blocks`) and, per element, its text, link text and
     longest link, for the repeated teaser items (a headline link and a teaser) of a listing."""
     blocks = _Blocks(signals)
+    tags = signals.tags
+    classes: list[str] = []  # class attributes, and text pieces, read once joined after the walk
+    texts: list[str] = []
     in_link = 0
     frames: list[list] = [[0, 0, 0, None]]  # per open element: text, link text, longest link, items
     for event, el in etree.iterwalk(body, events=("start", "end")):
@@ -257,13 +299,17 @@ def _walk(body, signals: PageSignals) -> None:
         if event == "start":
             if tag in _BLOCKS:
                 blocks.flush()
+            tags[tag] = tags.get(tag, 0) + 1
+            cls = el.get("class")
+            if cls:
+                classes.append(cls[:200])
             if tag == "form" and not _hidden(el):
                 signals.form = True
             if tag == "a":
                 in_link += 1
             frames.append([0, 0, 0, None])
             if tag and el.text:
-                _add(el.text, in_link > 0, blocks, frames[-1])
+                _add(el.text, in_link > 0, blocks, frames[-1], texts)
             continue
         if tag == "a":
             in_link -= 1
@@ -282,8 +328,13 @@ def _walk(body, signals: PageSignals) -> None:
         parent[1] += frame[1]
         parent[2] = max(parent[2], frame[2])
         if el is not body and el.tail:
-            _add(el.tail, in_link > 0, blocks, parent)
+            _add(el.tail, in_link > 0, blocks, parent, texts)
     blocks.flush()
+    for word in _CLASS_WORD.findall(" ".join(classes).lower()):
+        signals.class_words[word] = signals.class_words.get(word, 0) + 1
+    joined = "\n".join(texts)
+    signals.prices += len(_PRICE.findall(joined))
+    signals.dates += len(_DATE.findall(joined))
 
 
 def _consent_marked(el) -> bool:
@@ -319,9 +370,11 @@ def _hidden(el) -> bool:
     return "display:none" in style or el.get("hidden") is not None or el.get("aria-hidden") == "true"
 
 
-def _add(text: str, in_link: bool, blocks: _Blocks, frame: list) -> None:
+def _add(text: str, in_link: bool, blocks: _Blocks, frame: list, texts: list[str]) -> None:
     weight = weighted_length(text)
     if weight:
+        if 3 < weight <= SHORT_PIECE:  # may be a price or a date, in a link or not
+            texts.append(text)
         blocks.add(weight, in_link)
         frame[0] += weight
         if in_link:
@@ -421,24 +474,86 @@ def _declared_kind(s: PageSignals) -> str | None:
 
 
 def page_type_of(page: Page) -> str:
-    """``"article"`` or the kind of non-article page ``page`` is."""
+    """``"article"`` or the kind of non-article page ``page`` is (:func:`page_kind`'s kind)."""
+    return page_kind(page)[0]
+
+
+def page_kind(page: Page) -> tuple[str, float | None]:
+    """The kind of ``page`` and the model's probability of it (see the module docstring):
+    ``("article", P(article))``, ``("product", P(product))``, ...; for a kind the rules name
+    (an error page, a wall, a tag/author/gallery/video page), the model's probability that the
+    page is not an article.  A page whose JSON-LD declares an article (:data:`SETTLING_TYPES`) is one
+    without the walk, and no probability (most news articles: the walk is the cost).  Without a
+    model file, the rules alone, and no probability."""
     signals = _declared_signals(page)
-    if _settled_article(signals):
-        return ARTICLE
+    if _declared_article(signals):
+        return ARTICLE, None
     _walk(page.body, signals)
     _read_walls(page.body, signals)
-    return kind_of(signals)
+    rule = kind_of(signals)
+    model = _model(str(models_dir()))
+    if model is None:
+        return rule, None
+    if rule in SURE_RULE_KINDS:
+        return rule, _not_article(model, page, signals)
+    from .page_features import features_of
+
+    proba = _predict(model, features_of(page, signals))
+    if proba[0] >= model["threshold"]:
+        return ARTICLE, proba[0]
+    if rule != ARTICLE:
+        return rule, 1.0 - proba[0]
+    best = max(range(1, len(proba)), key=proba.__getitem__)
+    return model["kinds"][best], proba[best]
 
 
-def _settled_article(s: PageSignals) -> bool:
-    """Does :func:`kind_of` say article whatever the body walk finds?  Metadata that declares an
-    article decides before any rule that reads the walk, except that an error title with a
-    short body, or a home or section index URL, beats ``og:type`` alone, and a wall's title or
-    password input beats both (most article pages: the walk is skipped)."""
-    if s.consent_title or (s.password and not s.paywalled):
+def _declared_article(s: PageSignals) -> bool:
+    """Does the page's JSON-LD declare an article (no wall's title or password input, no error
+    title)?  On the shared datasets 903 articles and 10 other pages of 758 declare one."""
+    if s.consent_title or (s.password and not s.paywalled) or s.error_title:
         return False
-    return bool(s.ld_types & _ARTICLE_TYPES) or (
-        s.og_type == "article" and not s.error_title and s.index_url is None)
+    return bool(s.ld_types & SETTLING_TYPES)
+
+
+def kind_probabilities(page: Page) -> dict[str, float]:
+    """The model's probability of each kind of :data:`MODEL_KINDS` for ``page`` (empty without a
+    model file): what :func:`page_kind` decides on, for evaluation and debugging."""
+    model = _model(str(models_dir()))
+    if model is None:
+        return {}
+    from .page_features import page_features
+
+    return dict(zip(model["kinds"], _predict(model, page_features(page)[0]), strict=True))
+
+
+def _not_article(model: dict, page: Page, signals: PageSignals) -> float:
+    from .page_features import features_of
+
+    return 1.0 - _predict(model, features_of(page, signals))[0]
+
+
+def _predict(model: dict, row: list[float]) -> list[float]:
+    """P(kind) in the order of ``model["kinds"]``."""
+    from .forest import predict_proba
+
+    proba = predict_proba(model["forest"], row)
+    order = {kind: i for i, kind in enumerate(model["classes"])}
+    return [round(float(proba[order[kind]]), 4) if kind in order else 0.0 for kind in model["kinds"]]
+
+
+def models_dir():
+    from .models import MODEL_DIR
+
+    return MODEL_DIR
+
+
+@lru_cache(maxsize=4)
+def _model(directory: str) -> dict | None:
+    """The page-type model of ``directory`` (:data:`PAGE_TYPE_FILE`), or None when there is none."""
+    from . import models
+
+    path = Path(directory) / PAGE_TYPE_FILE
+    return models.load(path) if path.is_file() else None
 
 
 def drop_reason(kind: str) -> str:

@@ -10,7 +10,7 @@ import time
 from newscrawl.run.drops import Dropped
 
 from ..dedup import page_canonical
-from ..extract import ExtractionError, Page, extract_page, page_type_of
+from ..extract import ExtractionError, Page, extract_page, page_kind
 from ..extract.body_check import not_the_article, unrelated
 from ..extract.collector import collector_paused
 from ..extract.fields.authors import find_authors
@@ -65,7 +65,8 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
             templates.crawler.stats.inc_value(f"newscrawl/extract/encoding_repaired/{page.encoding_repaired}")
             logger.info("Repaired double-encoded text (%s read as windows-1252) on %s",
                         page.encoding_repaired, url)
-        kind = _page_type(page)  # before the template library cleans the tree: as the library sees a page
+        # before the template library cleans the tree: as the library sees a page
+        kind, probability = _page_type(page)
         # A site's date line and byline repeat from page to page, so its template library learns them
         # as noise: read them before it cleans the tree, or a page's date would depend on crawl order.
         published, authors = find_published(page, feed_entry), find_authors(page)
@@ -94,6 +95,7 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
         "language": article.language,
         "method": article.method or method,
         "page_type": kind,
+        "page_type_probability": probability,
         "canonical": page_canonical(page.root, url),
         "coverage_end": (end.isoformat() if (end := coverage_end(page)) else None),
         **rich_fields(article),
@@ -187,10 +189,11 @@ def _the_article(bodies: SharedBodies, templates: CrawlTemplates, method: str, a
     raise Dropped(f"extraction_failed/{reason}", what, url)
 
 
-def _page_type(page: Page) -> str:
-    """The page's kind; ``article`` when the classification itself fails (keep, not lose)."""
+def _page_type(page: Page) -> tuple[str, float | None]:
+    """The page's kind and its probability; ``article`` when the classification itself fails
+    (keep, not lose)."""
     try:
-        return page_type_of(page)
+        return page_kind(page)
     except Exception:  # noqa: BLE001 - a classifier bug must not cost the article
         logger.debug("Page type of %s failed", page.url, exc_info=True)
-        return "article"
+        return "article", None

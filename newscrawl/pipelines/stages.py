@@ -281,8 +281,9 @@ class ClassifierStage(Stage):
     """Only articles are exported: a page that :func:`newscrawl.extract.page_type` classes as
     a section or listing page, a tag or author page, a gallery, a video page or an error page
     served with status 200 is dropped as ``not_article/<kind>``, a consent interstitial or a login
-    wall as ``consent_wall`` or ``login_wall`` (``NEWSCRAWL_PAGE_TYPE_FILTER``, default on).  The
-    kind is computed during extraction, on the parsed page."""
+    wall as ``consent_wall`` or ``login_wall`` (``NEWSCRAWL_PAGE_TYPE_FILTER``, default on), unless
+    the site's ``accept_kinds`` lists its kind.  The kind is computed during extraction, on the
+    parsed page."""
 
     def __init__(self, crawler):
         super().__init__(crawler)
@@ -292,7 +293,8 @@ class ClassifierStage(Stage):
         if not self.enabled or not isinstance(item, ArticleItem):
             return item
         kind = item.page_type
-        if kind and kind != "article":
+        site = getattr(self.crawler.spider, "site", None)
+        if kind and kind != "article" and kind not in getattr(site, "accept_kinds", ()):
             raise Dropped(drop_reason(kind), f"the page is a {kind} page, not an article", item.url)
         return item
 
