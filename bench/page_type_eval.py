@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT))
 from newscrawl.evaluation.datasets import load_dataset  # noqa: E402
 from newscrawl.extract import Page  # noqa: E402
 from newscrawl.extract.errors import ExtractionError  # noqa: E402
-from newscrawl.extract.page_type import page_signals, page_type_of  # noqa: E402
+from newscrawl.extract.page_signals import page_signals  # noqa: E402
+from newscrawl.extract.page_type import page_type_of  # noqa: E402
 
 DATASETS = ROOT.parent / "shared" / "datasets"
 LISTING_SETS = ("catalogue-pages", "catalogue-labelled")

@@ -125,7 +125,7 @@ def read_features(datasets: Path, cache: Path | None = None) -> dict[str, np.nda
 def _rules_before(s) -> str:
     """The kind the rules gave before the model (bc8b2ee): JSON-LD declaring an article, or
     ``og:type=article`` off an index URL without an error title, settled the page before the walk."""
-    from newscrawl.extract.page_type import _ARTICLE_TYPES
+    from newscrawl.extract.page_signals import _ARTICLE_TYPES
 
     if not (s.consent_title or (s.password and not s.paywalled)) and (
             s.ld_types & _ARTICLE_TYPES

@@ -12,7 +12,7 @@ import pytest_twisted
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 
 from newscrawl.extract import page_type
-from newscrawl.extract.page_type import PROSE_RUN, page_signals
+from newscrawl.extract.page_signals import PROSE_RUN, page_signals
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = ROOT.parent / "shared" / "datasets"

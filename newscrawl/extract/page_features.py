@@ -1,7 +1,7 @@
 """The numbers the page-type model reads from a parsed page (no Scrapy imports).
 
 :func:`page_features` gives one row of :data:`FEATURES`, from one walk of the cleaned tree
-(:func:`~newscrawl.extract.page_type.page_signals`: text, link text, headline links, teaser
+(:func:`~newscrawl.extract.page_signals.page_signals`: text, link text, headline links, teaser
 items, the longest run of prose, elements by tag, class names, price- and date-like tokens),
 the page's declared types (JSON-LD ``@type``, ``og:type``), its URL's shape and a few counts
 of the source the clean-up drops (inputs, buttons, selects).  Counts enter as ``log1p``, so
@@ -15,7 +15,7 @@ import re
 from urllib.parse import urlsplit
 
 from .page import Page
-from .page_type import SETTLING_TYPES, PageSignals, page_signals
+from .page_signals import SETTLING_TYPES, PageSignals, page_signals
 
 # JSON-LD @type groups (lower-cased).
 _LD_GROUPS = {
