@@ -34,6 +34,8 @@ Keys (only ``domains`` and one of ``catalogues``/``feeds``/``list_apis``/``sitem
 - ``private_network``: the site is on a private network (its host names resolve to private
   addresses), so its crawl may reach addresses that are not globally routable (default
   ``false``; a site whose URLs are all on private IP addresses or ``localhost`` may anyway);
+- ``render``: ``"auto"`` (default), ``"always"`` or ``"never"``: which pages go through a
+  headless browser (:mod:`newscrawl.spiders.rendering`, docs/rendering.md);
 - ``serve``/``headers``: serve this directory (relative to the TOML file) on a local
   port and rewrite the placeholder host :data:`PLACEHOLDER_HOST` to it (the demo).
 
@@ -115,6 +117,7 @@ class SiteConfig:
     serve: Path | None = None
     headers: Path | None = None
     private_network: bool = False  # may reach addresses that are not globally routable (an intranet site)
+    render: str = "auto"  # auto, always, never: pages rendered in a headless browser
 
     @property
     def allow_list(self) -> AllowList:
@@ -163,7 +166,9 @@ _KEYS: dict[str, type | tuple[type, ...]] = {
     "serve": str,
     "headers": str,
     "private_network": bool,
+    "render": str,
 }
+RENDER_MODES = ("auto", "always", "never")
 
 
 def load_sites(path: str | Path | None = None) -> dict[str, SiteConfig]:
@@ -243,6 +248,9 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
         problem = politeness_problem(key, value)
         if problem:
             raise SiteConfigError(f"{where}.politeness.{key}: {problem}")
+    render = table.get("render", "auto")
+    if render not in RENDER_MODES:
+        raise SiteConfigError(f"{where}.render: must be one of {', '.join(RENDER_MODES)}, got {render!r}")
     base = base_dir or Path.cwd()
     serve = _inside(base, table["serve"], f"{where}.serve") if "serve" in table else None
     headers = _inside(base, table["headers"], f"{where}.headers") if "headers" in table else None
@@ -264,6 +272,7 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
         serve=serve,
         headers=headers,
         private_network=table.get("private_network", False),
+        render=render,
     )
 
 
