@@ -26,6 +26,7 @@ import logging
 import os
 import shutil
 from collections import defaultdict
+from contextlib import suppress
 
 from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
 
@@ -51,6 +52,7 @@ _SCROLL_JS = """() => {
 }"""
 
 try:
+    from playwright.async_api import Error as PlaywrightError
     from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
     from scrapy_playwright.page import PageMethod
 except ImportError:  # the optional extra `render` is not installed: no page is rendered
@@ -141,10 +143,12 @@ if ScrapyPlaywrightDownloadHandler is not None:
             if self.config.navigation_timeout_ms is None:
                 timeout = settings.getfloat("NEWSCRAWL_RENDER_TIMEOUT", 30.0)
                 self.config.navigation_timeout_ms = 1000 * timeout
+            self.deadline = 2 * settings.getfloat("NEWSCRAWL_RENDER_TIMEOUT", 30.0) + 10
             self.context_pages = max(1, settings.getint("NEWSCRAWL_RENDER_CONTEXT_PAGES", 100))
             self._generation = 0
             self._served: dict[str, int] = defaultdict(int)
             self._start_lock = asyncio.Lock()
+            self._closed_contexts: set[str] = set()  # closed since the browser started
             self.abort_request = self._abort
 
         async def _maybe_launch_in_thread(self) -> None:
@@ -154,11 +158,27 @@ if ScrapyPlaywrightDownloadHandler is not None:
             return None
 
         async def _download_request(self, request, spider=None):
+            """The rendered page; a page that was open when the browser died is rendered once more
+            (in the new browser), and one still not done after twice ``NEWSCRAWL_RENDER_TIMEOUT``
+            and 10 s more is a :class:`RenderTimeout`."""
             async with self._start_lock:
                 if getattr(self, "browser_provider", None) is None:
                     await self._launch()
             self.crawler.stats.inc_value(STATS + "pages")
-            return await super()._download_request(request, spider)
+            lost = self.crawler.stats.get_value(STATS + "browser_lost", 0)
+            try:
+                return await self._within_deadline(request, spider)
+            except Exception:
+                if self.crawler.stats.get_value(STATS + "browser_lost", 0) == lost:
+                    raise
+            self.crawler.stats.inc_value(STATS + "retried_after_browser_lost")
+            return await self._within_deadline(request, spider)
+
+        async def _within_deadline(self, request, spider):
+            try:
+                return await asyncio.wait_for(super()._download_request(request, spider), self.deadline)
+            except TimeoutError:
+                raise RenderTimeout(f"the page was not rendered within {self.deadline:g} s") from None
 
         async def _create_page(self, request, spider):
             """A page in the current context; a context that served ``NEWSCRAWL_RENDER_CONTEXT_PAGES``
@@ -176,10 +196,36 @@ if ScrapyPlaywrightDownloadHandler is not None:
                 if retired and wrapper is not None and not wrapper.context.pages:
                     self._served.pop(name, None)
                     self.crawler.stats.inc_value(STATS + "contexts_recycled")
-                    await wrapper.context.close()
+                    with suppress(PlaywrightError):  # gone with its browser
+                        await wrapper.context.close()
 
             page.on("close", closed)
             return page
+
+        async def _browser_disconnected_callback(self) -> None:
+            """A browser that crashed or was killed takes its contexts and pages with it, and their
+            close events may never come: the places they held are freed here (a request waiting for
+            one then fails on the dead context and scrapy-playwright retries it in a new browser)."""
+            lost = dict(self.context_wrappers)
+            await super()._browser_disconnected_callback()
+            self.crawler.stats.inc_value(STATS + "browser_lost")
+            self._served.clear()
+            self._generation += 1
+            for name, wrapper in lost.items():
+                for _ in range(self.config.max_pages_per_context):
+                    wrapper.semaphore.release()
+                if name not in self._closed_contexts and hasattr(self, "context_semaphore"):
+                    self.context_semaphore.release()
+            self._closed_contexts.clear()
+
+        def _make_close_browser_context_callback(self, name, persistent, remote, spider=None):
+            release = super()._make_close_browser_context_callback(name, persistent, remote, spider)
+
+            def closed() -> None:
+                self._closed_contexts.add(name)
+                release()
+
+            return closed
 
         def _abort(self, request) -> bool:
             """Requests the browser does not make: images, media, fonts; other schemes than http(s),
