@@ -9,6 +9,11 @@ scrapy-playwright, or without ``../shared/datasets``."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import pytest_twisted
 from chromium import chromium
@@ -24,6 +29,7 @@ pytestmark = [
     pytest.mark.skipif(not FUNDUS.is_file(), reason="../shared/datasets/fundus is absent"),
 ]
 COUNT = 6
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def spider_for(way: str, url: str, **table):
@@ -36,8 +42,7 @@ def f1(text: str | None, article: dict) -> float:
 
 async def crawl(server, tmp_path, way: str, items, run: int = 1, **overrides):
     feed = tmp_path / f"{way}-{run}.jsonl"
-    settings = crawl_settings(tmp_path, feed, NEWSCRAWL_RENDER_TIMEOUT=20, NEWSCRAWL_FRESH=run > 1,
-                              NEWSCRAWL_TEMPLATES=False, **overrides)
+    settings = crawl_settings(tmp_path, feed, NEWSCRAWL_RENDER_TIMEOUT=20, NEWSCRAWL_FRESH=run > 1, **overrides)
     before = dict(server.hits)
     crawler = await run_crawl(spider_for(way, serve(server, way, items)), settings)
     fetched = {path: n - before.get(path, 0) for path, n in server.hits.items() if path.endswith((".html", "/"))}
@@ -82,6 +87,11 @@ async def test_a_site_learned_to_need_the_browser_is_rendered_directly_next_run(
     assert stats2.get("newscrawl/render/fallback/article", 0) == 0
     assert stats2["newscrawl/render/direct/article"] == COUNT
     assert stats2["newscrawl/render/direct/listing"] == 1
+    shown = subprocess.run([sys.executable, "-m", "scrapy", "templates", "render_spa", "--state-dir",
+                            str(tmp_path / "state")], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                           capture_output=True, text=True, timeout=120)
+    assert "rendering (article pages): render" in shown.stdout, shown.stdout + shown.stderr
+    assert "rendering (listing pages): render" in shown.stdout
 
 
 @pytest_twisted.ensureDeferred
