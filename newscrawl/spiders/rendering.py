@@ -113,7 +113,10 @@ class Rendering:
         """Learn from a catalogue page with ``links`` article links; True: fetch it again in the browser."""
         if self.mode == "never" or not isinstance(response, TextResponse) or response.status != 200:
             return False
-        shell = not links and has_scripts(Page.from_html(response.body, url=response.url))
+        try:
+            shell = not links and has_scripts(Page.from_html(response.body, url=response.url))
+        except Exception:  # noqa: BLE001 - a page the library cannot read gives no links either way
+            return False
         return self._learn("listing", response, shell)
 
     def _learn(self, kind: str, response, shell: bool) -> bool:
