@@ -140,3 +140,42 @@ def test_render_always_without_chromium_is_a_one_line_usage_error(tmp_path):
     errors = [line for line in done.stderr.splitlines() if "render" in line]
     assert len(errors) == 1 and "apt-get install chromium" in errors[0] and "scrapy-playwright" in errors[0]
     assert "Traceback" not in done.stderr
+
+
+MORE_JS = """let page = 0;
+function more() {
+  fetch('/more/list-' + page + '.json').then(r => r.json()).then(d => {
+    document.getElementById('list').insertAdjacentHTML('beforeend',
+      d.map(i => '<li><a href="' + i.href + '">' + i.title + '</a></li>').join(''));
+    page += 1;
+  });
+}
+more();
+document.getElementById('more').addEventListener('click', more);"""
+
+
+def article_page(n: int) -> str:
+    return f"<html><body><article><h1>{headline(n)}</h1><p>{text(n)}</p></article></body></html>"
+
+
+def more_site(server, batches: int) -> str:
+    server.add("/more.js", MORE_JS, headers={"Content-Type": "application/javascript"})
+    for batch in range(batches):
+        items = [{"href": f"/news/2026/11/20/bridge-{n}.html", "title": headline(n)}
+                 for n in range(2 * batch, 2 * batch + 2)]
+        server.add(f"/more/list-{batch}.json", json.dumps(items), headers={"Content-Type": "application/json"})
+        for n in range(2 * batch, 2 * batch + 2):
+            server.add(f"/news/2026/11/20/bridge-{n}.html", article_page(n))
+    return server.add("/more/", "<html><body><ul id='list'></ul><button id='more'>Load more</button>"
+                                "<script src='/more.js'></script></body></html>")
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_load_more_catalogue_is_clicked_through_as_far_as_the_bound(http_server, tmp_path):
+    spider = site_spider("bridge", catalogues=[more_site(http_server, batches=4)])
+    stats, records = await crawl(tmp_path, spider, name="all")
+    assert len(records) == 8  # the first batch on load, three more clicks
+    assert stats["newscrawl/render/fallback/listing"] == 1
+    assert stats.get("newscrawl/render/fallback/article", 0) == 0
+    stats, records = await crawl(tmp_path / "bounded", spider, name="bounded", NEWSCRAWL_RENDER_SCROLLS=1)
+    assert len(records) == 4  # the first batch, one click: NEWSCRAWL_RENDER_SCROLLS
