@@ -7,6 +7,7 @@ Real Chromium through scrapy-playwright; skipped without a ``chromium`` binary."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -58,8 +59,16 @@ def shell_article(server, n: int, **json_route) -> str:
     return path
 
 
-def chromium_processes() -> list[psutil.Process]:
-    return [p for p in psutil.Process().children(recursive=True) if "chrom" in p.name().lower()]
+def chromium_processes() -> list[tuple[psutil.Process, str]]:
+    """The Chromium processes below this one, with their command lines (one exiting meanwhile is left out)."""
+    found = []
+    for process in psutil.Process().children(recursive=True):
+        try:
+            if "chrom" in process.name().lower():
+                found.append((process, " ".join(process.cmdline())))
+        except psutil.Error:
+            continue
+    return found
 
 
 async def crawl(tmp_path, spider, name="out", **overrides):
@@ -95,11 +104,14 @@ async def test_a_browser_killed_mid_crawl_is_restarted_and_no_article_is_lost(ht
     killed = []
 
     def kill_when_held():  # the browser is rendering article 3, waiting for its data: kill it
-        if http_server.hits.get(held) and not killed:
-            for process in chromium_processes():
-                if "--type=" not in " ".join(process.cmdline()):  # the browser, not its renderers
+        if killed or not http_server.hits.get(held):
+            return
+        for process, cmdline in chromium_processes():
+            if "--type=" not in cmdline:  # the browser, not its renderers
+                with contextlib.suppress(ProcessLookupError):
                     os.kill(process.pid, signal.SIGKILL)
                     killed.append(process.pid)
+        if killed:
             reactor.callLater(0.5, gate.callback, None)
 
     watch = task.LoopingCall(kill_when_held)
