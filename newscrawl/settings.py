@@ -55,6 +55,13 @@ NEWSCRAWL_SERVE_PORT = None  # port of a served (demo) site; None = stable per s
 NEWSCRAWL_MAX_ERROR_RATE = 0.5  # exit status 1 when a larger share of fetched articles fails extraction
 NEWSCRAWL_WARC = None  # directory or .warc.gz file: record every response as WARC (middlewares/)
 NEWSCRAWL_WARC_MAX_SIZE = 1_000_000_000  # bytes per WARC file before the next one starts; 0 = one file
+# Rendering app shells in headless Chromium (sites.toml `render`, docs/rendering.md)
+NEWSCRAWL_BROWSER = None  # Chromium binary; None = $NEWSCRAWL_BROWSER, else chromium on PATH
+NEWSCRAWL_RENDER_TIMEOUT = 30  # seconds a rendered page may take to load and settle: render_timeout
+NEWSCRAWL_RENDER_SCROLLS = 5  # a rendered catalogue page: scrolls or "load more" clicks at most
+NEWSCRAWL_RENDER_CONTEXT_PAGES = 100  # pages a browser context renders before it is closed and replaced
+PLAYWRIGHT_MAX_CONTEXTS = 2  # browser contexts open at once
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4  # pages open at once in one context
 
 # --- site health (newscrawl/health, docs/monitoring.md) -------------------------------
 NEWSCRAWL_HEALTH = True  # record each site's run in the history and raise drift alarms
@@ -104,7 +111,10 @@ DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 URLLENGTH_LIMIT = 2083  # Scrapy's default; held for every request (middlewares.origins.UrlLengthMiddleware)
 # Only http(s) is ever fetched: no file://, ftp://, s3:// or data: requests, whatever a
 # page, feed or argument says (spider arguments and the sites file are checked too).
-DOWNLOAD_HANDLERS = {"file": None, "ftp": None, "s3": None, "data": None}
+DOWNLOAD_HANDLERS = {"file": None, "ftp": None, "s3": None, "data": None,
+                     # Scrapy's HTTP handler, and Chromium for requests with meta["playwright"]
+                     "http": "newscrawl.middlewares.render.BrowserHandler",
+                     "https": "newscrawl.middlewares.render.BrowserHandler"}
 RETRY_ENABLED = True
 RETRY_TIMES = 2
 
@@ -154,6 +164,7 @@ DOWNLOADER_MIDDLEWARES = {
     # a connection GuardedResolver left without an address: private_address, not retried (after 550)
     "newscrawl.middlewares.addresses.ResolvedAddressMiddleware": 555,
     "newscrawl.middlewares.retry.RetryAfterMiddleware": 560,  # a 429/503 Retry-After slows the host down
+    "newscrawl.middlewares.render.RenderMiddleware": 580,  # meta["playwright"]: the pages a site renders
     # Scrapy's decompression, refusing a body cut short (truncated) instead of exporting part of it
     "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
     "newscrawl.middlewares.decompression.DecompressionMiddleware": 590,

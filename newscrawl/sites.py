@@ -36,6 +36,8 @@ Keys (only ``domains`` and one of ``catalogues``/``feeds``/``list_apis``/``sitem
   ``false``; a site whose URLs are all on private IP addresses or ``localhost`` may anyway);
 - ``accept_kinds``: kinds of page exported besides articles, e.g. ``["documentation"]`` (the
   kinds of :data:`newscrawl.extract.page_type.KINDS`; default none: only articles);
+- ``render``: ``"auto"`` (default), ``"always"`` or ``"never"``: which pages go through a
+  headless browser (:mod:`newscrawl.spiders.rendering`, docs/rendering.md);
 - ``serve``/``headers``: serve this directory (relative to the TOML file) on a local
   port and rewrite the placeholder host :data:`PLACEHOLDER_HOST` to it (the demo).
 
@@ -119,6 +121,7 @@ class SiteConfig:
     headers: Path | None = None
     private_network: bool = False  # may reach addresses that are not globally routable (an intranet site)
     accept_kinds: tuple[str, ...] = ()  # page kinds exported besides articles (newscrawl.extract.page_type)
+    render: str = "auto"  # auto, always, never: pages rendered in a headless browser
 
     @property
     def allow_list(self) -> AllowList:
@@ -168,7 +171,9 @@ _KEYS: dict[str, type | tuple[type, ...]] = {
     "headers": str,
     "private_network": bool,
     "accept_kinds": list,
+    "render": str,
 }
+RENDER_MODES = ("auto", "always", "never")
 
 
 def load_sites(path: str | Path | None = None) -> dict[str, SiteConfig]:
@@ -253,6 +258,9 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
         if kind not in KINDS:
             raise SiteConfigError(
                 f"{where}.accept_kinds: unknown kind {kind!r} (allowed: {', '.join(KINDS)})")
+    render = table.get("render", "auto")
+    if render not in RENDER_MODES:
+        raise SiteConfigError(f"{where}.render: must be one of {', '.join(RENDER_MODES)}, got {render!r}")
     base = base_dir or Path.cwd()
     serve = _inside(base, table["serve"], f"{where}.serve") if "serve" in table else None
     headers = _inside(base, table["headers"], f"{where}.headers") if "headers" in table else None
@@ -275,6 +283,7 @@ def _parse_site(name: str, table: Any, source: str, base_dir: Path | None) -> Si
         headers=headers,
         private_network=table.get("private_network", False),
         accept_kinds=accept_kinds,
+        render=render,
     )
 
 

@@ -50,6 +50,7 @@ class Command(ScrapyCrawl):
         if check_arguments is not None:
             try:
                 check_arguments(**opts.spargs)
+                getattr(crawler.spidercls, "check_settings", lambda settings: None)(self.settings)
             except ValueError as exc:
                 raise UsageError(f"{crawler.spidercls.name}: {exc}", print_help=False) from None
         held = overwritten_feeds(self.settings, crawler.spidercls.name)

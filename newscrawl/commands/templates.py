@@ -72,6 +72,7 @@ class Command(ScrapyCommand):
                 print(f"{count:5d}  <{tag}>  {text[:100]}")
             print_title_decoration(store, args[0], opts.limit)
             print_url_shapes(store, args[0], opts.limit)
+            print_rendering(store, args[0])
         finally:
             store.close()
 
@@ -109,3 +110,13 @@ def print_url_shapes(store, site: str, limit: int) -> None:
     print(f"URL shapes: {len(learned)} learned from {fetched} fetched links and {listed} listed in feeds")
     for shape, articles, others, verdict in learned[:limit]:
         print(f"{articles:5d} articles {others:5d} others  {verdict:12s}  {shape[:100]}")
+
+
+def print_rendering(store, site: str) -> None:
+    """What ``render = "auto"`` learned about the site (:mod:`newscrawl.state.rendering`)."""
+    from newscrawl.spiders.rendering import describe
+    from newscrawl.state import rendering
+
+    if getattr(store, "client", None) is None:
+        for line in describe(rendering.load(store.path, site)):
+            print(line)

@@ -66,6 +66,7 @@ from twisted.internet.task import deferLater
 from twisted.internet.threads import deferToThread
 
 from newscrawl.discovery import links, list_api
+from newscrawl.middlewares.render import RENDER_KIND, RENDER_NOW, RenderTimeout
 from newscrawl.middlewares.retry import exception_reason
 from newscrawl.middlewares.scheduler import DETAIL_META
 from newscrawl.run.crawlstats import DETAIL_FAILED
@@ -86,6 +87,7 @@ from ..sites import (
 from ..urls import short_url
 from .feeds import DEFAULT_MAX_ENTRIES, parse_feed
 from .pages import ArticlePages
+from .rendering import Rendering, always_problem
 from .sitemaps import MAX_URLS, SitemapEntry, SitemapError, parse_w3c_datetime, read_sitemap
 from .url_shapes import CrawlUrlShapes
 
@@ -112,6 +114,12 @@ def failure_reason(failure) -> tuple[str, str]:
     exc = failure.value
     if isinstance(exc, HttpError):
         return "http_error", f"HTTP {exc.response.status}"
+    if isinstance(exc, RenderTimeout) or type(exc).__name__ == "TimeoutError" and \
+            type(exc).__module__.startswith("playwright"):
+        return "render_timeout", str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if type(exc).__module__.startswith("playwright"):
+        closed = "closed" in str(exc).lower() or "crash" in str(exc).lower()
+        return ("render_crash" if closed else "render_error"), (str(exc).splitlines() or [""])[0]
     return exception_reason(exc)
 
 
@@ -213,7 +221,19 @@ class SiteSpider(scrapy.Spider):
         spider._set_date_windows(crawler.settings)
         crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
         spider.url_shapes = CrawlUrlShapes.from_crawler(crawler, spider.name)  # what fetched links taught
+        problem = always_problem(spider.site, crawler.settings)
+        if problem:
+            raise SiteConfigError(f"{spider.name}: {problem}")
+        spider.rendering = Rendering.from_crawler(crawler, spider.site)  # which pages a browser renders
         return spider
+
+    @classmethod
+    def check_settings(cls, settings) -> None:
+        """The site's needs the settings and this machine cannot meet (a usage error before the
+        crawl starts): ``render = "always"`` without a browser."""
+        problem = always_problem(cls.site, settings) if cls.site is not None else None
+        if problem:
+            raise ValueError(problem)
 
     def _set_date_windows(self, settings, now: datetime | None = None) -> None:
         """:attr:`date_cutoff`: ``-a since``, else the latest of the site's ``since`` and
@@ -290,8 +310,9 @@ class SiteSpider(scrapy.Spider):
     def _listing_request(self, url: str, callback, **cb_kwargs: Any) -> scrapy.Request | None:
         self._listing_seen.add(url)
         self.crawler.stats.inc_value(LISTING_REQUESTS)  # against listing_error/*: did any listing page work?
+        meta = {RENDER_KIND: "listing"} if callback == self.parse_catalogue else {}
         return scrapy.Request(url, callback=callback, errback=self.listing_failed, cb_kwargs=cb_kwargs,
-                              dont_filter=True, priority=LISTING_PRIORITY)
+                              dont_filter=True, priority=LISTING_PRIORITY, meta=meta)
 
     def listing_failed(self, failure) -> None:
         reason, detail = failure_reason(failure)
@@ -338,13 +359,17 @@ class SiteSpider(scrapy.Spider):
             accepted = [link for link in accepted if link.url not in held]
             rejected = {**rejected, **dict.fromkeys(held, "off_listed_form")}
         self._count_rejected(rejected, response.url)
+        apis = list_api.find_list_apis(root, response.url)
+        if self.rendering.listing(response, len(scores.accepted) + len(apis)):  # a shell: the browser's turn
+            yield response.request.replace(meta={RENDER_KIND: "listing", RENDER_NOW: True})
+            return
         self.crawler.stats.inc_value(CATALOGUE_ACCEPTED, len(accepted))
         self.logger.debug("%d article links on %s", len(accepted), response.url)
         for link in accepted:
             item = self._listing(link.url, link.title or None, "catalogue", response.url)
             if item:
                 yield item
-        yield from self._list_api_requests(list_api.find_list_apis(root, response.url), response.url)
+        yield from self._list_api_requests(apis, response.url)
         if page < self.max_pages:
             following = links.find_next_page(root, response.url, self.allowed_domains)
             if following and following not in self._listing_seen and self.allow_list.allows(following):
@@ -550,14 +575,16 @@ class SiteSpider(scrapy.Spider):
             self.crawler.stats.inc_value(DROP_PREFIX + reason, count)
             self.logger.info("Dropped %d %s on %s: %s", count, what, where, reason)
 
-    def detail_request(self, listing: ListingItem, run_id: str) -> scrapy.Request:
+    def detail_request(self, listing: ListingItem, run_id: str, render: bool = False) -> scrapy.Request:
         """The request for a listing item's article page, answered by :meth:`parse_article`.
 
-        ``run_id`` names the run that claimed the URL (see :mod:`newscrawl.middlewares`).
+        ``run_id`` names the run that claimed the URL (see :mod:`newscrawl.middlewares`);
+        ``render``: through the headless browser (its plain fetch was an app shell).
         """
+        meta = {DETAIL_META: run_id, RENDER_KIND: "article", **({RENDER_NOW: True} if render else {})}
         return scrapy.Request(listing.url, callback=self.parse_article, errback=self.article_failed,
                               cb_kwargs={"listing": asdict(listing)}, dont_filter=True,
-                              priority=DETAIL_PRIORITY, meta={DETAIL_META: run_id})
+                              priority=DETAIL_PRIORITY, meta=meta)
 
     def parse_article(self, response, listing: dict[str, Any]):
         """The downloaded article page, raw, for the extraction stages; an article URL that was
@@ -566,6 +593,9 @@ class SiteSpider(scrapy.Spider):
         if response.meta.get("redirect_urls") and self.redirected_to_listing(response):
             record_drop(self.crawler, "redirected_to_listing", listing.get("url"),
                         f"redirected to {short_url(response.url)}")
+            return
+        if self.rendering.article(response):  # an app shell: fetched again through the browser
+            yield self.detail_request(ListingItem(**listing), response.meta.get(DETAIL_META, ""), render=True)
             return
         content_type = response.headers.get("Content-Type")
         item = ArticleItem.from_listing(

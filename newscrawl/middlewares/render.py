@@ -1,0 +1,269 @@
+"""Rendering pages in a headless browser: scrapy-playwright driving the system Chromium.
+
+:class:`BrowserHandler` is the http(s) download handler.  A request without
+``meta["playwright"]`` goes through Scrapy's own HTTP handler as always; one with it is
+loaded in Chromium (``NEWSCRAWL_BROWSER``, else ``chromium`` on ``PATH``; Playwright's own
+browser download is never used), given ``NEWSCRAWL_RENDER_TIMEOUT`` seconds to load and settle
+(its visible text stops changing), listing pages scrolled or their "load more" button clicked up
+to ``NEWSCRAWL_RENDER_SCROLLS`` times, and its DOM becomes the response.  Playwright and the
+browser start with the first rendered page, not with the crawl.
+
+Bounds: at most ``PLAYWRIGHT_MAX_CONTEXTS`` browser contexts with
+``PLAYWRIGHT_MAX_PAGES_PER_CONTEXT`` pages each; a context is closed and replaced after
+``NEWSCRAWL_RENDER_CONTEXT_PAGES`` pages; images, media and fonts are not loaded, nor a
+literal private address the site's allow-list does not hold.  A crashed browser is started
+again by scrapy-playwright with the next page (``PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER``).
+
+:class:`RenderMiddleware` decides which requests get ``meta["playwright"]``: the site spider
+marks its article and catalogue requests (:data:`RENDER_KIND`), and its
+:class:`~newscrawl.spiders.rendering.Rendering` says whether that kind of page is rendered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+from collections import defaultdict
+from contextlib import suppress
+
+from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
+
+from newscrawl.sites import private_address
+
+logger = logging.getLogger(__name__)
+
+RENDER_KIND = "newscrawl_render_kind"  # request meta: "article" or "listing", a page the browser may render
+RENDER_NOW = "newscrawl_render"  # request meta: True, render this request (a shell fetched plain)
+STATS = "newscrawl/render/"
+BLOCKED_TYPES = frozenset({"image", "media", "font"})
+POLL_SECONDS = 0.25
+STABLE_POLLS = 2  # the page is settled when its text and links did not change for this many polls
+SCROLL_WAIT_SECONDS = 2.0  # how long a scroll or "load more" click may take to add items
+_SIZE_JS = "() => document.body ? [document.body.innerText.length, document.links.length] : [0, 0]"
+_SCROLL_JS = """() => {
+  const more = Array.from(document.querySelectorAll(
+    'button, [role=button], a[href="#"], a:not([href])')).find(e => e.offsetParent !== null &&
+    /^\\s*(load|show|view|see) more|more (stories|articles|news)|加载更多|查看更多|показать ещ|загрузить ещ/i
+      .test(e.textContent || ''));
+  if (more) more.click();
+  window.scrollTo(0, document.body ? document.body.scrollHeight : 0);
+}"""
+
+try:
+    from playwright.async_api import Error as PlaywrightError
+    from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
+    from scrapy_playwright.page import PageMethod
+except ImportError:  # the optional extra `render` is not installed: no page is rendered
+    ScrapyPlaywrightDownloadHandler = None
+    PageMethod = None
+
+
+class RenderTimeout(Exception):
+    """A rendered page did not settle within ``NEWSCRAWL_RENDER_TIMEOUT``."""
+
+
+def find_browser(settings) -> str | None:
+    """The Chromium binary pages are rendered with: ``NEWSCRAWL_BROWSER`` (setting, else environment
+    variable), else ``chromium``/``chromium-browser`` on ``PATH``; None when there is none or
+    scrapy-playwright is not installed."""
+    if ScrapyPlaywrightDownloadHandler is None:
+        return None
+    named = settings.get("NEWSCRAWL_BROWSER") or os.environ.get("NEWSCRAWL_BROWSER")
+    if named:
+        found = shutil.which(named)
+        return found if found and os.access(found, os.X_OK) else None
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def browser_meta(settings, kind: str) -> dict:
+    """The request meta that renders a page of ``kind`` in the browser."""
+    timeout = settings.getfloat("NEWSCRAWL_RENDER_TIMEOUT", 30.0)
+    scrolls = settings.getint("NEWSCRAWL_RENDER_SCROLLS", 5) if kind == "listing" else 0
+    return {"playwright": True, "playwright_page_goto_kwargs": {"wait_until": "load"},
+            "playwright_page_methods": [PageMethod(settle, timeout, scrolls)]}
+
+
+async def _size(page) -> list:
+    return await page.evaluate(_SIZE_JS)
+
+
+async def _settled(page, deadline: float, grown_from: list | None = None) -> bool:
+    """Wait until the page's text and links stop changing (after growing from ``grown_from``,
+    for up to :data:`SCROLL_WAIT_SECONDS`); False when ``deadline`` comes first."""
+    loop = asyncio.get_running_loop()
+    last, same = await _size(page), 0
+    if grown_from is not None:
+        wait_until = min(deadline, loop.time() + SCROLL_WAIT_SECONDS)
+        while last == grown_from and loop.time() < wait_until:
+            await asyncio.sleep(POLL_SECONDS)
+            last = await _size(page)
+    while same < STABLE_POLLS:
+        if loop.time() >= deadline:
+            return False
+        await asyncio.sleep(POLL_SECONDS)
+        size = await _size(page)
+        same = same + 1 if size == last else 0
+        last = size
+    return True
+
+
+async def settle(page, timeout: float, scrolls: int) -> int:
+    """Wait for the loaded page to settle, then scroll it (or click its "load more") up to
+    ``scrolls`` times while that adds content; returns the scrolls that did.  Raises
+    :class:`RenderTimeout` when the page does not settle within ``timeout`` seconds."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    if not await _settled(page, deadline):
+        raise RenderTimeout(f"the page did not settle within {timeout:g} s")
+    done = 0
+    for _ in range(scrolls):
+        before = await _size(page)
+        await page.evaluate(_SCROLL_JS)
+        if not await _settled(page, deadline, grown_from=before) or await _size(page) == before:
+            break
+        done += 1
+    return done
+
+
+if ScrapyPlaywrightDownloadHandler is not None:
+
+    class BrowserHandler(ScrapyPlaywrightDownloadHandler):
+        """scrapy-playwright's handler with the system Chromium, a lazy start and recycled contexts."""
+
+        def __init__(self, crawler):
+            super().__init__(crawler)
+            self.crawler = crawler
+            settings = crawler.settings
+            self.config.launch_options = {
+                "executable_path": find_browser(settings), "headless": True,
+                "args": ["--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                         "--disable-component-update", "--disable-sync", "--no-first-run"],
+                **self.config.launch_options}
+            if self.config.navigation_timeout_ms is None:
+                timeout = settings.getfloat("NEWSCRAWL_RENDER_TIMEOUT", 30.0)
+                self.config.navigation_timeout_ms = 1000 * timeout
+            self.deadline = 2 * settings.getfloat("NEWSCRAWL_RENDER_TIMEOUT", 30.0) + 10
+            self.context_pages = max(1, settings.getint("NEWSCRAWL_RENDER_CONTEXT_PAGES", 100))
+            self._generation = 0
+            self._served: dict[str, int] = defaultdict(int)
+            self._start_lock = asyncio.Lock()
+            self._closed_contexts: set[str] = set()  # closed since the browser started
+            self.abort_request = self._abort
+
+        async def _maybe_launch_in_thread(self) -> None:
+            """Not at the engine's start: a crawl that renders nothing starts no browser."""
+
+        def _engine_started(self):
+            return None
+
+        async def _download_request(self, request, spider=None):
+            """The rendered page; a page that was open when the browser died is rendered once more
+            (in the new browser), and one still not done after twice ``NEWSCRAWL_RENDER_TIMEOUT``
+            and 10 s more is a :class:`RenderTimeout`."""
+            async with self._start_lock:
+                if getattr(self, "browser_provider", None) is None:
+                    await self._launch()
+            self.crawler.stats.inc_value(STATS + "pages")
+            lost = self.crawler.stats.get_value(STATS + "browser_lost", 0)
+            try:
+                return await self._within_deadline(request, spider)
+            except Exception:
+                if self.crawler.stats.get_value(STATS + "browser_lost", 0) == lost:
+                    raise
+            self.crawler.stats.inc_value(STATS + "retried_after_browser_lost")
+            return await self._within_deadline(request, spider)
+
+        async def _within_deadline(self, request, spider):
+            try:
+                return await asyncio.wait_for(super()._download_request(request, spider), self.deadline)
+            except TimeoutError:
+                raise RenderTimeout(f"the page was not rendered within {self.deadline:g} s") from None
+
+        async def _create_page(self, request, spider):
+            """A page in the current context; a context that served ``NEWSCRAWL_RENDER_CONTEXT_PAGES``
+            pages takes no more and is closed when its last page is."""
+            name = f"newscrawl-{self._generation}"
+            request.meta["playwright_context"] = name
+            page = await super()._create_page(request, spider)
+            self._served[name] += 1
+            if self._served[name] >= self.context_pages:
+                self._generation += 1
+
+            async def closed(_page) -> None:
+                wrapper = self.context_wrappers.get(name)
+                retired = name != f"newscrawl-{self._generation}"
+                if retired and wrapper is not None and not wrapper.context.pages:
+                    self._served.pop(name, None)
+                    self.crawler.stats.inc_value(STATS + "contexts_recycled")
+                    with suppress(PlaywrightError):  # gone with its browser
+                        await wrapper.context.close()
+
+            page.on("close", closed)
+            return page
+
+        async def _browser_disconnected_callback(self) -> None:
+            """A browser that crashed or was killed takes its contexts and pages with it, and their
+            close events may never come: the places they held are freed here (a request waiting for
+            one then fails on the dead context and scrapy-playwright retries it in a new browser)."""
+            lost = dict(self.context_wrappers)
+            await super()._browser_disconnected_callback()
+            self.crawler.stats.inc_value(STATS + "browser_lost")
+            self._served.clear()
+            self._generation += 1
+            for name, wrapper in lost.items():
+                for _ in range(self.config.max_pages_per_context):
+                    wrapper.semaphore.release()
+                if name not in self._closed_contexts and hasattr(self, "context_semaphore"):
+                    self.context_semaphore.release()
+            self._closed_contexts.clear()
+
+        def _make_close_browser_context_callback(self, name, persistent, remote, spider=None):
+            release = super()._make_close_browser_context_callback(name, persistent, remote, spider)
+
+            def closed() -> None:
+                self._closed_contexts.add(name)
+                release()
+
+            return closed
+
+        def _abort(self, request) -> bool:
+            """Requests the browser does not make: images, media, fonts; other schemes than http(s),
+            data and blob; a literal private address off the site's allow-list."""
+            scheme = request.url.partition(":")[0].lower()
+            if request.resource_type in BLOCKED_TYPES or scheme not in ("http", "https", "data", "blob"):
+                return True
+            spider = self.crawler.spider
+            site = getattr(spider, "site", None)
+            allow_list = getattr(spider, "allow_list", None)
+            url = request.url
+            allowed = getattr(site, "private_network", False) or (allow_list and allow_list.allows(url))
+            if scheme in ("http", "https") and private_address(request.url) and not allowed:
+                self.crawler.stats.inc_value(STATS + "blocked_private")
+                return True
+            return False
+
+else:
+
+    class BrowserHandler(HTTP11DownloadHandler):  # type: ignore[no-redef]
+        """Without scrapy-playwright: Scrapy's HTTP handler, nothing rendered."""
+
+
+class RenderMiddleware:
+    """Downloader middleware: ``meta["playwright"]`` for the requests the site's rendering wants."""
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler) -> RenderMiddleware:
+        return cls(crawler)
+
+    def process_request(self, request, spider=None):
+        kind = request.meta.get(RENDER_KIND)
+        rendering = getattr(self.crawler.spider, "rendering", None)
+        if kind is None or rendering is None or request.meta.get("playwright"):
+            return None
+        if rendering.wants(kind, asked=bool(request.meta.get(RENDER_NOW))):
+            request.meta.update(browser_meta(self.crawler.settings, kind))
+        return None
