@@ -13,6 +13,7 @@ connecting (a request that got through would reach a local server and count a hi
 
 from __future__ import annotations
 
+import json
 import logging
 
 import pytest
@@ -239,3 +240,48 @@ async def test_links_and_redirects_to_private_addresses_are_refused_before_any_c
     assert proxy.hits == hits
     assert read_jsonl(tmp_path / "second.jsonl") == []
     assert crawler.stats.get_value("newscrawl/listing_error/private_address") == 2  # the feed, the sitemap
+
+
+APP_SHELL = """<html><head><title>Harbour news</title></head><body><div id='app'></div><script>
+fetch('http://internal.example.test/secret.json').catch(() => null);
+fetch('http://169.254.169.254/latest/meta-data/').catch(() => null);
+fetch('/2024/05/10/data.json').then(r => r.json()).then(d => {
+  document.getElementById('app').innerHTML = '<article><h1>' + d.title + '</h1><p>' + d.text + '</p></article>';
+});</script></body></html>"""
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_rendered_page_of_a_public_site_makes_the_browser_request_no_private_address(
+        names, proxy, tmp_path):
+    """The browser's own requests are guarded too: a public site's app shell, rendered in
+    Chromium, fetches its article data from its own host and tries a sub-domain on 127.0.0.1
+    and the cloud metadata address; the article is exported, and neither private request leaves
+    the browser (counted as ``newscrawl/render/blocked_private``)."""
+    from chromium import chromium
+
+    pytest.importorskip("scrapy_playwright", reason="scrapy-playwright is not installed")
+    if chromium() is None:
+        pytest.skip("no chromium binary on PATH (apt-get install -y chromium; .ci/run installs it)")
+    site = "http://news.example.test"
+    names.update({"news.example.test": PUBLIC, "internal.example.test": "127.0.0.1"})
+    page = f"{site}/2024/05/10/harbour-works-begin.html"
+    text = ("The harbour works begin on Monday, the council said, and the quay will stay closed to "
+            "traffic for the eight months the engineers need to rebuild the old stone wall. ") * 3
+    proxy.add(f"{site}/robots.txt", "User-agent: *\nAllow: /\n", headers={"Content-Type": "text/plain"})
+    proxy.add(page, APP_SHELL)
+    proxy.add(f"{site}/2024/05/10/data.json", json.dumps({"title": "The harbour works begin", "text": text}),
+              headers={"Content-Type": "application/json"})
+    for url in ("http://internal.example.test/secret.json", "http://169.254.169.254/latest/meta-data/"):
+        proxy.add(url, '{"secret": 1}', headers={"Content-Type": "application/json"})
+    proxy.add(f"{site}/feed.xml", feed_xml([(page, "The harbour works begin")]), headers=RSS)
+    spider = site_spider("harbour", feeds=[f"{site}/feed.xml"], domains=["example.test"], render="always")
+    out = tmp_path / "out.jsonl"
+    crawler = await run_crawl(spider, crawl_settings(
+        tmp_path, out, PLAYWRIGHT_LAUNCH_OPTIONS={"proxy": {"server": proxy.base}}))
+
+    records = read_jsonl(out)
+    assert [r["url"] for r in records] == [page] and "eight months" in records[0]["text"]
+    assert f"{site}/2024/05/10/data.json" in proxy.hits  # the browser went out, through the proxy
+    assert not {"http://internal.example.test/secret.json", "http://169.254.169.254/latest/meta-data/"} & set(
+        proxy.hits)
+    assert crawler.stats.get_value("newscrawl/render/blocked_private") == 2

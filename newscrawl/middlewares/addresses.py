@@ -123,17 +123,33 @@ class PrivateAddressMiddleware(_Guarding):
         return None
 
     async def _resolved(self, host: str) -> None:
-        from twisted.internet import reactor
-
-        try:
-            address = await maybe_deferred_to_future(reactor.resolve(host))
-        except PrivateAnswer as exc:  # GuardedResolver's verdict
-            raise refusal(host, exc.address) from None
-        except Exception:  # noqa: BLE001 - no address: the download reports the DNS failure itself
-            return None
-        if private_ip(address):
+        address = await resolved_private(host)
+        if address is not None:
             raise refusal(host, address)
         return None
+
+
+async def resolved_private(host: str) -> str | None:
+    """The address ``host`` resolves to (by the crawl's resolver) when it is not globally
+    routable; None for a global one or none at all (the download reports a DNS failure itself)."""
+    from twisted.internet import reactor
+
+    try:
+        address = await maybe_deferred_to_future(reactor.resolve(host))
+    except PrivateAnswer as exc:  # GuardedResolver's verdict
+        return exc.address
+    except Exception:  # noqa: BLE001 - no address
+        return None
+    return address if private_ip(address) else None
+
+
+async def private_target(url: str) -> str | None:
+    """The non-global address ``url``'s host is (an IP literal) or resolves to; None otherwise."""
+    host = urlsplit(url).hostname or ""
+    verdict = private_address(url)
+    if verdict is None:
+        return await resolved_private(host)
+    return host if verdict else None
 
 
 class GuardedResolver(CachingThreadedResolver):

@@ -10,9 +10,12 @@ browser start with the first rendered page, not with the crawl.
 
 Bounds: at most ``PLAYWRIGHT_MAX_CONTEXTS`` browser contexts with
 ``PLAYWRIGHT_MAX_PAGES_PER_CONTEXT`` pages each; a context is closed and replaced after
-``NEWSCRAWL_RENDER_CONTEXT_PAGES`` pages; images, media and fonts are not loaded, nor a
-literal private address the site's allow-list does not hold.  A crashed browser is started
-again by scrapy-playwright with the next page (``PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER``).
+``NEWSCRAWL_RENDER_CONTEXT_PAGES`` pages; images, media and fonts are not loaded.  In a crawl that
+refuses private addresses, the browser's own requests (the page's scripts and data) go to no
+host that is or resolves to one, judged by the crawl's resolver before the browser connects
+(Chromium then resolves the name itself: an answer changed in between is not seen).  A crashed
+browser is started again by scrapy-playwright with the next page
+(``PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER``).
 
 :class:`RenderMiddleware` decides which requests get ``meta["playwright"]``: the site spider
 marks its article and catalogue requests (:data:`RENDER_KIND`), and its
@@ -30,7 +33,7 @@ from contextlib import suppress
 
 from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
 
-from newscrawl.sites import private_address
+from newscrawl.middlewares.addresses import private_target
 
 logger = logging.getLogger(__name__)
 
@@ -227,21 +230,24 @@ if ScrapyPlaywrightDownloadHandler is not None:
 
             return closed
 
-        def _abort(self, request) -> bool:
+        async def _abort(self, request) -> bool:
             """Requests the browser does not make: images, media, fonts; other schemes than http(s),
-            data and blob; a literal private address off the site's allow-list."""
+            data and blob; and, in a crawl that refuses private addresses
+            (:mod:`newscrawl.middlewares.addresses`), any http(s) request to a host that is, or
+            resolves to, an address that is not globally routable."""
             scheme = request.url.partition(":")[0].lower()
             if request.resource_type in BLOCKED_TYPES or scheme not in ("http", "https", "data", "blob"):
                 return True
-            spider = self.crawler.spider
-            site = getattr(spider, "site", None)
-            allow_list = getattr(spider, "allow_list", None)
-            url = request.url
-            allowed = getattr(site, "private_network", False) or (allow_list and allow_list.allows(url))
-            if scheme in ("http", "https") and private_address(request.url) and not allowed:
-                self.crawler.stats.inc_value(STATS + "blocked_private")
-                return True
-            return False
+            guarded = getattr(self.crawler.spider, "refuse_private_addresses", False)
+            if scheme not in ("http", "https") or not guarded:
+                return False
+            address = await private_target(request.url)
+            if address is None:
+                return False
+            self.crawler.stats.inc_value(STATS + "blocked_private")
+            logger.info("Browser request to %s refused: its host is at %s, not globally routable",
+                        request.url, address)
+            return True
 
 else:
 
