@@ -28,7 +28,6 @@ wins clearly: a linear model is plain numbers and one matrix product a page).
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import platform
 import sys
@@ -40,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
+from bench.catalogue_eval import load_pages  # noqa: E402
 from newscrawl.discovery import links  # noqa: E402
 from newscrawl.discovery.link_model import FEATURES, LINKS_MANIFEST, LINKS_MODEL, logits  # noqa: E402
 from newscrawl.discovery.survey import registrable_domain  # noqa: E402
@@ -55,18 +55,10 @@ SEED = 20261201
 
 def load_set(datasets: Path, name: str) -> list[dict]:
     """The set's pages with ``html``, ``set`` and ``site``; [] when it is absent."""
-    folder = datasets / name
-    truth = folder / "truth.jsonl"
-    if not truth.is_file():
-        return []
-    pages = []
-    for line in truth.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            page = json.loads(line)
-            page["html"] = gzip.decompress((folder / page["file"]).read_bytes())
-            page["set"] = name
-            page["site"] = page.get("site") or registrable_domain(page["url"])
-            pages.append(page)
+    pages = load_pages(datasets, name)
+    for page in pages:
+        page["set"] = name
+        page["site"] = page.get("site") or registrable_domain(page["url"])
     return pages
 
 

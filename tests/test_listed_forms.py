@@ -81,26 +81,15 @@ client = test_redis.client
 
 
 def test_listed_urls_are_shared_by_distributed_workers(client, redis_url):
-    from types import SimpleNamespace
+    from test_url_shapes import redis_worker
 
-    from scrapy.settings import Settings
-    from scrapy.statscollectors import MemoryStatsCollector
-
-    from newscrawl.spiders.url_shapes import CrawlUrlShapes
-
-    def worker():
-        crawler = SimpleNamespace(settings=Settings({"NEWSCRAWL_DISTRIBUTED": redis_url,
-                                                     "NEWSCRAWL_REDIS_PREFIX": "t"}))
-        crawler.stats = MemoryStatsCollector(crawler)
-        return CrawlUrlShapes(crawler, "s")
-
-    one, two = worker(), worker()
+    one, two = redis_worker(redis_url), redis_worker(redis_url)
     one.listed(f"{BASE}/a/10001.html")
     two.listed(f"{BASE}/a/10002.html")
     two.listed(f"{BASE}/a/10003.html")
     one.save()
     two.save()
-    third = worker()
+    third = redis_worker(redis_url)
     assert third.adjustment(f"{BASE}/a/10999.html") == LEARNED_LIFT
     assert [third.admit(f"{BASE}/channel/{20001 + i}/index.html") for i in range(MIN_EVIDENCE + 1)] == \
         [True] * MIN_EVIDENCE + [False]

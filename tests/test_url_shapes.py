@@ -92,21 +92,25 @@ async def test_the_crawl_fetches_a_channel_shape_a_few_times_then_skips_it(http_
     assert "skip" in proc.stdout and "127.0.0.1/w/D1.html" in proc.stdout
 
 
-def test_workers_add_their_outcomes_in_redis(client, redis_url):
+def redis_worker(redis_url: str):
+    """A distributed worker's :class:`~newscrawl.spiders.url_shapes.CrawlUrlShapes` of site ``s``
+    (prefix ``t``), without a crawl."""
     from types import SimpleNamespace
 
     from scrapy.settings import Settings
     from scrapy.statscollectors import MemoryStatsCollector
 
-    from newscrawl.spiders.url_shapes import CrawlUrlShapes, load_redis
+    from newscrawl.spiders.url_shapes import CrawlUrlShapes
 
-    def worker():
-        crawler = SimpleNamespace(settings=Settings({"NEWSCRAWL_DISTRIBUTED": redis_url,
-                                                     "NEWSCRAWL_REDIS_PREFIX": "t"}))
-        crawler.stats = MemoryStatsCollector(crawler)
-        return CrawlUrlShapes(crawler, "s")
+    crawler = SimpleNamespace(settings=Settings({"NEWSCRAWL_DISTRIBUTED": redis_url, "NEWSCRAWL_REDIS_PREFIX": "t"}))
+    crawler.stats = MemoryStatsCollector(crawler)
+    return CrawlUrlShapes(crawler, "s")
 
-    one, two = worker(), worker()
+
+def test_workers_add_their_outcomes_in_redis(client, redis_url):
+    from newscrawl.spiders.url_shapes import load_redis
+
+    one, two = redis_worker(redis_url), redis_worker(redis_url)
     one._record(f"{BASE}/channel/1.html", False)
     one._record(f"{BASE}/channel/2.html", False)
     two._record(f"{BASE}/channel/3.html", False)
@@ -114,4 +118,4 @@ def test_workers_add_their_outcomes_in_redis(client, redis_url):
     two.save()
     one.save()  # nothing new: nothing added twice
     assert load_redis(client, "t", "s").adjustment(f"{BASE}/channel/9.html") == REJECT
-    assert worker().adjustment(f"{BASE}/channel/9.html") == REJECT  # the next worker starts with it
+    assert redis_worker(redis_url).adjustment(f"{BASE}/channel/9.html") == REJECT  # the next worker starts with it
