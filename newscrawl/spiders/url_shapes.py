@@ -14,19 +14,20 @@ the first listing page or outcome needs it, saved when the spider closes; ``scra
 from __future__ import annotations
 
 import logging
-import sqlite3
 from pathlib import Path
 
 from scrapy import signals
 
 from newscrawl.discovery.url_shapes import LISTED, SiteUrlShapes, listed_shape, shape_of
 from newscrawl.run.drops import Dropped
+from newscrawl.state.site_blobs import read_blob, write_blob
 
 from ..items import ArticleItem
 
 logger = logging.getLogger(__name__)
 
 STATS = "newscrawl/url_shapes/"
+TABLE = "url_shapes"  # in the state file
 
 
 def sqlite_path(settings) -> Path:
@@ -38,27 +39,11 @@ def sqlite_path(settings) -> Path:
 
 
 def load_sqlite(path: Path, site: str) -> SiteUrlShapes:
-    if not path.is_file():
-        return SiteUrlShapes()
-    db = sqlite3.connect(path)
-    try:
-        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'url_shapes'").fetchone():
-            return SiteUrlShapes()
-        row = db.execute("SELECT data FROM url_shapes WHERE site = ?", (site,)).fetchone()
-    finally:
-        db.close()
-    return SiteUrlShapes.loads(row[0] if row else None)
+    return SiteUrlShapes.loads(read_blob(path, TABLE, site))
 
 
 def save_sqlite(path: Path, site: str, shapes: SiteUrlShapes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(path)
-    try:
-        with db:
-            db.execute("CREATE TABLE IF NOT EXISTS url_shapes (site TEXT PRIMARY KEY, data TEXT)")
-            db.execute("INSERT OR REPLACE INTO url_shapes VALUES (?, ?)", (site, shapes.dumps()))
-    finally:
-        db.close()
+    write_blob(path, TABLE, site, shapes.dumps())
 
 
 _KINDS = ("a", "o", "l")  # the Redis field suffix of each count: articles, others, listed

@@ -18,10 +18,12 @@ saved when the spider closes, shown by ``scrapy templates SITE``.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .site_blobs import read_blob, write_blob
+
+TABLE = "rendering"  # in the state file
 KINDS = ("article", "listing")
 COUNTS = ("plain", "shell", "helped", "unhelpful")
 LEARN = {"article": 3, "listing": 1}  # pages before a verdict (a site has few listing pages)
@@ -69,25 +71,9 @@ class SiteRendering:
 
 
 def load(path: Path, site: str) -> SiteRendering:
-    if not path.is_file():
-        return SiteRendering()
-    db = sqlite3.connect(path)
-    try:
-        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'rendering'").fetchone():
-            return SiteRendering()
-        row = db.execute("SELECT data FROM rendering WHERE site = ?", (site,)).fetchone()
-    finally:
-        db.close()
-    return SiteRendering.loads(row[0] if row else None)
+    return SiteRendering.loads(read_blob(path, TABLE, site))
 
 
 def save(path: Path, site: str, learned: SiteRendering) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(path)
-    try:
-        with db:
-            db.execute("CREATE TABLE IF NOT EXISTS rendering (site TEXT PRIMARY KEY, data TEXT)")
-            db.execute("INSERT OR REPLACE INTO rendering VALUES (?, ?)", (site, learned.dumps()))
-    finally:
-        db.close()
+    write_blob(path, TABLE, site, learned.dumps())
     learned.changed = False
