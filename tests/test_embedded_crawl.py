@@ -20,25 +20,26 @@ def paragraphs(n: int) -> list[str]:
             f"school buses against the repairs the old depot needs before winter sets in." for part in range(4)]
 
 
-def shell_page(n: int) -> str:
-    """A Next.js page as served: an empty mount point, the story in the page data only."""
+def shell_page(n: int, header: str = "") -> str:
+    """A Next.js page as served: an empty mount point (after ``header``, markup the server
+    renders), the story in the page data only."""
     body = "".join(f"<p>{p}</p>" for p in paragraphs(n)[:2]) + "<h2>The vote</h2>" + "".join(
         f"<p>{p}</p>" for p in paragraphs(n)[2:])
     data = {"props": {"pageProps": {"nav": [{"title": "Home", "href": "/"}],
                                     "story": {"headline": headline(n), "publishedAt": "2024-05-09T09:00:00+02:00",
                                               "author": {"name": "Ana Lopez"}, "bodyHtml": body}}},
             "page": "/news/[slug]", "buildId": "b1"}
-    return (f"<html><head><title>{headline(n)} | Local Times</title></head><body><div id='__next'></div>"
+    return (f"<html><head><title>{headline(n)} | Local Times</title></head><body>{header}<div id='__next'></div>"
             f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(data)}</script>'
             "<script src='/_next/static/chunks/main.js'></script></body></html>")
 
 
-def app_shell_site(root: Path) -> dict[str, int]:
+def app_shell_site(root: Path, header: str = "") -> dict[str, int]:
     links, paths = [], {}
     for n in range(ARTICLES):
         path = f"/news/2024/05/{n}/council-budget-story-{n}.html"
         (root / path.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
-        (root / path.lstrip("/")).write_text(shell_page(n), encoding="utf-8")
+        (root / path.lstrip("/")).write_text(shell_page(n, header), encoding="utf-8")
         links.append((path, headline(n)))
         paths[path] = n
     (root / "index.html").write_text(catalogue_html(links), encoding="utf-8")
@@ -62,3 +63,17 @@ def test_every_article_of_an_app_shell_site_is_exported_from_its_next_data(tmp_p
         for paragraph in paragraphs(n):
             assert paragraph in lines and paragraph in record["markdown"]
         assert "## The vote" in record["markdown"]
+
+
+def test_an_app_shell_whose_server_renders_a_header_link_is_still_an_article(tmp_path):
+    """The page type reads the DOM, which holds nothing but a header link (a page of links):
+    the article the page's data holds makes it an article."""
+    header = "<header><a href='/'>The Local Times, news of the valley since 1921</a></header>"
+    paths = app_shell_site(tmp_path / "shell", header)
+    (tmp_path / "sites.toml").write_text(site_table("shell", serve="shell"))
+    out = tmp_path / "shell.jsonl"
+    done = scrapy(tmp_path, "crawl", "shell", "-o", str(out))
+    assert done.returncode == 0, done.stderr[-3000:]
+    records = read_jsonl(out)
+    assert sorted(urlsplit(r["url"]).path for r in records) == sorted(paths)
+    assert {r["method"] for r in records} == {"embedded"} and {r["page_type"] for r in records} == {"article"}

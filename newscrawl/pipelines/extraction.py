@@ -16,6 +16,7 @@ from ..extract.collector import collector_paused
 from ..extract.fields.authors import find_authors
 from ..extract.fields.dates import find_published
 from ..extract.fields.entries import coverage_end
+from ..extract.page_type import ARTICLE, WALLS
 from .shared_body import MANY_TITLES, RETRY_METHODS, Body, SharedBodies, clash_detail
 from .templates import CrawlTemplates
 
@@ -78,6 +79,7 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
             article, fingerprint = _the_article(
                 bodies, templates, method, article, site=site, body=body, url=url, content_type=content_type,
                 listing_title=listing_title, feed_entry=feed_entry, published=published, authors=authors)
+        kind, probability = _with_embedded_article(kind, probability, article.method)
     except Dropped:
         raise
     except ExtractionError as exc:
@@ -187,6 +189,16 @@ def _the_article(bodies: SharedBodies, templates: CrawlTemplates, method: str, a
     logger.warning("%s: extraction gives %s: a failed extraction%s, not an article nor a duplicate; "
                    "dropped", url, what, suspect)
     raise Dropped(f"extraction_failed/{reason}", what, url)
+
+
+def _with_embedded_article(kind: str, probability: float | None,
+                           method: str | None) -> tuple[str, float | None]:
+    """An app shell's DOM shows no article (a header link, an empty mount point: a page of links
+    to the page type), but a body read from the page's own data (``method = "embedded"``) is its
+    article: the kind is ``article`` then, unless the page is an error page or a wall."""
+    if method == "embedded" and kind not in (ARTICLE, "error", *WALLS):
+        return ARTICLE, None
+    return kind, probability
 
 
 def _page_type(page: Page) -> tuple[str, float | None]:
