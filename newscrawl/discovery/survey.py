@@ -31,6 +31,7 @@ from w3lib.url import safe_url_string
 
 from newscrawl.discovery import links
 from newscrawl.discovery.patterns import infer_article_pattern
+from newscrawl.discovery.url_forms import ID_RE
 from newscrawl.extract.dom import normalize_space
 from newscrawl.sites import _PSL, AllowList, _ascii_host, _is_ip, host_allowed, private_address
 
@@ -196,7 +197,7 @@ def _section_url(url: str, home) -> str | None:
     if any(s.lower().rsplit(".", 1)[0] in _NOT_SECTION_WORDS for s in segments):
         return None
     shape = links.url_score(bare)
-    if shape is None or links._ID_RE.search(parts.path) or links._DATE_RE.search(parts.path):
+    if shape is None or ID_RE.search(parts.path) or links._DATE_RE.search(parts.path):
         return None
     return bare if shape < links.MIN_SCORE else None
 
