@@ -19,9 +19,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "newscrawl"
-# Optional extras: imported only inside the functions that need them (the evaluation baselines).
+# Optional extras: imported only inside the functions that need them (the evaluation baselines),
+# or where the module is guarded by its absence (rendering: newscrawl/middlewares/render.py).
 EXTRAS_ONLY = {"trafilatura", "readability", "newspaper", "gne", "goose3", "dask", "distributed", "fsspec",
-               "matplotlib"}
+               "matplotlib", "playwright", "scrapy_playwright"}
 # Imported only where the usual module is missing: brotlicffi when brotli is not installed (as Scrapy
 # does), the standard library's compression.zstd from Python 3.14 (backports.zstd before).
 ALTERNATIVES = {"brotlicffi", "compression"}
