@@ -18,7 +18,7 @@ from any set with ``title``.  The feed words of Kazennikov and Soloviev's group 
 page's own ``og:title``/``<title>`` and meta description, never from the truth.
 
 **Protocols.**  :func:`cross_validate_body` scores a method with out-of-fold
-predictions: pages are grouped by site (URL host) and split into k folds, a model is
+predictions: pages are grouped by site (registered domain) and split into k folds, a model is
 trained on k−1 folds and predicts the held-out fold, so no page — and no site — is
 scored by a model that saw it.  :func:`ablation` trains on some datasets and tests on
 others (Kazennikov and Soloviev's cross-site protocol).
@@ -35,7 +35,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import numpy as np
 from scipy import sparse
@@ -43,6 +42,7 @@ from scipy import sparse
 from .evaluation import metrics
 from .evaluation.datasets import Record, load_dataset
 from .evaluation.runner import Prediction, score_page, summarize
+from .evaluation.sites import site_key
 from .extract.body import Body
 from .extract.features import subtree_sums, tokens_per_owner
 from .extract.methods.classifier import (
@@ -71,8 +71,13 @@ ALPHA = 1e-4
 # gne-zh, dragnet-train and daniel-* are GPL/AGPL and serve evaluation only.
 BODY_SETS = ("aeb", "fundus", "zh-news", "newspaper4k")
 TITLE_SETS = ("fundus", "newspaper4k", "goose3")
-_LICENCE_LINE = re.compile(r"\blicen[cs]e\b[^:\n]{0,40}:(?P<text>[^\n]*+)", re.IGNORECASE)
-_PERMISSIVE = re.compile(r"\b(?:MIT|Apache|BSD)\b")
+# "- License: MIT (...)", or inline "licence CC-BY-4.0 (attribution: ...)" (wcxb's SOURCE.md).
+_LICENCE_LINE = re.compile(
+    r"\blicen[cs]e\b(?: (?P<spdx>CC-[\w.-]++(?: \([^)\n]*+\))?)|[^:\n]{0,40}:(?P<text>[^\n]*+))",
+    re.IGNORECASE,
+)
+# CC-BY-<version> only: CC-BY-SA, -NC and -ND add terms the shipped models cannot carry.
+_PERMISSIVE = re.compile(r"\b(?:MIT|Apache|BSD|CC-BY-\d)\b")
 _COPYLEFT = re.compile(r"GPL", re.IGNORECASE)
 
 
@@ -83,12 +88,12 @@ def dataset_licence(path: str | Path) -> str | None:
     except OSError:
         return None
     found = _LICENCE_LINE.search(text)
-    return found.group("text").strip() if found else None
+    return (found.group("spdx") or found.group("text")).strip() if found else None
 
 
 def trainable(path: str | Path) -> bool:
     """Whether a dataset may train models that newscrawl ships: its licence is permissive
-    (MIT, Apache, BSD) and not copyleft.  A set without a licence line is not trainable."""
+    (MIT, Apache, BSD, CC-BY) and not copyleft.  A set without a licence line is not trainable."""
     licence = dataset_licence(path)
     return bool(licence and _PERMISSIVE.search(licence) and not _COPYLEFT.search(licence))
 
@@ -213,8 +218,8 @@ class PageData:
 
     @property
     def group(self) -> str:
-        host = urlsplit(self.record.url or "").hostname or ""
-        return host.removeprefix("www.") or f"{self.dataset}:{self.record.id}"
+        """The page's site, its registered domain (``blog.x.com`` and ``x.com`` are one site)."""
+        return site_key(self.record) or f"{self.dataset}:{self.record.id}"
 
 
 def prepare_page(record: Record, dataset: str) -> PageData | None:

@@ -136,6 +136,33 @@ def test_only_permissively_licensed_sets_may_train_shipped_models(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_cc_by_sets_may_train_and_carry_their_attribution(tmp_path):
+    from newscrawl.training import dataset_licence, trainable
+
+    wcxb = _dataset(tmp_path, "wcxb", "Source: github.com/x/benchmark @ c039d5e (Foley 2026), licence CC-BY-4.0 "
+                    "(attribution: Murrough Foley). Pages byte-identical (`pages/<id>.html.gz`, the file id).")
+    assert trainable(wcxb)
+    assert dataset_licence(wcxb) == "CC-BY-4.0 (attribution: Murrough Foley)"
+    for terms in ("CC-BY-SA-4.0", "CC-BY-NC-4.0", "CC-BY-ND-4.0"):
+        assert not trainable(_dataset(tmp_path, terms, f"- License: {terms} (LICENSE)."))
+
+
+def test_folds_keep_a_registered_domain_together():
+    """Out-of-fold figures mean "a site the model never saw": a subdomain is the same site."""
+    from newscrawl.evaluation.datasets import Record
+    from newscrawl.training import PageData, group_folds
+
+    urls = [f"https://{host}/story/{i}" for i, host in enumerate(
+        ["www.example.com", "blog.example.com", "news.example.com", "example.co.uk", "live.example.co.uk",
+         "a.test", "b.test", "c.test", "d.test", "e.test", "f.test", "g.test"])]
+    pages = [PageData(Record(str(i), b"", {"url": url}), "set", None, []) for i, url in enumerate(urls)]
+    folds = group_folds(pages, 5)
+    fold_of = {i: k for k, fold in enumerate(folds) for i in fold}
+    assert fold_of[0] == fold_of[1] == fold_of[2]
+    assert fold_of[3] == fold_of[4]
+    assert len({pages[i].group for i in range(5)}) == 2
+
+
 def test_train_command_writes_a_new_directory_and_never_over_models(tmp_path):
     import argparse
 
