@@ -46,14 +46,21 @@ def app_shell_site(root: Path, header: str = "") -> dict[str, int]:
     return paths
 
 
-def test_every_article_of_an_app_shell_site_is_exported_from_its_next_data(tmp_path):
-    paths = app_shell_site(tmp_path / "shell")
+def crawled_shell_site(tmp_path: Path, header: str = "") -> tuple[dict[str, int], list[dict]]:
+    """``scrapy crawl`` of the app-shell site: its article paths and the records, every article
+    exported."""
+    paths = app_shell_site(tmp_path / "shell", header)
     (tmp_path / "sites.toml").write_text(site_table("shell", serve="shell"))
     out = tmp_path / "shell.jsonl"
     done = scrapy(tmp_path, "crawl", "shell", "-o", str(out))
     assert done.returncode == 0, done.stderr[-3000:]
     records = read_jsonl(out)
     assert sorted(urlsplit(r["url"]).path for r in records) == sorted(paths)
+    return paths, records
+
+
+def test_every_article_of_an_app_shell_site_is_exported_from_its_next_data(tmp_path):
+    paths, records = crawled_shell_site(tmp_path)
     for record in records:
         n = paths[urlsplit(record["url"]).path]
         assert record["method"] == "embedded"
@@ -69,11 +76,5 @@ def test_an_app_shell_whose_server_renders_a_header_link_is_still_an_article(tmp
     """The page type reads the DOM, which holds nothing but a header link (a page of links):
     the article the page's data holds makes it an article."""
     header = "<header><a href='/'>The Local Times, news of the valley since 1921</a></header>"
-    paths = app_shell_site(tmp_path / "shell", header)
-    (tmp_path / "sites.toml").write_text(site_table("shell", serve="shell"))
-    out = tmp_path / "shell.jsonl"
-    done = scrapy(tmp_path, "crawl", "shell", "-o", str(out))
-    assert done.returncode == 0, done.stderr[-3000:]
-    records = read_jsonl(out)
-    assert sorted(urlsplit(r["url"]).path for r in records) == sorted(paths)
+    _, records = crawled_shell_site(tmp_path, header)
     assert {r["method"] for r in records} == {"embedded"} and {r["page_type"] for r in records} == {"article"}
