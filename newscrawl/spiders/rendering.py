@@ -68,6 +68,10 @@ class Rendering:
 
     @property
     def learned(self) -> store.SiteRendering:
+        """What earlier runs learned of the site; in a distributed crawl (``NEWSCRAWL_DISTRIBUTED``)
+        what this run learns, kept for the run only (a worker keeps no state of its own)."""
+        if self._learned is None and self.crawler.settings.get("NEWSCRAWL_DISTRIBUTED"):
+            self._learned = store.SiteRendering()
         if self._learned is None:
             try:
                 self._learned = store.load(self._path(), self.site)
@@ -82,7 +86,8 @@ class Rendering:
         return sqlite_path(self.crawler.settings)
 
     def save(self, spider=None, reason=None) -> None:
-        if self._learned is None or not self._learned.changed:
+        distributed = self.crawler.settings.get("NEWSCRAWL_DISTRIBUTED")
+        if self._learned is None or not self._learned.changed or distributed:
             return
         try:
             store.save(self._path(), self.site, self._learned)
