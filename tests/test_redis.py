@@ -172,7 +172,7 @@ def _site(http_server, articles: int, per_page: int, delay: float) -> list[str]:
     for page in range((articles + per_page - 1) // per_page):
         links = []
         for i in range(page * per_page, min(articles, (page + 1) * per_page)):
-            path = f"/news/2024/{i}/story-{i}.html"
+            path = f"/news/2024/{i:02d}/story-{i:02d}.html"  # one URL form: ids of one width
             title = f"Harbour bridge story number {i} for the spring"
             body = (f"<html><head><title>{title}</title></head><body><article><h1>{title}</h1>"
                     f"{_story_paragraphs(i)}</article></body></html>")

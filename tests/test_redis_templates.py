@@ -172,7 +172,7 @@ def _layout_site(http_server, articles: int, per_page: int) -> dict[str, list[st
     for page in range((articles + per_page - 1) // per_page):
         links = []
         for i in range(page * per_page, min(articles, (page + 1) * per_page)):
-            path = f"/news/2024/{i}/story-{i}.html"
+            path = f"/news/2024/{i:02d}/story-{i:02d}.html"  # one URL form: ids of one width
             http_server.add(path, page_html(i), delay=0.02)
             links.append(f'<li><a href="{path}">Story {i} of the harbour</a></li>')
             paragraphs[http_server.url(path)] = story(i)

@@ -29,7 +29,7 @@ import numpy as np
 
 from newscrawl.extract.tokens import weighted_length
 
-from .url_forms import page_form, url_template
+from .url_forms import url_template
 
 LINKS_MODEL = "links.skops"
 LINKS_MANIFEST = "links-manifest.json"
@@ -84,7 +84,7 @@ def feature_rows(scored, lift: dict[str, float], off_form: dict[str, float], pag
     headline_templates = Counter(link.template for link in scored if link.headline)
     hosts = Counter(link.host for link in scored)
     page_host = (urlsplit(page_url).hostname or "").lower()
-    page_template = page_form(url_template(page_url))
+    page_template = url_template(page_url)
     lengths = [math.log1p(weighted_length(link.text)) for link in scored]
     template_length: Counter = Counter()
     by_url: dict[str, list] = {}

@@ -54,7 +54,7 @@ from newscrawl.extract.dom import normalize_space, parse_html
 from newscrawl.extract.errors import ExtractionError
 from newscrawl.sites import host_allowed
 
-from .url_forms import ID_RE, page_form, template_has_evidence, url_template
+from .url_forms import ID_RE, template_has_evidence, url_template
 
 MIN_SCORE = 2.0
 
@@ -511,7 +511,7 @@ def _score_anchors(found, rejected: dict[str, str]) -> list[_Scored]:
     """Each candidate anchor's evidence; a file or the site root is rejected outright."""
     headlines = [headline_like(text) for _, _, text in found]
     signatures = [_signature(anchor) for anchor, _, _ in found]
-    templates = [page_form(url_template(url)) for _, url, _ in found]
+    templates = [url_template(url) for _, url, _ in found]
     hosts = [(urlsplit(url).hostname or "").lower() for _, url, _ in found]
     repeated = Counter(sig for sig, headline in zip(signatures, headlines, strict=True) if headline)
     lists = Counter((sig, host, template) for sig, host, template, headline in zip(

@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 
 ID_RE = re.compile(r"\d{5,}")  # a digit run long enough to be an id
 _LONG_ID_RE = re.compile(r"[0-9a-z]{10,}", re.IGNORECASE)  # an alphanumeric id such as FGK7NCOR0001899O
-_DIGIT_RUN_RE = re.compile(r"D(\d+)")
 
 
 def url_template(url: str) -> str:
@@ -47,14 +46,3 @@ def _segment_shape(segment: str) -> str:
 def template_has_evidence(template: str) -> bool:
     """Does a template carry article evidence (a number, an id, a slug or a page extension)?"""
     return any(mark in template for mark in ("D", "S", "I", ".htm", ".shtml", ".php", ".asp"))
-
-
-def page_form(template: str) -> str:
-    """``template`` as links of one form on one listing page share it: a digit run's length kept
-    only as short (1-3 digits: a number that grows, story 9 beside story 10), four (a year) or
-    long (an id), so that numbers crossing a power of ten stay one form."""
-    return _DIGIT_RUN_RE.sub(lambda m: _bucket(int(m.group(1))), template)
-
-
-def _bucket(length: int) -> str:
-    return "Ds" if length <= 3 else "D4" if length == 4 else "Dl"
