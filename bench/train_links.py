@@ -17,7 +17,7 @@ Scores are micro precision, recall and F1 of the article URLs of each set, as
 
 The threshold is the one with the best out-of-fold F1 on ``catalogue-more`` among those with
 precision of at least :data:`MIN_PRECISION`.  ``--write`` stores the model trained on all of
-``catalogue-more`` in ``data/models/links.skops`` and its figures in ``links-manifest.json``.
+``catalogue-more`` in ``data/models/links.npz`` and its figures in ``links-manifest.json``.
 
     python bench/train_links.py [--datasets ../shared/datasets] [--write] [--compare]
 
@@ -193,11 +193,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:20} {weight:+.3f}")
     if args.write:
         import sklearn
-        import skops
 
         from newscrawl.extract import models
 
-        models.dump(model, models.SHIPPED_MODEL_DIR / LINKS_MODEL)
+        models.dump_plain(model, models.SHIPPED_MODEL_DIR / LINKS_MODEL)
         manifest = {
             "model": f"LogisticRegression(class_weight='balanced', C={C}) on standardised features",
             "training_set": TRAIN_SET, "training_pages": sum(p["set"] == TRAIN_SET for p in pages),
@@ -207,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
             "threshold": threshold, "min_precision": MIN_PRECISION, "scores": report,
             "features": list(FEATURES), "command": "python bench/train_links.py --write",
             "versions": {"python": platform.python_version(), "scikit-learn": sklearn.__version__,
-                         "skops": skops.__version__, "numpy": np.__version__},
+                         "numpy": np.__version__},
         }
         # Its own manifest: manifest.json is rewritten whole by `scrapy train`.
         (models.SHIPPED_MODEL_DIR / LINKS_MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")

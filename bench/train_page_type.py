@@ -1,4 +1,4 @@
-"""Train the page-type model (``data/models/page-type.skops``) and report it out of fold.
+"""Train the page-type model (``data/models/page-type.npz``) and report it out of fold.
 
 Pages and labels, from ``../shared/datasets`` (see its README):
 
@@ -322,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     check = X[: min(len(X), 500)]
     mine = np.array([predict_proba(forest, row) for row in check])
     assert np.allclose(mine, chosen["model"].predict_proba(check)), "the flattened forest disagrees"
-    models.dump({"forest": forest, "classes": [str(c) for c in chosen["model"].classes_],
+    models.dump_plain({"forest": forest, "classes": [str(c) for c in chosen["model"].classes_],
                  "features": list(FEATURES), "kinds": list(KINDS), "threshold": chosen["threshold"]},
                 args.out / PAGE_TYPE_FILE)
     manifest = {

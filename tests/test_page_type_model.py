@@ -74,6 +74,33 @@ def test_the_shipped_model_loads_in_a_clean_process_and_gives_a_probability():
     assert kind == "article" and 0.5 < probability <= 1
 
 
+WARMED_FIRST_PAGE = """\
+import json, sys
+from newscrawl.extract import Page, models, page_kind
+from newscrawl.pipelines.extraction import warm_up
+
+warm_up("auto")
+def refuse(path, *args, **kwargs):
+    raise AssertionError(f"{path} loaded after the warm-up")
+models.load = models.load_plain = refuse
+html, url = json.load(sys.stdin)
+print(json.dumps([page_kind(Page.from_html(html, url=url)), "sklearn" in sys.modules]))
+"""
+
+
+def test_the_warm_up_loads_the_model_so_the_first_page_pays_no_load_in_its_time_limit():
+    # An extraction worker warms up before its first page; the page-type model's load (2-5 s
+    # when it went through skops and scikit-learn) used to fall inside the first page's limit.
+    done = subprocess.run([sys.executable, "-c", WARMED_FIRST_PAGE],
+                          input=json.dumps([samples.NEWS_PAGE, SITE + samples.NEWS_URL]),
+                          capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    (kind, probability), sklearn_imported = json.loads(done.stdout)
+    assert kind == "article" and 0.5 < probability <= 1
+    assert not sklearn_imported  # the forest is plain arrays: scikit-learn is not needed to use it
+
+
 def test_accept_kinds_names_known_kinds_only():
     table = {"domains": ["acme.example"], "catalogues": [SITE + "/"]}
     assert parse_sites({"sites": {"docs": {**table, "accept_kinds": ["documentation"]}}})["docs"].accept_kinds \

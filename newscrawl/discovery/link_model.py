@@ -11,7 +11,7 @@ standardised features, trained on ``catalogue-more`` (``bench/train_links.py``, 
 gives each anchor a probability; a URL is an article link when its best anchor reaches the
 model's threshold.
 
-The model is stored as plain numbers (``data/models/links.skops``: feature names, means, scales,
+The model is stored as plain numbers (``data/models/links.npz``: feature names, means, scales,
 weights, threshold; :data:`LINKS_MANIFEST` has its training data and scores), so scoring a page is
 one matrix product with numpy.  No Scrapy imports.
 """
@@ -31,7 +31,7 @@ from newscrawl.extract.tokens import weighted_length
 
 from .url_forms import url_template
 
-LINKS_MODEL = "links.skops"
+LINKS_MODEL = "links.npz"
 LINKS_MANIFEST = "links-manifest.json"
 
 FEATURES = (
@@ -125,13 +125,13 @@ def logits(model: dict, rows: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=4)
 def load_model(directory: str | Path | None = None) -> dict:
-    """The shipped link model (plain data in a skops file, :func:`newscrawl.extract.models.load`)."""
+    """The shipped link model (plain numbers, :func:`newscrawl.extract.models.load_plain`)."""
     from newscrawl.extract import models
 
     path = Path(directory or models.MODEL_DIR) / LINKS_MODEL
     if not path.is_file():
         path = models.SHIPPED_MODEL_DIR / LINKS_MODEL  # a `scrapy train` directory without it
-    model = models.load(path)
+    model = models.load_plain(path)
     if tuple(model["features"]) != FEATURES:
         raise ValueError(f"{path}: features {model['features']} are not this version's {FEATURES}")
     return model

@@ -3,7 +3,9 @@
 scikit-learn's ``predict_proba`` on one row costs a call per tree (milliseconds for a
 forest); :func:`predict_proba` walks every tree at once, one numpy step per level, and gives
 the same probabilities (the mean over the trees of the leaf's class shares).  The arrays are
-plain ``numpy`` data, so the model file needs no estimator classes (:mod:`.models`).
+plain ``numpy`` data, so the model file needs no estimator classes (:func:`.models.dump_plain`);
+node indices are 32-bit and only leaves keep class shares (an inner node's are never read), which
+halves the file.
 """
 
 from __future__ import annotations
@@ -25,14 +27,15 @@ def flatten(forest) -> dict[str, np.ndarray]:
         features.append(np.where(leaf, 0, tree.feature))
         thresholds.append(tree.threshold)
         value = tree.value[:, 0, :]
-        values.append(value / np.maximum(value.sum(axis=1, keepdims=True), 1e-12))
+        shares = value / np.maximum(value.sum(axis=1, keepdims=True), 1e-12)
+        values.append(np.where(leaf[:, None], shares, 0.0))
         roots.append(offset)
         offset += count
     depth = max(estimator.tree_.max_depth for estimator in forest.estimators_)
-    return {"left": np.concatenate(lefts).astype(np.int64), "right": np.concatenate(rights).astype(np.int64),
-            "feature": np.concatenate(features).astype(np.int64),
+    return {"left": np.concatenate(lefts).astype(np.int32), "right": np.concatenate(rights).astype(np.int32),
+            "feature": np.concatenate(features).astype(np.int32),
             "threshold": np.concatenate(thresholds).astype(np.float64),
-            "value": np.concatenate(values).astype(np.float64), "roots": np.array(roots, dtype=np.int64),
+            "value": np.concatenate(values).astype(np.float64), "roots": np.array(roots, dtype=np.int32),
             "depth": np.array([depth], dtype=np.int64)}
 
 

@@ -4,6 +4,11 @@ A model file is a skops archive of plain data: dicts, lists, numbers, strings an
 fitted scikit-learn estimators.  :func:`load` accepts only the types in
 :data:`TRUSTED_TYPES`; a file asking for anything else (a tampered or foreign file)
 is refused with :class:`UntrustedModelError` before any of it is instantiated.
+
+A model that is only numbers (the page-type forest as flat arrays, the link model's weights)
+is a plain ``.npz`` file instead (:func:`dump_plain`, :func:`load_plain`): numpy arrays and a
+JSON entry, read with ``allow_pickle=False``, with neither scikit-learn nor skops imported
+(loading skops and scikit-learn costs 2–5 s of a worker's first page).
 Each model directory holds ``manifest.json``: data, parameters, library versions and
 cross-validation scores (written by :mod:`.training`).
 """
@@ -96,6 +101,53 @@ def load(path: str | Path) -> Any:
     import skops.io as sio
 
     return sio.load(path, trusted=sorted(set(sio.get_untrusted_types(file=path)) & TRUSTED_TYPES))
+
+
+PLAIN_META = "meta.json"  # the entry of a plain model file that holds its non-array values
+
+
+def dump_plain(obj: dict[str, Any], path: str | Path) -> None:
+    """Save a dict of numpy arrays, JSON values and such dicts (nested keys joined by ``/``) as a
+    compressed ``.npz`` file that :func:`load_plain` reads back."""
+    import numpy as np
+
+    arrays: dict[str, np.ndarray] = {}
+    meta: dict[str, Any] = {}
+
+    def walk(value: dict[str, Any], prefix: str, into: dict[str, Any]) -> None:
+        for key, item in value.items():
+            if "/" in key or key == PLAIN_META:
+                raise ValueError(f"model key {key!r} cannot be stored")
+            if isinstance(item, np.ndarray):
+                arrays[prefix + key] = item
+            elif isinstance(item, dict):
+                walk(item, f"{prefix}{key}/", into.setdefault(key, {}))
+            else:
+                into[key] = item
+
+    walk(obj, "", meta)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    encoded = np.frombuffer(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=np.uint8)
+    with path.open("wb") as out:
+        np.savez_compressed(out, **arrays, **{PLAIN_META: encoded})
+
+
+def load_plain(path: str | Path) -> dict[str, Any]:
+    """A model saved by :func:`dump_plain` (no pickled objects are read)."""
+    import numpy as np
+
+    with np.load(path, allow_pickle=False) as archive:
+        model = json.loads(bytes(archive[PLAIN_META]).decode("utf-8"))
+        for name in archive.files:
+            if name == PLAIN_META:
+                continue
+            *parents, key = name.split("/")
+            into = model
+            for parent in parents:
+                into = into.setdefault(parent, {})
+            into[key] = archive[name]
+    return model
 
 
 def write_manifest(directory: str | Path, manifest: dict[str, Any]) -> None:

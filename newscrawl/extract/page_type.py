@@ -11,7 +11,7 @@ The kind is ``"article"`` or one of :data:`KINDS`: the page-type model's ``listi
 
 The decision: the rules below (:func:`kind_of`) name an error page, a wall, a listing, tag, author or
 gallery page, and that stands.  Otherwise the model, a random forest over the features of
-:mod:`.page_features` (``data/models/page-type.skops``, trained by ``bench/train_page_type.py``),
+:mod:`.page_features` (``data/models/page-type.npz``, trained by ``bench/train_page_type.py``),
 gives P(kind); the page is an article when P(article) reaches the model's threshold, else its
 likeliest other kind (or the rules' ``video``).  Without a model file the rules decide alone.
 
@@ -52,7 +52,7 @@ CONSENT_WALL, LOGIN_WALL = "consent_wall", "login_wall"
 WALLS = (CONSENT_WALL, LOGIN_WALL)  # their own drop reasons: a later fetch may find the article
 MODEL_KINDS = ("article", "listing", "collection", "product", "forum", "documentation", "service")
 KINDS = (*MODEL_KINDS, "tag", "author", "gallery", "video", "error", *WALLS)
-PAGE_TYPE_FILE, PAGE_TYPE_MANIFEST = "page-type.skops", "page-type.json"  # in data/models
+PAGE_TYPE_FILE, PAGE_TYPE_MANIFEST = "page-type.npz", "page-type.json"  # in data/models
 # The rules' kinds that beat the model (the rules' video pages are often articles with a video:
 # "video" only names a page the model rejects).
 SURE_RULE_KINDS = ("error", *WALLS, "listing", "tag", "author", "gallery")
@@ -219,7 +219,7 @@ def _model(directory: str) -> dict | None:
     from . import models
 
     path = Path(directory) / PAGE_TYPE_FILE
-    return models.load(path) if path.is_file() else None
+    return models.load_plain(path) if path.is_file() else None
 
 
 def drop_reason(kind: str) -> str:

@@ -36,13 +36,15 @@ _WARM_UP_PAGE = ("<html><head><title>Warm-up</title></head><body><article><h1>Th
 
 
 def warm_up(method: str) -> None:
-    """Load the library's models and word lists now, not while downloads are in flight.
+    """Load the library's models and word lists now, not while downloads are in flight, nor
+    inside the first page's time limit (the page-type model among them).
 
     dateparser's every-locale set-up (:func:`newscrawl.extract.fields.dates.warm_up`, ~1.5 s of
     CPU) is left to the first page whose date only a language-less dateparser call reads: most
     crawls never make one, and each extraction worker would pay it as it starts."""
     try:
         extract_page(Page.from_html(_WARM_UP_PAGE, url="http://localhost/"), method=method)
+        page_kind(Page.from_html(_WARM_UP_PAGE, url="http://localhost/"))
     except Exception:  # noqa: BLE001 - a failing warm-up shows again on the first real page
         logger.debug("Extraction warm-up failed", exc_info=True)
 
