@@ -117,6 +117,8 @@ def print_rendering(store, site: str) -> None:
     from newscrawl.spiders.rendering import describe
     from newscrawl.state import rendering
 
-    if getattr(store, "client", None) is None:
-        for line in describe(rendering.load(store.path, site)):
-            print(line)
+    client = getattr(store, "client", None)
+    learned = (rendering.load_redis(client, store.prefix, site) if client is not None
+               else rendering.load(store.path, site))
+    for line in describe(learned):
+        print(line)

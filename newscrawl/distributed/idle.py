@@ -25,7 +25,8 @@ logger = logging.getLogger(__name__)
 class IdleWorker:
     """The worker's beat: heartbeat, idle polling of the shared queue, Redis outages (module docstring).
 
-    Every :data:`BEAT` seconds a worker refreshes its heartbeat key, offers its parked listing
+    Every :data:`BEAT` seconds a worker refreshes its heartbeat key (and, with a browser, its
+    entry among the workers that render: :mod:`newscrawl.distributed.browsers`), offers its parked listing
     pages again and, while it has requests in flight, records itself in
     ``<prefix>:<spider>:busy`` (a sorted set of worker id -> time).  An idle worker stays open
     while the queue has requests, it has parked listing pages, another worker beat busy within
@@ -82,6 +83,8 @@ class IdleWorker:
             if self.seen.workers.join(self.heartbeat_ttl, self._job_keys(spider), self.scheduler.queue.key):
                 logger.info("No other live worker and an empty queue: a new crawl job of %s (claims cleared)",
                             spider.name)
+            if self.scheduler.has_browser:
+                self.scheduler.browsers.beat()
         except UNREACHABLE as exc:  # the next beats register this worker once Redis is back
             self.seen.link.failed(exc)
 
@@ -98,6 +101,8 @@ class IdleWorker:
             scraping = not engine.scraper.slot.is_idle()
             busy = bool(in_flight or scraping or self.scheduler.held)
             self.seen.workers.beat(self.heartbeat_ttl, busy=busy)
+            if self.scheduler.has_browser:
+                self.scheduler.browsers.beat()
             if in_flight or scraping:
                 self.scheduler.server.zadd(self._busy_key(), {self.worker: time.time()})
                 self.idle_since = None
@@ -148,6 +153,8 @@ class IdleWorker:
         try:
             scheduler = self.scheduler
             scheduler.server.zrem(self._busy_key(), self.worker)
+            if scheduler.has_browser:
+                scheduler.browsers.leave()
             done = reason == "finished"
             if self.seen.workers.leave(done=done, done_ttl=self.claim_ttl, job_keys=self._job_keys(spider),
                                        queue_key=scheduler.queue.key):

@@ -3,7 +3,8 @@
 Every request, detail pages included, goes into the shared priority queue and is downloaded by
 whichever worker pops it; a listing page is claimed when it is scheduled, so N workers starting
 together read each catalogue page once; requests scheduled while Redis is down are held in
-memory and queued when it is back.
+memory and queued when it is back.  Pages to render in a browser go to a queue of their own,
+which the workers with a browser read first (:mod:`newscrawl.distributed.browsers`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from scrapy.exceptions import NotConfigured
 from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler as RedisScheduler
 
+from newscrawl.distributed.browsers import BROWSER_QUEUE, BrowserWorkers
 from newscrawl.distributed.claims import RedisClaims
-from newscrawl.distributed.options import CLAIM_TTL, REQUEUED, SETTING, STATS, _prefix
+from newscrawl.distributed.options import CLAIM_TTL, HEARTBEAT_TTL, REQUEUED, SETTING, STATS, _prefix
 from newscrawl.distributed.queue_pop import QueuePop
 from newscrawl.distributed.seen import RedisSeenUrls
+from newscrawl.middlewares.render import RENDER_KIND, RENDER_NOW
 from newscrawl.middlewares.scheduler import DETAIL_META
 from newscrawl.state.redis_client import UNREACHABLE
 from newscrawl.state.seen_store import canonical_url
@@ -57,6 +60,8 @@ class DistributedScheduler(RedisScheduler):
         self.link = seen.link
         self.claims = RedisClaims(self.server, _prefix(settings), owner=seen.worker)
         self.claim_ttl = settings.getint("NEWSCRAWL_CLAIM_TTL", CLAIM_TTL)
+        heartbeat_ttl = settings.getfloat("NEWSCRAWL_REDIS_HEARTBEAT_TTL", HEARTBEAT_TTL)
+        self.browsers_settings = (_prefix(settings), seen.worker, heartbeat_ttl)
         self.held = []
         self.parked: dict[tuple[str, str], Any] = {}  # (kind, claimed key) -> request
         self.listed = set()  # listing pages this worker claimed (its own duplicates are refused)
@@ -74,7 +79,9 @@ class DistributedScheduler(RedisScheduler):
                 self.queue.push(request)
                 return True
             listing = DETAIL_META not in request.meta and not request.meta.get("retry_times")
-            if request.dont_filter and listing:
+            if request.meta.get(RENDER_NOW):  # this worker's own page again, for the browser
+                claimed = True
+            if request.dont_filter and listing and not claimed:
                 # A listing page (catalogue, feed, list endpoint): read once by all workers.
                 verdict = self._claim_listing(request)
                 if verdict is not None:
@@ -85,10 +92,31 @@ class DistributedScheduler(RedisScheduler):
                 if key is not None:  # its claim is a busy worker's: see retry_parked
                     self._park("detail", key, request)
                     return True
+            if self._for_browser(request):
+                return self._enqueue_for_browser(request)
             return super().enqueue_request(request)
         except UNREACHABLE as exc:
             self.link.failed(exc)
             return self._hold(request, claimed)
+
+    def _for_browser(self, request) -> bool:
+        """Is ``request`` a page to render, with a worker that has a browser live (this one or another)?"""
+        kind = request.meta.get(RENDER_KIND)
+        rendering = getattr(self.spider, "rendering", None)
+        if kind is None or rendering is None or self.browser_queue is None:
+            return False
+        if not rendering.routes_to_browser(kind, asked=bool(request.meta.get(RENDER_NOW))):
+            return False
+        return self.has_browser or self.browsers.alive()
+
+    def _enqueue_for_browser(self, request) -> bool:
+        if not request.dont_filter and self.df.request_seen(request):
+            self.df.log(request, self.spider)
+            return False
+        self.stats.inc_value("scheduler/enqueued/redis")
+        self.stats.inc_value(STATS + "browser_queued")
+        self.browser_queue.push(request)
+        return True
 
     def _hold(self, request, claimed: bool) -> bool:
         if claimed:
@@ -152,11 +180,29 @@ class DistributedScheduler(RedisScheduler):
 
     def open(self, spider):
         result = super().open(spider)
-        self.pops = None
+        self.pops = self.browser_queue = self.browser_pops = None
+        rendering = getattr(spider, "rendering", None)
+        self.has_browser = getattr(rendering, "browser", None) is not None
+        prefix, worker, heartbeat_ttl = self.browsers_settings
+        self.browsers = BrowserWorkers(self.server, prefix, spider.name, worker, heartbeat_ttl)
         if isinstance(self.queue, PriorityQueue):  # the queue the add-on configures
-            worker = getattr(self.seen, "worker", "-")
             self.pops = QueuePop(self.server, self.queue.key, f"{self.queue.key}:last-pop:{worker}")
+            browser_key = BROWSER_QUEUE.format(queue=self.queue.key)
+            self.browser_queue = PriorityQueue(self.server, spider, browser_key, serializer=self.serializer)
+            self.browser_pops = QueuePop(self.server, self.browser_queue.key,
+                                         f"{self.browser_queue.key}:last-pop:{worker}")
+            if rendering is not None and not self.has_browser:
+                rendering.browser_elsewhere = self.browsers.alive
         return result
+
+    def _pops(self) -> list[QueuePop]:
+        """The queues this worker pops, in order: the browser queue first on a worker with a
+        browser; on one without, only while no worker with a browser is live."""
+        if self.browser_pops is None:
+            return [self.pops]
+        if self.has_browser:
+            return [self.browser_pops, self.pops]
+        return [self.pops] if self.browsers.alive() else [self.pops, self.browser_pops]
 
     def next_request(self):
         if not self.link.up:
@@ -164,7 +210,11 @@ class DistributedScheduler(RedisScheduler):
         try:
             if self.pops is None:
                 return super().next_request()
-            data = self.pops.pop()
+            data = None
+            for pops in self._pops():
+                data = pops.pop()
+                if data is not None:
+                    break
         except UNREACHABLE as exc:
             self.link.failed(exc)
             return None
@@ -177,7 +227,9 @@ class DistributedScheduler(RedisScheduler):
     def __len__(self) -> int:
         if self.link.up:
             try:
-                return super().__len__() + len(self.held)
+                queue = getattr(self, "browser_queue", None)
+                browser = len(queue) if queue is not None else 0
+                return super().__len__() + browser + len(self.held)
             except UNREACHABLE as exc:
                 self.link.failed(exc)
         return len(self.held)
@@ -190,4 +242,9 @@ class DistributedScheduler(RedisScheduler):
         for kind, _ in self.parked:
             self.stats.inc_value(f"newscrawl/distributed/{kind}_claimed_elsewhere")
         return super().close(reason)
+
+    def flush(self):
+        super().flush()
+        if getattr(self, "browser_queue", None) is not None:
+            self.browser_queue.clear()
 

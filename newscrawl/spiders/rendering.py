@@ -10,6 +10,11 @@ pages of that kind are rendered directly (no plain fetch first); once they do no
 Without a browser, ``auto`` warns once and counts the pages it would have rendered
 (``newscrawl/render/unavailable``).
 
+In a distributed crawl (``NEWSCRAWL_DISTRIBUTED``) what ``auto`` learns is kept in Redis, and the
+pages to render go to a queue that only the workers with a browser read
+(:mod:`newscrawl.distributed.browsers`): a worker without one hands its shells over instead of
+counting them ``unavailable``, as long as a worker with a browser is live.
+
 Stats (``newscrawl/render/``): ``pages`` (requests rendered), ``fallback/<kind>`` (plain, then
 rendered), ``direct/<kind>``, ``helped/<kind>`` and ``unhelpful/<kind>`` (what rendering showed),
 ``skipped_learned/<kind>`` (a shell on a site learned plain), ``unavailable``; a rendered page
@@ -25,7 +30,7 @@ from scrapy.http import TextResponse
 
 from newscrawl.extract import Page
 from newscrawl.extract.shell import has_scripts, is_app_shell
-from newscrawl.middlewares.render import STATS, find_browser
+from newscrawl.middlewares.render import RENDER_NOW, STATS, find_browser
 from newscrawl.state import rendering as store
 
 logger = logging.getLogger(__name__)
@@ -55,6 +60,10 @@ class Rendering:
         self.browser = find_browser(crawler.settings) if self.mode != "never" else None
         self._learned: store.SiteRendering | None = None
         self._warned = False
+        self.added: dict[str, dict[str, int]] = {kind: {} for kind in store.KINDS}  # this run's counts
+        self.distributed = crawler.settings.get("NEWSCRAWL_DISTRIBUTED")
+        # Set by the distributed scheduler: is a worker with a browser live in the crawl?
+        self.browser_elsewhere = lambda: False
 
     @classmethod
     def from_crawler(cls, crawler, site) -> Rendering:
@@ -68,17 +77,26 @@ class Rendering:
 
     @property
     def learned(self) -> store.SiteRendering:
-        """What earlier runs learned of the site; in a distributed crawl (``NEWSCRAWL_DISTRIBUTED``)
-        what this run learns, kept for the run only (a worker keeps no state of its own)."""
-        if self._learned is None and self.crawler.settings.get("NEWSCRAWL_DISTRIBUTED"):
-            self._learned = store.SiteRendering()
+        """What earlier runs learned of the site (in the state directory, or in Redis in a
+        distributed crawl), and what this run has learned since."""
         if self._learned is None:
             try:
-                self._learned = store.load(self._path(), self.site)
+                if self.distributed:
+                    self._learned = store.load_redis(self._client(), self._prefix(), self.site)
+                else:
+                    self._learned = store.load(self._path(), self.site)
             except Exception as exc:  # noqa: BLE001 - the run learns again
                 logger.warning("Could not load what rendering learned about %s: %s", self.site, exc)
                 self._learned = store.SiteRendering()
         return self._learned
+
+    def _client(self):
+        from newscrawl.state.redis_client import connect
+
+        return connect(self.distributed)
+
+    def _prefix(self) -> str:
+        return self.crawler.settings.get("NEWSCRAWL_REDIS_PREFIX") or "newscrawl"
 
     def _path(self):
         from .url_shapes import sqlite_path
@@ -86,13 +104,28 @@ class Rendering:
         return sqlite_path(self.crawler.settings)
 
     def save(self, spider=None, reason=None) -> None:
-        distributed = self.crawler.settings.get("NEWSCRAWL_DISTRIBUTED")
-        if self._learned is None or not self._learned.changed or distributed:
+        if self._learned is None or not self._learned.changed:
             return
         try:
-            store.save(self._path(), self.site, self._learned)
+            if self.distributed:  # the workers' counts add up
+                store.add_redis(self._client(), self._prefix(), self.site, self.added)
+                self.added = {kind: {} for kind in store.KINDS}
+                self._learned.changed = False
+            else:
+                store.save(self._path(), self.site, self._learned)
         except Exception as exc:  # noqa: BLE001 - the next run learns again
             logger.warning("Could not save what rendering learned about %s: %s", self.site, exc)
+
+    def _add(self, kind: str, outcome: str) -> None:
+        self.learned.add(kind, outcome)
+        self.added[kind][outcome] = self.added[kind].get(outcome, 0) + 1
+
+    def routes_to_browser(self, kind: str, asked: bool) -> bool:
+        """Does a request for a page of ``kind`` need a worker with a browser (``asked``: its
+        plain fetch was a shell)?  What :meth:`wants` decides, without counting it."""
+        if self.mode == "never":
+            return False
+        return asked or self.mode == "always" or self.learned.verdict(kind) == "render"
 
     def wants(self, kind: str, asked: bool = False) -> bool:
         """Is a request for a page of ``kind`` rendered (``asked``: its plain fetch was a shell)?"""
@@ -127,15 +160,21 @@ class Rendering:
     def _learn(self, kind: str, response, shell: bool) -> bool:
         if rendered(response):
             outcome = "unhelpful" if shell else "helped"
-            self.learned.add(kind, outcome)
+            self._add(kind, outcome)
             self.stats.inc_value(f"{STATS}{outcome}/{kind}")
             return False
-        self.learned.add(kind, "shell" if shell else "plain")
+        if response.meta.get(RENDER_NOW):  # sent to be rendered, fetched plain: no browser took it
+            self.stats.inc_value(STATS + "unavailable")
+            return False
+        self._add(kind, "shell" if shell else "plain")
         if not shell:
             return False
         if self.mode == "auto" and self.learned.verdict(kind) == "plain":
             self.stats.inc_value(f"{STATS}skipped_learned/{kind}")
             return False
+        if self.browser is None and self.distributed and self.browser_elsewhere():
+            self.stats.inc_value(STATS + "handed_over")  # to a worker with a browser
+            return True
         if self.browser is None:
             self.stats.inc_value(STATS + "unavailable")
             if not self._warned:

@@ -11,8 +11,10 @@ the content (``plain``), app shells (``shell``), and rendered shells that then s
 - ``unknown`` — otherwise: a shell is fetched plain, then rendered.
 
 The counts are halved past :data:`WINDOW` pages, so a site that changes is learned again.
-Kept in a table of ``templates.sqlite3`` in the state directory (beside the URL shapes),
-saved when the spider closes, shown by ``scrapy templates SITE``.
+Kept in a table of ``templates.sqlite3`` in the state directory (beside the URL shapes), or in a
+distributed crawl in the Redis hash ``<prefix>:rendering:<site>`` (``kind:outcome`` -> count),
+to which each worker adds what its run counted (:func:`add_redis`, one Lua script, halving
+included); saved when the spider closes, shown by ``scrapy templates SITE``.
 """
 
 from __future__ import annotations
@@ -68,6 +70,48 @@ class SiteRendering:
                 value = (stored.get(kind) or {}).get(name, 0) if isinstance(stored, dict) else 0
                 learned.counts[kind][name] = value if isinstance(value, int) and value >= 0 else 0
         return learned
+
+
+def redis_key(prefix: str, site: str) -> str:
+    return f"{prefix}:rendering:{site}"
+
+
+def load_redis(client, prefix: str, site: str) -> SiteRendering:
+    """What every worker of earlier runs (and of this one, saved since) learned about ``site``."""
+    stored = {kind: {} for kind in KINDS}
+    for name, value in client.hgetall(redis_key(prefix, site)).items():
+        kind, _, outcome = (name.decode() if isinstance(name, bytes) else name).partition(":")
+        if kind in stored:
+            stored[kind][outcome] = int(value)
+    return SiteRendering.loads(json.dumps(stored))
+
+
+_ADD = """
+-- KEYS[1]: the site's hash.  ARGV: the window, then kind, outcome, count triples.
+for i = 2, #ARGV, 3 do
+  redis.call('HINCRBY', KEYS[1], ARGV[i] .. ':' .. ARGV[i + 1], ARGV[i + 2])
+end
+for _, kind in ipairs({'article', 'listing'}) do
+  local seen = tonumber(redis.call('HGET', KEYS[1], kind .. ':plain') or '0')
+             + tonumber(redis.call('HGET', KEYS[1], kind .. ':shell') or '0')
+  if seen > tonumber(ARGV[1]) then
+    for _, outcome in ipairs({'plain', 'shell', 'helped', 'unhelpful'}) do
+      local field = kind .. ':' .. outcome
+      redis.call('HSET', KEYS[1], field, math.floor(tonumber(redis.call('HGET', KEYS[1], field) or '0') / 2))
+    end
+  end
+end
+return 1
+"""
+
+
+def add_redis(client, prefix: str, site: str, added: dict[str, dict[str, int]]) -> None:
+    """Add one run's counts (``{kind: {outcome: n}}``) to the site's shared counts, halving them
+    past :data:`WINDOW` as :meth:`SiteRendering.add` does."""
+    triples = [str(x) for kind, counts in added.items() for outcome, n in counts.items() if n
+               for x in (kind, outcome, n)]
+    if triples:
+        client.register_script(_ADD)(keys=[redis_key(prefix, site)], args=[WINDOW, *triples])
 
 
 def load(path: Path, site: str) -> SiteRendering:
