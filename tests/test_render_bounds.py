@@ -122,7 +122,8 @@ async def test_a_browser_killed_mid_crawl_is_restarted_and_no_article_is_lost(ht
                                      NEWSCRAWL_RENDER_CONTEXT_PAGES=3)
     finally:
         watch.stop()
-    assert killed, "the browser was never killed"
+    assert killed, ("the browser was never killed", http_server.hits, stats.get("playwright/browser_count"),
+                    sorted(r["url"][-12:] for r in records))
     assert sorted(r["url"] for r in records) == sorted(http_server.url(p) for p in paths)
     assert stats["playwright/browser_count"] >= 2  # started again after the kill
     assert stats["playwright/page_count/max_concurrent"] <= 2  # PLAYWRIGHT_MAX_PAGES_PER_CONTEXT

@@ -152,6 +152,8 @@ if ScrapyPlaywrightDownloadHandler is not None:
             self._served: dict[str, int] = defaultdict(int)
             self._start_lock = asyncio.Lock()
             self._closed_contexts: set[str] = set()  # closed since the browser started
+            self._deadlines: dict[int, asyncio.Timeout] = {}  # by id(request): see _within_deadline
+            self._creating: dict[str, int] = defaultdict(int)  # by context: pages being made in it
             self.abort_request = self._abort
 
         async def _maybe_launch_in_thread(self) -> None:
@@ -162,8 +164,8 @@ if ScrapyPlaywrightDownloadHandler is not None:
 
         async def _download_request(self, request, spider=None):
             """The rendered page; a page that was open when the browser died is rendered once more
-            (in the new browser), and one still not done after twice ``NEWSCRAWL_RENDER_TIMEOUT``
-            and 10 s more is a :class:`RenderTimeout`."""
+            (in the new browser), and one still not done twice ``NEWSCRAWL_RENDER_TIMEOUT`` and 10 s
+            after it got its browser page (or not given one within that time) is a :class:`RenderTimeout`."""
             async with self._start_lock:
                 if getattr(self, "browser_provider", None) is None:
                     await self._launch()
@@ -178,17 +180,34 @@ if ScrapyPlaywrightDownloadHandler is not None:
             return await self._within_deadline(request, spider)
 
         async def _within_deadline(self, request, spider):
+            """The rendered page within the deadline, which starts again when the page has its browser
+            page: the wait for a free page (``PLAYWRIGHT_MAX_PAGES_PER_CONTEXT``, the contexts cap)
+            has a deadline of its own and is not counted in the page's (on a loaded machine the
+            last pages of a batch timed out while they waited)."""
             try:
-                return await asyncio.wait_for(super()._download_request(request, spider), self.deadline)
+                async with asyncio.timeout(asyncio.get_running_loop().time() + self.deadline) as deadline:
+                    self._deadlines[id(request)] = deadline  # set by _create_page
+                    return await super()._download_request(request, spider)
             except TimeoutError:
                 raise RenderTimeout(f"the page was not rendered within {self.deadline:g} s") from None
+            finally:
+                self._deadlines.pop(id(request), None)
 
         async def _create_page(self, request, spider):
             """A page in the current context; a context that served ``NEWSCRAWL_RENDER_CONTEXT_PAGES``
             pages takes no more and is closed when its last page is."""
             name = f"newscrawl-{self._generation}"
             request.meta["playwright_context"] = name
-            page = await super()._create_page(request, spider)
+            # A retired context is not closed while a page is being made in it: Playwright never
+            # answered a new_page() racing with the context's close, and the page hung.
+            self._creating[name] += 1
+            try:
+                page = await super()._create_page(request, spider)
+            finally:
+                self._creating[name] -= 1
+            deadline = self._deadlines.get(id(request))
+            if deadline is not None:  # the page's own time starts now
+                deadline.reschedule(asyncio.get_running_loop().time() + self.deadline)
             self._served[name] += 1
             if self._served[name] >= self.context_pages:
                 self._generation += 1
@@ -196,8 +215,9 @@ if ScrapyPlaywrightDownloadHandler is not None:
             async def closed(_page) -> None:
                 wrapper = self.context_wrappers.get(name)
                 retired = name != f"newscrawl-{self._generation}"
-                if retired and wrapper is not None and not wrapper.context.pages:
+                if retired and wrapper is not None and not wrapper.context.pages and not self._creating[name]:
                     self._served.pop(name, None)
+                    self._creating.pop(name, None)
                     self.crawler.stats.inc_value(STATS + "contexts_recycled")
                     with suppress(PlaywrightError):  # gone with its browser
                         await wrapper.context.close()
