@@ -163,7 +163,8 @@ class Rendering:
             self._add(kind, outcome)
             self.stats.inc_value(f"{STATS}{outcome}/{kind}")
             return False
-        if response.meta.get(RENDER_NOW):  # sent to be rendered, fetched plain: no browser took it
+        request = response.request
+        if request is not None and request.meta.get(RENDER_NOW):  # sent to be rendered, fetched plain
             self.stats.inc_value(STATS + "unavailable")
             return False
         self._add(kind, "shell" if shell else "plain")
