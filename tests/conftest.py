@@ -81,6 +81,24 @@ def started_redis(workdir, *args: str, password: str | None = None):
         proc.wait(timeout=10)
 
 
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    """A real redis-server for the tests of one module (see :func:`started_redis`)."""
+    with started_redis(tmp_path_factory.mktemp("redis")) as (port, _):
+        yield f"redis://127.0.0.1:{port}/0"
+
+
+@pytest.fixture
+def client(redis_url):
+    """A client of the module's redis-server, its database emptied for the test."""
+    import redis
+
+    c = redis.Redis.from_url(redis_url)
+    c.flushdb()
+    yield c
+    c.close()
+
+
 @dataclass
 class Route:
     """What the test server answers for one path."""

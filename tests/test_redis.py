@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 import pytest_twisted
-from conftest import crawl_settings, read_jsonl, run_crawl, site_spider, started_redis
+from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 
 redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (pip install scrapy-redis==0.9.1)")
@@ -20,20 +20,6 @@ pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (pip i
 from newscrawl.distributed.claims import RedisClaims  # noqa: E402
 from newscrawl.state.redis_seen import RedisSeenStore  # noqa: E402
 from newscrawl.state.seen_store import canonical_url  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    with started_redis(tmp_path_factory.mktemp("redis")) as (port, _):
-        yield f"redis://127.0.0.1:{port}/0"
-
-
-@pytest.fixture
-def client(redis_url):
-    c = redis.Redis.from_url(redis_url)
-    c.flushdb()
-    yield c
-    c.close()
 
 
 def test_seen_store_keeps_canonical_urls_per_site(client):

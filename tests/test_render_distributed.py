@@ -18,7 +18,7 @@ from types import SimpleNamespace
 import pytest
 import pytest_twisted
 from chromium import chromium
-from conftest import crawl_settings, read_jsonl, run_crawl, site_spider, started_redis
+from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 from render_sites import FUNDUS, articles, serve, slug_of
 
 redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
@@ -30,20 +30,6 @@ from newscrawl.state import rendering  # noqa: E402
 
 COUNT = 6
 NO_BROWSER = "/nonexistent/chromium"
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    with started_redis(tmp_path_factory.mktemp("redis")) as (port, _):
-        yield f"redis://127.0.0.1:{port}/0"
-
-
-@pytest.fixture
-def client(redis_url):
-    c = redis.Redis.from_url(redis_url)
-    c.flushdb()
-    yield c
-    c.close()
 
 
 def _schedulers(redis_url, client, browsers: dict[str, bool]):
