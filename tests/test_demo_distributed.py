@@ -14,7 +14,6 @@ from conftest import crawl_settings, free_port, read_jsonl, run_crawl
 pytest.importorskip("redis", reason="the redis client is not installed (pip install redis==8.1.0)")
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (pip install scrapy-redis==0.9.1)")
 
-from test_redis import client, redis_url  # noqa: E402,F401 - the redis-server fixtures
 
 from newscrawl.sites import load_sites  # noqa: E402
 from newscrawl.spiders.loader import spider_class  # noqa: E402

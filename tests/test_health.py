@@ -12,7 +12,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest_twisted
-import test_redis
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 
 from newscrawl.health import report
@@ -211,7 +210,6 @@ async def test_progress_lines_and_bar(http_server, tmp_path, caplog, capsys):
 
 # -- the Redis history ----------------------------------------------------------------------
 
-redis_url = test_redis.redis_url  # the real redis-server, started once per module
 
 def test_redis_history_merges_a_jobs_workers_and_keeps_retention(redis_url):
     from scrapy.settings import Settings

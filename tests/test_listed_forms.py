@@ -4,7 +4,6 @@ form are probed a few times, not followed by the hundred (newscrawl.discovery.ur
 from __future__ import annotations
 
 import pytest_twisted
-import test_redis
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 from test_crawl_local import feed_xml
 from test_url_shapes import article, channel
@@ -76,8 +75,6 @@ async def test_a_feed_article_form_keeps_the_crawl_from_fetching_30_channels(htt
     assert exported == {s.url(f"/a/{i}.html") for i in set(feed_ids) | set(home_ids)}
 
 
-redis_url = test_redis.redis_url
-client = test_redis.client
 
 
 def test_listed_urls_are_shared_by_distributed_workers(client, redis_url):

@@ -22,9 +22,6 @@ from newscrawl.extract import Page
 from newscrawl.pipelines.templates import CrawlTemplates
 from newscrawl.state.redis_templates import RedisTemplateStore
 
-redis_url = test_redis.redis_url  # one redis-server per module, as in test_redis
-client = test_redis.client  # an empty database per test
-
 FOOTER = "Copyright Harbour Media Group, all rights reserved"
 SENTENCES = (
     "The harbour committee said on Monday that the new bridge will open in the spring.",

@@ -10,16 +10,12 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest_twisted
-import test_redis
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 from test_evaluate_command import scrapy
 
 from newscrawl.extract import Page, extract, extract_page
 from newscrawl.extract.fields.title_decoration import DecorationStore, SiteDecoration
 from newscrawl.pipelines.templates import CrawlTemplates
-
-redis_url = test_redis.redis_url
-client = test_redis.client
 
 SUFFIX = "The Daily Planet Online Newspaper of Record"
 HEADLINES = ["Rain again", "Port reopens", "Mayor resigns", "Bridge closed", "Schools shut", "Tram delayed",

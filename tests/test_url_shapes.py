@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest_twisted
-import test_redis
 from conftest import crawl_settings, read_jsonl, run_crawl, site_spider
 from test_evaluate_command import scrapy
 
@@ -12,8 +11,6 @@ from newscrawl.discovery.url_shapes import LEARNED_LIFT, REJECT, SiteUrlShapes, 
 from newscrawl.extract import page_type
 
 BASE = "http://127.0.0.1:1"
-redis_url = test_redis.redis_url
-client = test_redis.client
 
 
 def test_three_non_articles_of_one_shape_skip_the_rest_and_articles_lift_theirs():
