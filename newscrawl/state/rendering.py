@@ -78,26 +78,31 @@ def redis_key(prefix: str, site: str) -> str:
 
 def load_redis(client, prefix: str, site: str) -> SiteRendering:
     """What every worker of earlier runs (and of this one, saved since) learned about ``site``."""
-    stored = {kind: {} for kind in KINDS}
+    learned = SiteRendering()
     for name, value in client.hgetall(redis_key(prefix, site)).items():
         kind, _, outcome = (name.decode() if isinstance(name, bytes) else name).partition(":")
-        if kind in stored:
-            stored[kind][outcome] = int(value)
-    return SiteRendering.loads(json.dumps(stored))
+        if kind in learned.counts and outcome in COUNTS:
+            learned.counts[kind][outcome] = max(0, int(value))
+    return learned
 
 
 _ADD = """
--- KEYS[1]: the site's hash.  ARGV: the window, then kind, outcome, count triples.
+-- KEYS[1]: the site's hash.  ARGV: the window, then kind, outcome, count triples.  A kind whose
+-- plain + shell pages pass the window has all its counts halved (as SiteRendering.add).
+local touched = {}
 for i = 2, #ARGV, 3 do
   redis.call('HINCRBY', KEYS[1], ARGV[i] .. ':' .. ARGV[i + 1], ARGV[i + 2])
+  touched[ARGV[i]] = true
 end
-for _, kind in ipairs({'article', 'listing'}) do
+for kind in pairs(touched) do
   local seen = tonumber(redis.call('HGET', KEYS[1], kind .. ':plain') or '0')
              + tonumber(redis.call('HGET', KEYS[1], kind .. ':shell') or '0')
   if seen > tonumber(ARGV[1]) then
-    for _, outcome in ipairs({'plain', 'shell', 'helped', 'unhelpful'}) do
-      local field = kind .. ':' .. outcome
-      redis.call('HSET', KEYS[1], field, math.floor(tonumber(redis.call('HGET', KEYS[1], field) or '0') / 2))
+    local all = redis.call('HGETALL', KEYS[1])
+    for j = 1, #all, 2 do
+      if string.sub(all[j], 1, #kind + 1) == kind .. ':' then
+        redis.call('HSET', KEYS[1], all[j], math.floor(tonumber(all[j + 1]) / 2))
+      end
     end
   end
 end
