@@ -166,9 +166,6 @@ if ScrapyPlaywrightDownloadHandler is not None:
             """The rendered page; a page that was open when the browser died is rendered once more
             (in the new browser), and one still not done twice ``NEWSCRAWL_RENDER_TIMEOUT`` and 10 s
             after it got its browser page (or not given one within that time) is a :class:`RenderTimeout`."""
-            async with self._start_lock:
-                if getattr(self, "browser_provider", None) is None:
-                    await self._launch()
             self.crawler.stats.inc_value(STATS + "pages")
             lost = self.crawler.stats.get_value(STATS + "browser_lost", 0)
             try:
@@ -183,10 +180,15 @@ if ScrapyPlaywrightDownloadHandler is not None:
             """The rendered page within the deadline, which starts again when the page has its browser
             page: the wait for a free page (``PLAYWRIGHT_MAX_PAGES_PER_CONTEXT``, the contexts cap)
             has a deadline of its own and is not counted in the page's (on a loaded machine the
-            last pages of a batch timed out while they waited)."""
+            last pages of a batch timed out while they waited).  Starting Playwright with the first
+            page, and a ``new_page()`` the browser never answers (made as it was killed), count in
+            the first."""
             try:
-                async with asyncio.timeout(asyncio.get_running_loop().time() + self.deadline) as deadline:
+                async with asyncio.timeout(self.deadline) as deadline:
                     self._deadlines[id(request)] = deadline  # set by _create_page
+                    async with self._start_lock:
+                        if getattr(self, "browser_provider", None) is None:
+                            await self._launch()
                     return await super()._download_request(request, spider)
             except TimeoutError:
                 raise RenderTimeout(f"the page was not rendered within {self.deadline:g} s") from None
