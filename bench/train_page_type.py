@@ -267,6 +267,32 @@ def out_of_fold_report(datasets: Path, folds: int = 5, cache: Path | None = None
     return columns
 
 
+def tradeoff(datasets: Path, folds: int = 5, cache: Path | None = None, name: str = "random-forest") -> None:
+    """Out of fold, for thresholds on P(article): the articles every trained article set loses (the
+    worst set's share and all of them) against the wcxb-other pages taken for articles (all, and
+    listing and collection pages): how far one bar moves when the other is met."""
+    data = read_features(datasets, cache)
+    X, y, groups, sets, rules = data["X"], data["y"], data["groups"], data["sets"], data["rules"]
+    declared = settled(X)
+    train = np.isin(sets, TRAIN_SETS)
+    X, y, groups, sets, rules, declared = (a[train] for a in (X, y, groups, sets, rules, declared))
+    proba = out_of_fold(candidates()[name], X, y, groups, folds)
+    articles = np.isin(sets, ARTICLE_TRAIN) & (y == "article")
+    other = sets == "wcxb-other"
+    lists = other & np.isin(y, ("listing", "collection"))
+    print(f"{name}, out of fold ({folds} folds grouped by domain); {int(articles.sum())} articles of "
+          f"{len(ARTICLE_TRAIN)} sets, {int(other.sum())} wcxb-other pages")
+    print(f"{'threshold':>9} {'worst set rejected':>19} {'articles rejected':>18} {'wcxb-other taken':>17} "
+          f"{'listing+collection taken':>25}")
+    for threshold in (0.02, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95):
+        kinds = decide(proba, rules, threshold, declared)
+        worst = max(float(np.mean(kinds[(sets == n) & (y == "article")] != "article"))
+                    for n in ARTICLE_TRAIN if np.any(sets == n))
+        rejected = float(np.mean(kinds[articles] != "article"))
+        print(f"{threshold:9.2f} {worst:19.2%} {rejected:18.2%} {np.mean(kinds[other] == 'article'):17.2%} "
+              f"{np.mean(kinds[lists] == 'article'):25.2%}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", type=Path, default=DATASETS)
@@ -275,7 +301,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--model", choices=sorted(candidates()), help="skip the comparison, fit this one")
     parser.add_argument("--dry-run", action="store_true", help="report, write no model")
+    parser.add_argument("--tradeoff", action="store_true",
+                        help="print, out of fold, articles rejected against other pages taken, by threshold")
     args = parser.parse_args(argv)
+    if args.tradeoff:
+        tradeoff(args.datasets, args.folds, args.cache, args.model or "random-forest")
+        return 0
     started = time.time()
     data = read_features(args.datasets, args.cache)
     X, y, groups, sets, rules = data["X"], data["y"], data["groups"], data["sets"], data["rules"]
