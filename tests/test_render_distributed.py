@@ -173,6 +173,10 @@ async def test_only_the_worker_with_a_browser_renders_and_the_next_run_renders_d
     fetched = {p: n - before.get(p, 0) for p, n in http_server.hits.items()
                if p.endswith((".html", "/")) and n > before.get(p, 0)}
     assert sorted(fetched) == sorted(["/spa/", *(f"/spa/2026/11/20/{a['slug']}.html" for a in later)])
-    assert all(n == 1 for n in fetched.values()), fetched
-    assert stats["browser"]["newscrawl/render/direct/article"] == COUNT
+    counts = {name: {k: v for k, v in worker.items() if k.startswith(("newscrawl/render", "newscrawl/distributed",
+                                                                   "downloader/request_count", "playwright/page_count",
+                                                                   "newscrawl/dropped"))}
+              for name, worker in stats.items()}
+    assert all(n == 1 for n in fetched.values()), ({p: n for p, n in fetched.items() if n != 1}, counts)
+    assert stats["browser"]["newscrawl/render/direct/article"] == COUNT, counts
     assert stats["plain"].get("playwright/page_count", 0) == 0
