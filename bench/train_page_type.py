@@ -197,12 +197,15 @@ def choose_threshold(proba, rules, y, sets, declared) -> float:
     """The highest threshold keeping every trained article set's rejections ≤ :data:`THRESHOLD_BAR`."""
     best = 0.0
     for threshold in np.round(np.arange(0.005, 0.96, 0.005), 3):
-        kinds = decide(proba, rules, threshold, declared)
-        worst = max(float(np.mean(kinds[(sets == name) & (y == "article")] != "article"))
-                    for name in ARTICLE_TRAIN if np.any(sets == name))
-        if worst <= THRESHOLD_BAR:
+        if worst_rejected(decide(proba, rules, threshold, declared), y, sets) <= THRESHOLD_BAR:
             best = float(threshold)
     return best
+
+
+def worst_rejected(kinds: np.ndarray, y: np.ndarray, sets: np.ndarray) -> float:
+    """The largest share of its articles that any trained article set loses."""
+    return max(float(np.mean(kinds[(sets == name) & (y == "article")] != "article"))
+               for name in ARTICLE_TRAIN if np.any(sets == name))
 
 
 def figures(kinds: np.ndarray, y: np.ndarray, sets: np.ndarray) -> dict:
@@ -286,11 +289,9 @@ def tradeoff(datasets: Path, folds: int = 5, cache: Path | None = None, name: st
           f"{'listing+collection taken':>25}")
     for threshold in (0.02, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95):
         kinds = decide(proba, rules, threshold, declared)
-        worst = max(float(np.mean(kinds[(sets == n) & (y == "article")] != "article"))
-                    for n in ARTICLE_TRAIN if np.any(sets == n))
         rejected = float(np.mean(kinds[articles] != "article"))
-        print(f"{threshold:9.2f} {worst:19.2%} {rejected:18.2%} {np.mean(kinds[other] == 'article'):17.2%} "
-              f"{np.mean(kinds[lists] == 'article'):25.2%}")
+        print(f"{threshold:9.2f} {worst_rejected(kinds, y, sets):19.2%} {rejected:18.2%} "
+              f"{np.mean(kinds[other] == 'article'):17.2%} {np.mean(kinds[lists] == 'article'):25.2%}")
 
 
 def main(argv: list[str] | None = None) -> int:
