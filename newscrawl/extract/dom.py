@@ -132,61 +132,71 @@ NOISE_SHARE = 0.5
 
 def clean_tree(root: html.HtmlElement, text: str, elements: int) -> html.HtmlElement:
     """:func:`remove_noise` on ``root`` (parsed from ``text``, ``elements`` elements), or the
-    cleaned tree of ``text`` parsed again without its ``<noscript>`` elements when one of them
-    held the page.
+    cleaned tree of ``text`` parsed again without the :data:`SWALLOWING_TAGS` elements that held
+    the page.
 
-    libxml2 leaves an element opened inside a ``<noscript>`` open (``<noscript><div></noscript>``)
-    and puts the rest of the page inside the noscript, which the clean-up drops; a browser running
-    scripts reads a noscript's content as text.  Only a clean-up that leaves fewer than
-    :data:`NOISE_SHARE` of the elements is looked into (0.7 % of the dataset pages: icon sprites,
-    inline SVG), so other pages pay for one count in C.
+    libxml2 leaves an element opened inside a ``<noscript>`` or a ``<button>`` open past the end
+    tag (``<noscript><div></noscript>``, ``<button><div></button>``) and puts the rest of the page
+    inside it, which the clean-up drops; a browser closes the button there, and reads a
+    noscript's content as text.  Only a clean-up that leaves fewer than :data:`NOISE_SHARE` of
+    the elements is looked into (icon sprites, inline SVG, and the pages swallowed), so other
+    pages pay for one count in C.
     """
     remove_noise(root)
     if element_count(root) >= NOISE_SHARE * elements:
         return root
-    if not noscript_holds_the_page(parse_html(text)):
+    as_parsed = parse_html(text)
+    swallowing = [tag for tag in SWALLOWING_TAGS if holds_the_page(as_parsed, tag)]
+    if not swallowing:
         return root
     try:
-        fresh = parse_html(cut_noscripts(text))
-    except ExtractionError:  # nothing but noscripts
+        fresh = parse_html(cut_elements(text, swallowing))
+    except ExtractionError:  # nothing but those elements
         return root
     remove_noise(fresh)
     return fresh
 
 
-# How many <noscript> elements, in document order, noscript_holds_the_page looks into.
-NOSCRIPTS_CHECKED = 20
-NOSCRIPT_PAGE_SHARE = 0.5
+# Noise elements libxml2 can leave open over the rest of the page (see clean_tree).
+SWALLOWING_TAGS = ("noscript", "button")
+# How many of a tag's elements, in document order, holds_the_page looks into.
+SWALLOWING_CHECKED = 20
+SWALLOWED_PAGE_SHARE = 0.5
 NOSCRIPT_NOTICE_CHARS = 200
 
 
-def noscript_holds_the_page(root: html.HtmlElement) -> bool:
-    """Whether one of the page's first :data:`NOSCRIPTS_CHECKED` outermost ``<noscript>``
-    elements holds at least :data:`NOSCRIPT_PAGE_SHARE` of the text under ``<body>``."""
+def holds_the_page(root: html.HtmlElement, tag: str) -> bool:
+    """Whether one of the page's first :data:`SWALLOWING_CHECKED` outermost ``tag`` elements
+    holds at least :data:`SWALLOWED_PAGE_SHARE` of the text under ``<body>``."""
     body = body_of(root)
     outermost: set = set()
-    for el in itertools.islice(body.iter("noscript"), NOSCRIPTS_CHECKED):
-        if any(above in outermost for above in el.iterancestors("noscript")):
+    for el in itertools.islice(body.iter(tag), SWALLOWING_CHECKED):
+        if any(above in outermost for above in el.iterancestors(tag)):
             continue  # the text of a nested one is its outer one's: each text counted once
         outermost.add(el)
     largest = max((sum(map(non_space_len, el.itertext())) for el in outermost), default=0)
     if largest < NOSCRIPT_NOTICE_CHARS:  # a tracking pixel, a "please enable JavaScript" line
         return False
-    return largest >= NOSCRIPT_PAGE_SHARE * sum(map(non_space_len, body.itertext()))
+    return largest >= SWALLOWED_PAGE_SHARE * sum(map(non_space_len, body.itertext()))
 
 
-_NOSCRIPT_OPEN = re.compile(r"<noscript\b", re.IGNORECASE)
+# An element's opening tag (not a longer name: <buttons>, <button-bar>) and its end tag.
+_NOSCRIPT_OPEN = re.compile(r"<noscript(?=[\s/>])", re.IGNORECASE)
 _NOSCRIPT_CLOSE = re.compile(r"</noscript\s*>", re.IGNORECASE)
+_BUTTON_OPEN = re.compile(r"<button(?=[\s/>])", re.IGNORECASE)
+_BUTTON_CLOSE = re.compile(r"</button\s*>", re.IGNORECASE)
+_TAG_RES = {"noscript": (_NOSCRIPT_OPEN, _NOSCRIPT_CLOSE), "button": (_BUTTON_OPEN, _BUTTON_CLOSE)}
 
 
-def _noscript_spans(text: str) -> Iterator[tuple[int, int, int, int]]:
-    """Each ``<noscript>`` element of ``text`` as the HTML tokenizer reads it with scripting on,
-    from its opening to the first ``</noscript>`` after it, in linear time: (start, where its
-    content starts or -1 when the opening tag has no ``>`` before the closing, where the content
-    ends, end)."""
+def _element_spans(text: str, tag: str) -> Iterator[tuple[int, int, int, int]]:
+    """Each ``tag`` element of ``text`` as the HTML tokenizer reads a ``<noscript>`` with
+    scripting on, or a ``<button>`` (no button holds another), from its opening to the first end
+    tag after it, in linear time: (start, where its content starts or -1 when the opening tag
+    has no ``>`` before the closing, where the content ends, end)."""
+    opening_re, closing_re = _TAG_RES[tag]
     pos = 0
-    while (opening := _NOSCRIPT_OPEN.search(text, pos)) is not None:
-        closing = _NOSCRIPT_CLOSE.search(text, opening.end())
+    while (opening := opening_re.search(text, pos)) is not None:
+        closing = closing_re.search(text, opening.end())
         if closing is None:  # no later opening can be closed either
             return
         tag_end = text.find(">", opening.end(), closing.start())
@@ -195,19 +205,21 @@ def _noscript_spans(text: str) -> Iterator[tuple[int, int, int, int]]:
 
 
 def noscript_contents(text: str) -> list[str]:
-    """The contents of ``text``'s ``<noscript>`` elements as :func:`cut_noscripts` cuts them."""
-    return [text[content:close] for _, content, close, _ in _noscript_spans(text) if content >= 0]
+    """The contents of ``text``'s ``<noscript>`` elements as :func:`cut_elements` cuts them."""
+    return [text[content:close] for _, content, close, _ in _element_spans(text, "noscript") if content >= 0]
 
 
-def cut_noscripts(text: str) -> str:
-    """``text`` without its ``<noscript>`` elements (:func:`_noscript_spans`)."""
-    kept = []
-    pos = 0
-    for start, _, _, end in _noscript_spans(text):
-        kept.append(text[pos:start])
-        pos = end
-    kept.append(text[pos:])
-    return "".join(kept)
+def cut_elements(text: str, tags: Iterable[str] = ("noscript",)) -> str:
+    """``text`` without its ``tags`` elements (:func:`_element_spans`), cut one tag after another."""
+    for tag in tags:
+        kept = []
+        pos = 0
+        for start, _, _, end in _element_spans(text, tag):
+            kept.append(text[pos:start])
+            pos = end
+        kept.append(text[pos:])
+        text = "".join(kept)
+    return text
 
 
 def _markup(text: str) -> bytes:
