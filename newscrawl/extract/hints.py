@@ -77,6 +77,11 @@ NEVER_BODY = re.compile(
     r"comment|disqus|cookie|consent|gdpr|onetrust|modal|popup|" + _NEGATIVE_GUARDED["dialog"], re.IGNORECASE
 )
 
+# The page's own regions beside the article: what holds them is never the story, whatever
+# the markup around says (see :func:`page_region`).
+REGION_TAGS = frozenset({"aside", "footer", "header", "nav"})
+REGION = re.compile(r"sidebar|side-bar|footer|header|masthead", re.IGNORECASE)
+
 HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
@@ -90,6 +95,11 @@ def is_hidden(el: html.HtmlElement) -> bool:
         return True
     style = el.get("style")
     return bool(style and HIDDEN_STYLE.search(style))
+
+
+def page_region(el: html.HtmlElement) -> bool:
+    """A sidebar, header, footer or navigation bar by its tag or its markup."""
+    return el.tag in REGION_TAGS or bool(REGION.search(descriptor(el)))
 
 
 def never_body(el: html.HtmlElement) -> bool:

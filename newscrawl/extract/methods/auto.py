@@ -33,6 +33,7 @@ from ..hints import (
     element_weight,
     is_hidden,
     never_body,
+    page_region,
     strip_furniture,
     weigh_markup,
 )
@@ -154,7 +155,8 @@ class Gain:
             page.derived.setdefault(TEXT_LENGTHS, (elements, text, raw_links.astype(np.int64)))
         total = float(raw_valid[0]) or 1
 
-        for i in teaser_items(tree, classes, text_at, tail_at, raw_valid, raw_noise, raw_links, total):
+        teasers = teaser_items(tree, classes, text_at, tail_at, raw_valid, raw_noise, raw_links, total)
+        for i in teasers:
             own_weight[i] = 0.0
         # Whatever holds most of the page's text is the page, whatever its markup says
         # (a paywalled body styled display:none, a layout grid named "sidebar-grid"),
@@ -173,19 +175,23 @@ class Gain:
             own_weight[i] = 1.0
         self.hidden: set[html.HtmlElement] = {elements[i] for i in hidden}
 
-        if markup_weights is not None:  # the same loop in C (tests/test_speedups.py)
-            weight = markup_weights(own_weight, parent, STRONG, MAX_WEIGHT)
-        else:
-            weight = [1.0] * size
-            for i in range(1, size):
-                own_i = own_weight[i]
-                if own_i >= STRONG:  # explicit body markup outranks any wrapper
-                    weight[i] = STRONG
-                else:
-                    w = weight[parent[i]] * own_i
-                    weight[i] = w if w < MAX_WEIGHT else MAX_WEIGHT
-
+        weight = _weights(own_weight, parent)
         w = np.array(weight)
+        if float(own[0] @ w) < MARKUP_LEFT_SHARE * total:
+            # The markup calls nearly all of the page's prose boilerplate, though it sits in a
+            # block marked as content (a page builder's "widget" panels in <main>, a
+            # "nav-section" around the story): inside content, that markup is not believed.
+            kept = set(teasers) | hidden
+            in_content = [False] * size
+            for i in range(1, size):
+                p = parent[i]
+                if not (in_content[p] or own_weight[i] > 1.0) or page_region(elements[i]):
+                    continue  # outside content, or a sidebar inside it
+                in_content[i] = True
+                if own_weight[i] == 0.0 and in_content[p] and i not in kept and not never_body(elements[i]):
+                    own_weight[i] = 1.0
+            weight = _weights(own_weight, parent)
+            w = np.array(weight)
         # Valid text under boilerplate markup counts as noise, so that a container holding a
         # sidebar loses to the article beside it; not so for a large prose block inside it.
         recounted = own[0] * np.maximum(0.0, 1.0 - w)
@@ -210,6 +216,27 @@ class Gain:
     def score(self, el: html.HtmlElement, lam: float) -> float:
         i = self.index[el]
         return self.valids[i] - lam * self.noises[i]
+
+
+# When the markup weights leave less than this share of the page's valid text, the boilerplate
+# markup inside content-marked blocks is not used (see Gain).
+MARKUP_LEFT_SHARE = 0.05
+
+
+def _weights(own_weight: list[float], parent: list[int]) -> list[float]:
+    """Each element's markup weight: its own times its parent's, capped at :data:`MAX_WEIGHT`;
+    explicit body markup (:data:`~.hints.STRONG`) outranks any wrapper."""
+    if markup_weights is not None:  # the same loop in C (tests/test_speedups.py)
+        return markup_weights(own_weight, parent, STRONG, MAX_WEIGHT)
+    weight = [1.0] * len(own_weight)
+    for i in range(1, len(own_weight)):
+        own_i = own_weight[i]
+        if own_i >= STRONG:
+            weight[i] = STRONG
+        else:
+            w = weight[parent[i]] * own_i
+            weight[i] = w if w < MAX_WEIGHT else MAX_WEIGHT
+    return weight
 
 
 # A boilerplate-marked block of at least this many characters, nearly without links, inside
