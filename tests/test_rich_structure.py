@@ -69,3 +69,14 @@ def test_pictures_in_a_table_grid_are_article_images_not_an_empty_data_table():
             "<tr><td>Libraries</td><td>3 million</td></tr></table>")
     found = article(data + f"<p>{MORE[0]}</p>")
     assert "| Item | Amount |" in found.markdown and found.images == []
+
+
+def test_list_items_set_as_headings_are_items_a_heading_over_an_items_text_is_a_heading():
+    # A shop guide's materials list, each item an <h3> (as a site builder writes it), then a
+    # numbered listicle whose items each hold a heading and its paragraph.
+    materials = ["organic cotton", "hemp", "recycled wool"]
+    extra = ("<h2>Brands we trust</h2><ul>" + "".join(f"<li><h3>{m}</h3></li>" for m in materials) + "</ul>"
+             f"<ol><li><h2>Transport</h2><p>{MORE[0]}</p></li><li><h2>Libraries</h2><p>{MORE[1]}</p></li></ol>")
+    found = article(extra)
+    assert markdown_list_items(found.markdown) == [*materials, *MORE[:2]]
+    assert markdown_headings(found.markdown) == ["Brands we trust", "Transport", "Libraries"]

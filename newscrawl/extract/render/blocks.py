@@ -60,6 +60,10 @@ _SENTENCE_END = tuple(".!?。！？…:;,，；：")
 _EMPHASIS = ("strong", "em")
 
 
+# A list item holding a heading and at most this many characters more is that heading's item.
+HEADED_ITEM_SLACK = 2
+
+
 @dataclass
 class Block:
     kind: str  # p, h, li, pre, table, figure, image
@@ -133,16 +137,17 @@ class _Walker:
         tags = [el.tag for el in self.stack]
         quote = tags.count("blockquote")
         heading = next((_HEADINGS[tag] for tag in reversed(tags) if tag in _HEADINGS), 0)
+        lists = [tag for tag in tags if tag in ("ul", "ol")]
+        if heading and lists and "li" in tags and self._heading_is_the_item(line):
+            heading = 0  # a list's items set as headings (<li><h3>hemp</h3></li>) are its items
         if heading and self.linked >= LINKED_HEADING_SHARE * self.chars:
             heading = 0  # a heading that is a link is a teaser's headline: another article's, not a section's
         if heading:  # a heading is bold already: its emphasis is dropped, its links kept
             if self.marked:
                 md, out = inline.render([t for t in self.tokens if t[0] == "t" or t[1] not in _EMPHASIS])
             return Block("h", [line], md, out, level=max(2, heading), quote=quote)
-        if "li" in tags:
-            lists = [tag for tag in tags if tag in ("ul", "ol")]
-            if lists:
-                return Block("li", [line], md, out, level=len(lists), ordered=lists[-1] == "ol", quote=quote)
+        if "li" in tags and lists:
+            return Block("li", [line], md, out, level=len(lists), ordered=lists[-1] == "ol", quote=quote)
         if "pre" in tags:
             return Block("pre", [line], line, html_lib.escape(line, quote=False), quote=quote)
         if self.chars and self.bold >= self.chars and _bold_heading(line) and \
@@ -150,6 +155,12 @@ class _Walker:
             plain_md, plain_html = inline.render_text(line)
             return Block("h", [line], plain_md, plain_html, level=3, quote=quote)
         return Block("p", [line], md, out, quote=quote)
+
+    def _heading_is_the_item(self, line: str) -> bool:
+        """Whether the list item open now holds nothing but the heading ``line`` (an item set as a
+        heading), not a section of its own under it (a numbered listicle's ``<li><h2>…</h2><p>``)."""
+        item = next(el for el in reversed(self.stack) if el.tag == "li")
+        return dom.non_space_len(item.text_content()) <= dom.non_space_len(line) + HEADED_ITEM_SLACK
 
     # --- the walk ------------------------------------------------------------------------------
     def walk(self) -> list[Block]:
