@@ -180,7 +180,8 @@ class Gain:
         if float(own[0] @ w) < MARKUP_LEFT_SHARE * total:
             # The markup calls nearly all of the page's prose boilerplate, though it sits in a
             # block marked as content (a page builder's "widget" panels in <main>, a
-            # "nav-section" around the story): inside content, that markup is not believed.
+            # "nav-section" around the story): inside content, that markup is not believed where
+            # it holds some prose.
             kept = set(teasers) | hidden
             in_content = [False] * size
             for i in range(1, size):
@@ -188,7 +189,8 @@ class Gain:
                 if not (in_content[p] or own_weight[i] > 1.0) or page_region(elements[i]):
                     continue  # outside content, or a sidebar inside it
                 in_content[i] = True
-                if own_weight[i] == 0.0 and in_content[p] and i not in kept and not never_body(elements[i]):
+                if own_weight[i] == 0.0 and in_content[p] and raw_valid[i] >= LIFTED_PROSE and i not in kept \
+                        and not never_body(elements[i]):
                     own_weight[i] = 1.0
             weight = _weights(own_weight, parent)
             w = np.array(weight)
@@ -221,6 +223,8 @@ class Gain:
 # When the markup weights leave less than this share of the page's valid text, the boilerplate
 # markup inside content-marked blocks is not used (see Gain).
 MARKUP_LEFT_SHARE = 0.05
+# ... and then only for boilerplate-marked blocks holding this many characters of prose.
+LIFTED_PROSE = 40
 
 
 def _weights(own_weight: list[float], parent: list[int]) -> list[float]:
