@@ -80,3 +80,25 @@ def test_list_items_set_as_headings_are_items_a_heading_over_an_items_text_is_a_
     found = article(extra)
     assert markdown_list_items(found.markdown) == [*materials, *MORE[:2]]
     assert markdown_headings(found.markdown) == ["Brands we trust", "Transport", "Libraries"]
+
+
+def test_a_heading_linked_to_another_site_heads_its_section_one_linked_within_the_site_is_a_teaser():
+    # A buying guide, most of the page, names each brand in a heading linked to the brand's own
+    # shop; the box of the site's other stories below it links its headlines within the site.
+    brands = {
+        "Proclaim": ["Based in Los Angeles, the label makes underwear and basics from recycled fibres.",
+                     "Its factories are audited every year, and it publishes the names of its suppliers."],
+        "Svala": ["The vegan bags of this small studio are made from cork, cactus leather and old bottles.",
+                  "Each bag is sewn by hand in a workshop the founder visits every single month."],
+        "Harvest & Mill": ["Cotton grown and milled in the country goes into its shirts, socks and blankets.",
+                           "The undyed cloth saves water and keeps the colours of the plants it came from."],
+    }
+    guide = "".join(f'<div class="layout-block"><h2 class="layout-block__heading">'
+                    f'<a href="https://www.{b.split()[0].lower()}.example.org/" target="_blank">{b}</a></h2>'
+                    + "".join(f"<p>{p}</p>" for p in paragraphs) + "</div>" for b, paragraphs in brands.items())
+    teasers = "".join(f'<h3><a href="https://example.com/news/2026/11/{d}/story.html">Another story {d}</a></h3>'
+                      for d in (18, 19))
+    found = article(guide + teasers)
+    assert markdown_headings(found.markdown) == list(brands)
+    lines = found.text.split("\n")
+    assert all(b in lines for b in brands) and not any("Another story" in line for line in lines)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
-from functools import cached_property
-from urllib.parse import urljoin
+from functools import cached_property, lru_cache
+from urllib.parse import urljoin, urlsplit
 
 import numpy as np
 from lxml import etree, html
@@ -307,6 +307,26 @@ def drop_bare_ruby_readings(root: html.HtmlElement) -> None:
 def body_of(root: html.HtmlElement) -> html.HtmlElement:
     body = root.find("body")
     return body if body is not None else root
+
+
+@lru_cache(maxsize=4096)
+def host_of(url: str | None) -> str | None:
+    """The host of ``url`` without a leading ``www.`` (None when it has none)."""
+    try:
+        host = urlsplit(url).hostname if url else None
+    except ValueError:
+        return None
+    return host.removeprefix("www.") if host else None
+
+
+def off_site_heading(el: html.HtmlElement, page_host: str | None) -> bool:
+    """A heading whose links all lead off the page's site: it names what its section is about
+    (a brand, a product, a venue), where a heading linked within the site is a teaser of
+    another of the site's pages."""
+    if page_host is None or el.tag not in HEADING_TAGS:
+        return False
+    hosts = [host_of(a.get("href")) for a in el.iter("a")]
+    return bool(hosts) and all(h is not None and h != page_host for h in hosts)
 
 
 def normalize_space(text: str | None) -> str:

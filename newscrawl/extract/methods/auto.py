@@ -214,6 +214,7 @@ class Gain:
         self.noises: list[float] = noise.tolist()
         self.link_lengths: list[int] = raw_links.astype(np.int64).tolist()
         self.body = body
+        self.host = dom.host_of(page.url)
 
     def score(self, el: html.HtmlElement, lam: float) -> float:
         i = self.index[el]
@@ -739,6 +740,7 @@ def prune(
             and links / text_len > dl_max
             and is_link_node(el)
             and el.tag != "blockquote"
+            and not dom.off_site_heading(el, gain.host)
         ):
             skip.add(el)
             continue
@@ -747,6 +749,7 @@ def prune(
             and valid - lam * noise < 0
             and valid < 40
             and (links or prune_linkless)
+            and not dom.off_site_heading(el, gain.host)
         ):
             skip.add(el)
             continue

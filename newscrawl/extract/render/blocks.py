@@ -104,7 +104,8 @@ class _Walker:
         self.marked = False  # whether ``tokens`` holds marks
         self.pending_images: list[dict] = []
         self.bold = self.chars = self.linked = 0
-        self.strong = self.linking = 0  # <strong>/<b>, <a href> open now
+        self.strong = self.linking = 0  # <strong>/<b>, <a href> to the page's site open now
+        self.site = dom.host_of(page_url) if page_url else None
 
     # --- the paragraph being built ---------------------------------------------------------------
     def text(self, value: str) -> None:
@@ -141,7 +142,7 @@ class _Walker:
         if heading and lists and "li" in tags and self._heading_is_the_item(line):
             heading = 0  # a list's items set as headings (<li><h3>hemp</h3></li>) are its items
         if heading and self.linked >= LINKED_HEADING_SHARE * self.chars:
-            heading = 0  # a heading that is a link is a teaser's headline: another article's, not a section's
+            heading = 0  # a heading linked within the site is a teaser's headline: another article's
         if heading:  # a heading is bold already: its emphasis is dropped, its links kept
             if self.marked:
                 md, out = inline.render([t for t in self.tokens if t[0] == "t" or t[1] not in _EMPHASIS])
@@ -207,12 +208,12 @@ class _Walker:
                 if stack and stack[-1] is el:
                     stack.pop()
                 if self.marks and self.marks[-1][0] is el:
-                    mark = self.marks.pop()[1]
+                    _, mark, href = self.marks.pop()
                     self.tokens.append(("c", mark))
                     self.marked = True
                     if mark == "strong":
                         self.strong -= 1
-                    elif mark == "a":
+                    elif mark == "a" and self._same_site(href):
                         self.linking -= 1
                 if el is not root and el.tail:
                     text(el.tail)
@@ -230,8 +231,14 @@ class _Walker:
         self.marked = True
         if mark == "strong":
             self.strong += 1
-        elif mark == "a":
+        elif mark == "a" and self._same_site(href):
             self.linking += 1
+
+    def _same_site(self, href: str) -> bool:
+        """Whether ``href`` leads to the page's own site (any link does when the page's address is
+        unknown): a heading linked to another site names a thing (a brand, a product, a venue) the
+        section is about, one linked within the site is a teaser of another of its pages."""
+        return self.site is None or dom.host_of(href) == self.site
 
     def _pictured(self, table) -> bool:
         """Whether ``table`` shows an article picture: a grid of pictures and their captions, walked
