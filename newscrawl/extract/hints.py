@@ -458,6 +458,46 @@ def is_furniture_line(line: str) -> bool:
     return False
 
 
+# Lines repeating an earlier stretch of the body in the same order, holding at least this many
+# paragraphs of prose (lines this long), are a second copy of the article (a page that renders
+# it twice, for two layouts), not text.
+REPEAT_MIN_PARAGRAPHS = 5
+REPEAT_PARAGRAPH_CHARS = 100
+# ... and at least this share of the body's characters (a day of a meal plan the plan repeats
+# whole holds less).
+REPEAT_MIN_SHARE = 0.125
+
+
+def without_second_copy(paragraphs: list[str]) -> list[str]:
+    """``paragraphs`` without each stretch that repeats an earlier stretch line for line,
+    holds :data:`REPEAT_MIN_PARAGRAPHS` or more paragraphs of prose and
+    :data:`REPEAT_MIN_SHARE` of the characters.
+
+    What a text repeats in another order or among other lines stays: a meal plan's days, a
+    training plan's warm-ups, a webcam page's credit lines.
+    """
+    first: dict[str, int] = {}
+    kept: list[str] = []
+    least = REPEAT_MIN_SHARE * sum(map(len, paragraphs))
+    i = 0
+    while i < len(paragraphs):
+        line = paragraphs[i]
+        k = first.get(line)
+        if k is not None:
+            n = 0
+            while i + n < len(paragraphs) and k + n < i and paragraphs[k + n] == paragraphs[i + n]:
+                n += 1
+            stretch = paragraphs[i:i + n]
+            if sum(map(len, stretch)) >= least and \
+                    sum(len(x) >= REPEAT_PARAGRAPH_CHARS for x in stretch) >= REPEAT_MIN_PARAGRAPHS:
+                i += n
+                continue
+        first.setdefault(line, i)
+        kept.append(line)
+        i += 1
+    return kept
+
+
 def strip_furniture(
     paragraphs: list[str], substantial: int = METADATA_MAX_CHARS, is_headline=lambda line: False
 ) -> list[str]:

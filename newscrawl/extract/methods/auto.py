@@ -36,6 +36,7 @@ from ..hints import (
     page_region,
     strip_furniture,
     weigh_markup,
+    without_second_copy,
 )
 from ..page import BODY_CLASSES, TEXT_LENGTHS, Page
 from ..stopwords import stopword_matcher
@@ -924,7 +925,8 @@ def extract_body(
     def body_at(root: html.HtmlElement) -> Body:
         pruned = Body(method="auto", root=root, skip=prune(root, gain, lam, dl_max, title, prune_linkless))
         if drop_furniture:
-            pruned.paragraphs = strip_furniture(pruned.text_paragraphs(), is_headline=is_headline)
+            pruned.paragraphs = without_second_copy(
+                strip_furniture(pruned.text_paragraphs(), is_headline=is_headline))
         return pruned
 
     body = body_at(block)
