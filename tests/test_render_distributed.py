@@ -123,16 +123,21 @@ browser_needed = [
 def _settings(tmp_path, name: str, redis_url: str, run: int, **overrides):
     pytest.importorskip("scrapy_playwright", reason="scrapy-playwright is not installed (pip install "
                         "'newscrawl[render]')")
+    settings = {"NEWSCRAWL_IDLE_CLOSE": 2, **overrides}
     return crawl_settings(tmp_path / name, tmp_path / f"{name}-{run}.jsonl", NEWSCRAWL_DISTRIBUTED=redis_url,
-                          CONCURRENT_REQUESTS=2, CONCURRENT_REQUESTS_PER_DOMAIN=2, NEWSCRAWL_IDLE_CLOSE=2,
-                          NEWSCRAWL_RENDER_TIMEOUT=20, LOG_LEVEL="WARNING", **overrides)
+                          CONCURRENT_REQUESTS=2, CONCURRENT_REQUESTS_PER_DOMAIN=2,
+                          NEWSCRAWL_RENDER_TIMEOUT=20, LOG_LEVEL="WARNING", **settings)
 
 
 async def _run_both(tmp_path, spider, redis_url: str, client, run: int):
     """The worker with a browser, then (once it is known to have one) the worker without."""
     from twisted.internet import defer, reactor, task
 
-    with_browser = defer.ensureDeferred(run_crawl(spider, _settings(tmp_path, "browser", redis_url, run)))
+    # The worker with a browser waits longer before closing when idle than the one without, so
+    # that it is still live when the other hands over the last shell it fetched (a worker that
+    # leaves first is a case of its own: its pages are fetched plain and counted "unavailable").
+    with_browser = defer.ensureDeferred(run_crawl(spider, _settings(tmp_path, "browser", redis_url, run,
+                                                                    NEWSCRAWL_IDLE_CLOSE=6)))
     deadline = time.monotonic() + 60
     while not client.zcard(f"newscrawl:{spider.name}:browsers") and time.monotonic() < deadline:
         await task.deferLater(reactor, 0.1, lambda: None)
