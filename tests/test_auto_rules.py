@@ -123,6 +123,27 @@ def test_the_body_ends_at_a_comment_section_heading_that_has_no_comment_markup()
     assert cut_trailing_sections(["Comments", *ARTICLE_PARAGRAPHS]) == ["Comments", *ARTICLE_PARAGRAPHS]
 
 
+def test_the_body_ends_at_a_newsletter_platforms_discussion_heading():
+    # A newsletter platform's post page: the discussion section under the post, then its
+    # "No posts" placeholder; a scientific paper's "Discussion" section is its own.
+    for heading, after in (("Discussion about this post", ["No posts"]),
+                           ("Join the Conversation", ["Rene", "I use this box every month and love it.", "Reply"])):
+        assert cut_trailing_sections([*ARTICLE_PARAGRAPHS, heading, *after]) == ARTICLE_PARAGRAPHS
+    assert cut_trailing_sections([*ARTICLE_PARAGRAPHS, "Discussion", "The findings"])[-2:] == ["Discussion",
+                                                                                                "The findings"]
+
+
+def test_a_table_of_contents_label_is_no_body_line_wherever_it_stands():
+    # The contents box of a long guide: its in-page links are pruned with the other link lists,
+    # and its label must not stay behind as a heading over the next section.
+    toc = ('<div class="ez-toc-container"><p class="ez-toc-title">Table of Contents</p><ul>'
+           + "".join(f'<li><a href="#s{i}">Part {i}</a></li>' for i in range(1, 5)) + "</ul></div>")
+    paragraphs = [ARTICLE_PARAGRAPHS[0], toc, *ARTICLE_PARAGRAPHS[1:]]
+    html = english_article(paragraphs=paragraphs)
+    found = extract(html, method="auto")
+    assert found.text.split("\n") == ARTICLE_PARAGRAPHS and "Contents" not in found.markdown
+
+
 def test_counters_pagers_share_labels_and_dispatch_lines_are_furniture():
     for line in [
         "您是本文第 154 个阅览者",

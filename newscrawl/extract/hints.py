@@ -309,6 +309,13 @@ AD_LABELS = frozenset(
     "advertisement advertising advert ad anzeige werbung publicidad publicidade publicité publicite "
     "pubblicità reklam reklama реклама 广告 廣告 annonse annons mainos sponsored gesponsert".split()
 )
+# The label of a table of contents on a line of its own (its list of in-page links goes with the
+# body's link pruning; the label stayed, as a heading over the next section).
+TOC_LABELS = frozenset({
+    "table of contents", "contents", "on this page", "in this article", "jump to", "jump to section",
+    "inhaltsverzeichnis", "sommaire", "table des matières", "índice", "indice", "spis treści",
+    "inhoudsopgave", "содержание", "оглавление", "目录", "目錄", "文章目录",
+})
 # "Foto: REUTERS/Nadja Wohlleben", "Photo by ...", "Bild: dpa": a picture credit on a line of its own.
 _PICTURE_CREDIT = re.compile(
     r"^(?:foto|fotos|photo|photos|photograph|bild|image|picture|credit|zdjęcie|kuva|billede|fotografía)"
@@ -364,7 +371,8 @@ NOTICE_MAX_CHARS = 400
 _COMMENTS_HEADING = re.compile(
     r"^(?:热门评论|最新评论|网友评论|发表评论|参与评论|更多评论|全部评论|评论区|"
     r"(?:\d+ )?comments\b(?!\s+(?:are\s+)?(?:always\s+)?(?:welcome|appreciated|encouraged))|"
-    r"\d+ comment\b|leave a (?:comment|reply)|post a comment|add a comment|kommentare\b|commentaires\b|"
+    r"\d+ comment\b|leave a (?:comment|reply)|post a comment|add a comment|join the conversation\b|"
+    r"discussion about this (?:post|episode|video)\b|kommentare\b|commentaires\b|"
     r"comentarios\b|comentários\b|commenti\b|reacties\b|kommentarer\b)",
     re.IGNORECASE,
 )
@@ -420,9 +428,11 @@ def is_notice_line(line: str) -> bool:
 
 
 def is_stray_line(line: str) -> bool:
-    """An ad label or a picture credit standing alone: never body, wherever it is."""
+    """An ad label, a table of contents' label or a picture credit standing alone: never body,
+    wherever it is."""
     text = line.strip()
-    if text.casefold().strip(" .:-–—|") in AD_LABELS:
+    label = text.casefold().strip(" .:-–—|")
+    if label in AD_LABELS or label in TOC_LABELS:
         return True
     return len(text) <= METADATA_MAX_CHARS and bool(_PICTURE_CREDIT.match(text))
 
