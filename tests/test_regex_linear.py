@@ -58,7 +58,7 @@ import pytest
 
 import newscrawl
 from fuzz.timing import TooSlow, cpu_ns
-from newscrawl.extract import dom, stopwords
+from newscrawl.extract import dom, hints, stopwords
 from newscrawl.extract.fields.pager import may_have_pages
 from newscrawl.extract.methods import auto, embedded
 
@@ -395,6 +395,8 @@ SCANS = {
     "dom.cut_elements": (lambda t: dom.cut_elements(t, dom.SWALLOWING_TAGS),
                          ["<noscript>x</noscript>", "<NOSCRIPT a>y</noscript >", "<button a>z</button >"]),
     "dom.noscript_contents": (dom.noscript_contents, ["<noscript>x</noscript>", "<noscript a>y</noscript>"]),
+    "hints.without_second_copy": (lambda text: hints.without_second_copy(text.split("\n")),
+                                  ["x\n", "a line long enough to count as a paragraph of prose " * 3 + "\n"]),
     "stopwords zh": (stopwords.stopword_matcher("zh"), ["由此可", "的"]),
     "stopwords km (all lists)": (stopwords.stopword_matcher("km"), ["由此可", "the"]),
 }

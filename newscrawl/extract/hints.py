@@ -484,17 +484,17 @@ def without_second_copy(paragraphs: list[str]) -> list[str]:
     :data:`REPEAT_MIN_SHARE` of the characters.
 
     What a text repeats in another order or among other lines stays: a meal plan's days, a
-    training plan's warm-ups, a webcam page's credit lines.
+    training plan's warm-ups, a webcam page's credit lines.  Linear: a stretch kept is not
+    compared again from each of its lines (a shorter part of it could not qualify either).
     """
     first: dict[str, int] = {}
     kept: list[str] = []
     least = REPEAT_MIN_SHARE * sum(map(len, paragraphs))
     i = 0
     while i < len(paragraphs):
-        line = paragraphs[i]
-        k = first.get(line)
+        k = first.get(paragraphs[i])
+        n = 1
         if k is not None:
-            n = 0
             while i + n < len(paragraphs) and k + n < i and paragraphs[k + n] == paragraphs[i + n]:
                 n += 1
             stretch = paragraphs[i:i + n]
@@ -502,9 +502,10 @@ def without_second_copy(paragraphs: list[str]) -> list[str]:
                     sum(len(x) >= REPEAT_PARAGRAPH_CHARS for x in stretch) >= REPEAT_MIN_PARAGRAPHS:
                 i += n
                 continue
-        first.setdefault(line, i)
-        kept.append(line)
-        i += 1
+        for j in range(i, i + n):
+            first.setdefault(paragraphs[j], j)
+        kept.extend(paragraphs[i:i + n])
+        i += n
     return kept
 
 
