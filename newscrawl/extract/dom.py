@@ -162,7 +162,7 @@ SWALLOWING_TAGS = ("noscript", "button")
 # How many of a tag's elements, in document order, holds_the_page looks into.
 SWALLOWING_CHECKED = 20
 SWALLOWED_PAGE_SHARE = 0.5
-NOSCRIPT_NOTICE_CHARS = 200
+SWALLOWED_MIN_CHARS = 200
 
 
 def holds_the_page(root: html.HtmlElement, tag: str) -> bool:
@@ -175,7 +175,7 @@ def holds_the_page(root: html.HtmlElement, tag: str) -> bool:
             continue  # the text of a nested one is its outer one's: each text counted once
         outermost.add(el)
     largest = max((sum(map(non_space_len, el.itertext())) for el in outermost), default=0)
-    if largest < NOSCRIPT_NOTICE_CHARS:  # a tracking pixel, a "please enable JavaScript" line
+    if largest < SWALLOWED_MIN_CHARS:  # a tracking pixel, a "please enable JavaScript" line, an icon
         return False
     return largest >= SWALLOWED_PAGE_SHARE * sum(map(non_space_len, body.itertext()))
 

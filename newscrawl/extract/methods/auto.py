@@ -183,7 +183,7 @@ class Gain:
             # block marked as content (a page builder's "widget" panels in <main>, a
             # "nav-section" around the story): inside content, that markup is not believed where
             # it holds some prose.
-            kept = set(teasers) | hidden
+            kept = teasers | hidden
             in_content = [False] * size
             for i in range(1, size):
                 p = parent[i]
