@@ -158,6 +158,43 @@ def test_a_picture_whose_alt_text_only_says_image_has_no_caption():
                                "alt": "Image", "credit": None}]
 
 
+# Older CMSs set a picture in a small table: the picture in one cell, its caption (with or without
+# markup, often in <font size=1>) in the row below; a layout table of pictures and text is no such.
+PICTURE_TABLES = (
+    _p(0) +
+    '<table align="center" width="420" border="0" cellpadding="2"><tr><td><img src="/photos/2026/11/bus-depot.jpg" '
+    'width="420" height="280" border="0" alt="Bus depot"></td></tr><tr><td><font size="1">Buses wait at the north '
+    "depot. Photo: John Smith</font></td></tr></table>" + _p(1) +
+    '<table class="photo"><tbody><tr><td><img src="/photos/2026/11/bridge.jpg" width="420" height="280"></td></tr>'
+    '<tr><td class="photo-caption">The older of the two bridges.</td></tr></tbody></table>' +
+    "".join(_p(i) for i in range(2, 5)))
+LAYOUT_TABLE = (
+    '<table><tr><td><img src="/photos/2026/11/a.jpg" width="200" height="150"></td>'
+    '<td><img src="/photos/2026/11/b.jpg" width="200" height="150"></td></tr>'
+    "<tr><td>North depot</td><td>South depot</td></tr></table>")
+
+
+def test_a_picture_table_is_a_figure_whose_caption_row_is_the_caption_not_a_body_line():
+    article = extract(_page(PICTURE_TABLES), url=URL)
+    assert article.images == [
+        {"url": "https://example.com/photos/2026/11/bus-depot.jpg", "caption": "Buses wait at the north depot.",
+         "alt": "Bus depot", "credit": "John Smith"},
+        {"url": "https://example.com/photos/2026/11/bridge.jpg", "caption": "The older of the two bridges.",
+         "alt": None, "credit": None}]
+    assert article.text.split("\n") == P
+    assert markdown_text(article.markdown).split("\n") == P
+    assert [i["caption"] for i in markdown_images(article.markdown)] == [
+        "Buses wait at the north depot. — John Smith", "The older of the two bridges."]
+    assert "<figcaption>Buses wait at the north depot. <small>John Smith</small></figcaption>" in article.html
+    assert article.html.index(P[0]) < article.html.index("bus-depot.jpg") < article.html.index(P[1])
+
+
+def test_a_table_of_two_pictures_is_not_one_picture_and_its_caption():
+    article = extract(_page(_p(0) + _p(1) + LAYOUT_TABLE + "".join(_p(i) for i in range(2, 5))), url=URL)
+    assert [i["caption"] for i in article.images] == [None, None]
+    assert "North depot" in article.text
+
+
 # A page laid out in divs (no <article>), as Sohu and many news sites set it: the dek under the
 # headline (the description restates it), then the byline and a share bar, then the story's own
 # block beside a sidebar.

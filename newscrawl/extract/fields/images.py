@@ -53,6 +53,8 @@ GENERIC_CAPTIONS = frozenset({"image", "images", "photo", "photos", "picture", "
                               "imagen", "immagine", "illustration", "фото", "фотография", "изображение",
                               "图片", "圖片", "照片", "写真", "画像", "사진", "صورة"})
 CAPTIONED_LEVELS = 3  # ancestors climbed from a figure-less <img> to the block holding it and its caption
+PICTURE_TABLE_LEVELS = 4  # ancestors climbed from an <img> to a picture table (td, tr, tbody, table)
+PICTURE_TABLE_ROWS = 4  # rows of a picture table at most (the picture, its caption, a credit)
 MAX_BLOCK_PICTURES = 3  # pictures of a figure-less captioned block at most
 MAX_CAPTION_CHARS = 500  # text of a figure-less captioned block at most
 MAX_BLOCK_CHILDREN = 6  # child elements of a figure-less captioned block at most
@@ -196,17 +198,40 @@ def figure_of(img: html.HtmlElement) -> html.HtmlElement | None:
 def captioned_block(img: html.HtmlElement) -> html.HtmlElement | None:
     """The nearest of ``img``'s :data:`CAPTIONED_LEVELS` ancestors that holds, beside the
     branch leading to ``img``, a caption-marked element, when that ancestor is a picture's block
-    (at most :data:`MAX_BLOCK_PICTURES` pictures and :data:`MAX_CAPTION_CHARS` of text)."""
+    (at most :data:`MAX_BLOCK_PICTURES` pictures and :data:`MAX_CAPTION_CHARS` of text); else
+    the picture table holding ``img`` (:func:`picture_table`)."""
     branch = img
     for above in islice(img.iterancestors(), CAPTIONED_LEVELS):
         if above.tag in ("body", "html", "article", "main") or len(above) > MAX_BLOCK_CHILDREN:
-            return None  # a picture's block holds the picture, its caption and credit, not a story
+            break  # a picture's block holds the picture, its caption and credit, not a story
         for sibling in above:
             if sibling is not branch and isinstance(sibling.tag, str) and \
                     _CAPTION_MARKUP.search(sibling.get("class") or ""):
                 return above if _picture_sized(above) else None
         branch = above
-    return None
+    return picture_table(img)
+
+
+def picture_table(img: html.HtmlElement) -> html.HtmlElement | None:
+    """The ``<table>`` around ``img`` that shows it with its caption and nothing else: older
+    pages and CMSs set a picture in one cell and its caption (with or without markup, or in a
+    ``<caption>``) in another row.  One picture in a row of its own, at most
+    :data:`PICTURE_TABLE_ROWS` rows, no table inside, and a caption's length of text, some of
+    it outside links.  A picture beside text in one row is set into that text (a paragraph
+    flowing around it, an author's photo beside the bio): no caption."""
+    above = list(islice(img.iterancestors(), PICTURE_TABLE_LEVELS))
+    table = next((a for a in above if a.tag == "table"), None)
+    row = next((a for a in above if a.tag == "tr"), None)
+    if table is None or next(table.iter("table"), table) is not table or \
+            row is None or dom.non_space_len(row.text_content()):
+        return None
+    pictures = list(islice(table.iter("img"), 2))
+    rows = sum(1 for _ in islice(table.iter("tr"), PICTURE_TABLE_ROWS + 1))
+    if len(pictures) != 1 or rows > PICTURE_TABLE_ROWS or not _picture_sized(table):
+        return None
+    chars = dom.non_space_len(table.text_content())
+    linked = sum(dom.non_space_len(a.text_content()) for a in table.iter("a"))
+    return table if chars and linked < chars else None
 
 
 def _picture_sized(block: html.HtmlElement) -> bool:
@@ -270,6 +295,8 @@ def caption_and_credit(img: html.HtmlElement) -> tuple[str | None, str | None]:
             credit = shown_text(el) or None
             if credit:
                 break
+    if holder is None and figure.tag == "table":  # a picture table's text is the caption
+        holder = figure
     if holder is None and credit is None:
         return None, None
     caption = shown_text(holder) if holder is not None else ""
