@@ -102,3 +102,28 @@ def test_a_heading_linked_to_another_site_heads_its_section_one_linked_within_th
     assert markdown_headings(found.markdown) == list(brands)
     lines = found.text.split("\n")
     assert all(b in lines for b in brands) and not any("Another story" in line for line in lines)
+
+
+def test_a_list_of_sources_on_other_sites_is_the_articles_own_list():
+    # A list of the reports the story cites, each linked to its publisher, as a blog or an explainer
+    # writes it; then a box of the site's own stories, a list of shops marked as sponsored links,
+    # and share buttons: link lists too, but none the article's.
+    sources = [("https://www.oecd.example.org/reports/urban-transport-2026", "OECD: Urban transport outlook 2026"),
+               ("https://data.transport.example.gov/buses/ridership", "Ministry of Transport: bus ridership data"),
+               ("https://www.univ.example.edu/papers/bridge-ageing.pdf", "Ageing bridges in Europe, a survey (2025)")]
+    cited = "<h2>Sources</h2><ul>" + "".join(f'<li><a href="{u}">{t}</a></li>' for u, t in sources) + "</ul>"
+    own = '<div class="more"><ul>' + "".join(f'<li><a href="https://example.com/news/2026/11/{d}/story.html">'
+                                             f"Another council story from the {d}th</a></li>" for d in (17, 18, 19)) + \
+        "</ul></div>"
+    shops = '<div class="buy"><ul>' + "".join(f'<li><a href="https://www.{s}.example.co.uk/heated-airer" rel="nofollow sponsored">'
+                             f"{s.title()} heated clothes airers</a></li>" for s in ("argos", "dunelm", "lakeland")) + \
+        "</ul></div>"
+    share = '<ul class="links">' + "".join(f'<li><a href="https://{s}.example.com/share?u=1">{s}</a></li>'
+                                           for s in ("facebook", "x", "whatsapp")) + "</ul>"
+    found = article(f"<p>{MORE[0]}</p>{cited}<p>{MORE[1]}</p>{own}{shops}{share}")
+    titles = [t for _, t in sources]
+    assert markdown_list_items(found.markdown) == titles
+    assert f"- [{titles[0]}]({sources[0][0]})" in found.markdown
+    lines = found.text.split("\n")
+    assert all(t in lines for t in titles)
+    assert not any("Another council story" in line or "airers" in line or line == "whatsapp" for line in lines)

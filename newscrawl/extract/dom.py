@@ -329,6 +329,34 @@ def off_site_heading(el: html.HtmlElement, page_host: str | None) -> bool:
     return bool(hosts) and all(h is not None and h != page_host for h in hosts)
 
 
+# A list's items hold this many characters on average (not counting white space) to be a list of
+# references or products rather than share buttons ("Facebook", "WhatsApp").
+OFF_SITE_ITEM_CHARS = 20
+_UNVOUCHED = re.compile(r"nofollow|sponsored", re.IGNORECASE)
+
+
+def off_site_list(el: html.HtmlElement, page_host: str | None) -> bool:
+    """A list whose links lead mostly off the page's site, and are followed, with items longer
+    than a button's label: an article's references, sources or resources.  A list linked
+    within the site is navigation or teasers of the site's own pages; links marked
+    ``rel="nofollow"`` or ``"sponsored"`` are ones the site does not vouch for (shopping and
+    affiliate boxes, user links)."""
+    if page_host is None or el.tag not in ("ul", "ol"):
+        return False
+    items = list(el.iterchildren("li"))
+    if len(items) < 2:
+        return False
+    links = [a for a in el.iter("a") if a.get("href")]
+    off = 0
+    for a in links:
+        host = host_of(a.get("href"))
+        if host is not None and host != page_host and not _UNVOUCHED.search(a.get("rel") or ""):
+            off += 1
+    if not links or 2 * off < len(links):
+        return False
+    return sum(non_space_len(li.text_content()) for li in items) >= OFF_SITE_ITEM_CHARS * len(items)
+
+
 def normalize_space(text: str | None) -> str:
     """White space runs collapsed to one space, ends stripped.  ``str.split()`` splits on
     exactly what ``\\s`` matches (checked over every code point) and is 5x faster than a regex."""

@@ -735,6 +735,10 @@ def prune(
         if el in gain.hidden or zero:
             skip.add(el)
             continue
+        # References, sources, resources: link-dense, yet the article's own list.
+        if dom.off_site_list(el, gain.host):
+            skip.update(d for d in el.iterdescendants() if d in gain.hidden)
+            continue
         # An embedded post (a tweet in a <blockquote>) is link-dense yet quoted on purpose.
         if (
             text_len
