@@ -8,7 +8,8 @@ with a saved page call :func:`extract`.
   classifier (Kazennikov and Soloviev), and their combination ``auto`` (the default);
 - :mod:`.fields` — the title (He 2019, LCS title matching), the publication date, the authors;
 - :mod:`.page`, :mod:`.dom`, :mod:`.encoding`, :mod:`.tokens` — one decode and one parse per
-  page and the shared DOM and text helpers.
+  page and the shared DOM and text helpers; :mod:`.streaming` puts the parts React streams to a
+  page's end where a browser shows them.
 
 Measuring and training live apart, in :mod:`newscrawl.evaluation` and :mod:`newscrawl.training`.
 """

@@ -20,6 +20,7 @@ from lxml import etree, html
 from .encoding import decode_html as decode_html  # decoding lives in .encoding; its names stay here
 from .encoding import detect_encoding, known_codec
 from .errors import ExtractionError
+from .streaming import place_streamed_segments
 
 try:  # TreeIndex's walk and the paragraph rendering compiled (newscrawl/extract/_speedups.pyx)
     from ._speedups import element_count as compiled_element_count
@@ -133,7 +134,8 @@ NOISE_SHARE = 0.5
 def clean_tree(root: html.HtmlElement, text: str, elements: int) -> html.HtmlElement:
     """:func:`remove_noise` on ``root`` (parsed from ``text``, ``elements`` elements), or the
     cleaned tree of ``text`` parsed again without the :data:`SWALLOWING_TAGS` elements that held
-    the page.
+    the page; first, parts React streamed to the page's end are put in their places
+    (:func:`.streaming.place_streamed_segments`).
 
     libxml2 leaves an element opened inside a ``<noscript>`` or a ``<button>`` open past the end
     tag (``<noscript><div></noscript>``, ``<button><div></button>``) and puts the rest of the page
@@ -142,6 +144,7 @@ def clean_tree(root: html.HtmlElement, text: str, elements: int) -> html.HtmlEle
     the elements is looked into (icon sprites, inline SVG, and the pages swallowed), so other
     pages pay for one count in C.
     """
+    place_streamed_segments(root, text)
     remove_noise(root)
     if element_count(root) >= NOISE_SHARE * elements:
         return root
@@ -153,6 +156,7 @@ def clean_tree(root: html.HtmlElement, text: str, elements: int) -> html.HtmlEle
         fresh = parse_html(cut_elements(text, swallowing))
     except ExtractionError:  # nothing but those elements
         return root
+    place_streamed_segments(fresh, text)
     remove_noise(fresh)
     return fresh
 
