@@ -63,3 +63,23 @@ def test_a_page_without_streamed_segments_is_left_alone():
     root = dom.parse_html(page)
     assert place_streamed_segments(root, page) == 0
     assert extract(page, url=URL).text.split("\n") == P
+
+
+def test_thousands_of_boundaries_under_one_parent_cost_linear_time():
+    from fuzz.timing import cpu_ns
+
+    def page(n: int) -> str:
+        body = "".join(f'<template id="B:{i:x}"></template><div>Loading...</div>' for i in range(n))
+        tail = "".join(f'<div hidden id="S:{i:x}"><p>part {i}</p></div>' for i in range(n))
+        return f"<html><body><div>{body}</div>{tail}</body></html>"
+
+    def cost(n: int) -> int:  # the placing alone, on a fresh tree each run
+        text = page(n)
+        trees = [dom.parse_html(text) for _ in range(3)]
+        return cpu_ns(lambda: place_streamed_segments(trees.pop(), text), repeats=3)
+
+    small, large = cost(4000), cost(16000)
+    assert large < 8 * small, (small, large)  # linear work: about 4x; quadratic: 16x
+    root = dom.parse_html(page(3))
+    place_streamed_segments(root, page(3))
+    assert root.find("body/div").text_content() == "part 0part 1part 2"

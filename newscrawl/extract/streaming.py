@@ -84,37 +84,36 @@ def _loading(text: str) -> bool:
 
 
 def _replace(target: html.HtmlElement, segment: html.HtmlElement) -> None:
-    """Put ``segment``'s content where ``target`` is, and remove both."""
+    """Put ``segment``'s content where ``target`` is, and remove both (each step O(1): a page of
+    thousands of boundaries under one parent costs linear time)."""
     parent = target.getparent()
-    position = parent.index(target)
-    children = list(segment)
+    after_target = target.tail
+    target.tail = None
     if segment.text:
-        previous = target.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + segment.text
+        _append_text_before(target, segment.text)
+    last = target
+    for child in list(segment):
+        last.addnext(child)  # moves the child, with its tail, out of the segment
+        last = child
+    if after_target:
+        if last is target:
+            _append_text_before(target, after_target)
         else:
-            parent.text = (parent.text or "") + segment.text
-    tail = target.tail
+            last.tail = (last.tail or "") + after_target
     parent.remove(target)
-    for offset, child in enumerate(children):
-        parent.insert(position + offset, child)  # moves the child out of the segment
-    if tail:
-        if children:
-            children[-1].tail = (children[-1].tail or "") + tail
-        else:
-            previous = parent[position - 1] if position else None
-            if previous is not None:
-                previous.tail = (previous.tail or "") + tail
-            else:
-                parent.text = (parent.text or "") + tail
     holder = segment.getparent()
     if holder is not None:
-        segment_tail = segment.tail
-        segment.tail = None
-        before = segment.getprevious()
+        if segment.tail:
+            _append_text_before(segment, segment.tail)
+            segment.tail = None
         holder.remove(segment)
-        if segment_tail:
-            if before is not None:
-                before.tail = (before.tail or "") + segment_tail
-            else:
-                holder.text = (holder.text or "") + segment_tail
+
+
+def _append_text_before(el: html.HtmlElement, text: str) -> None:
+    """Add ``text`` right before ``el``: to its previous sibling's tail, or its parent's text."""
+    previous = el.getprevious()
+    if previous is not None:
+        previous.tail = (previous.tail or "") + text
+    else:
+        parent = el.getparent()
+        parent.text = (parent.text or "") + text
