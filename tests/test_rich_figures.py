@@ -189,10 +189,15 @@ def test_a_picture_table_is_a_figure_whose_caption_row_is_the_caption_not_a_body
     assert article.html.index(P[0]) < article.html.index("bus-depot.jpg") < article.html.index(P[1])
 
 
-def test_a_table_of_two_pictures_is_not_one_picture_and_its_caption():
+def test_a_table_of_two_pictures_or_a_layout_table_is_not_one_picture_and_its_caption():
     article = extract(_page(_p(0) + _p(1) + LAYOUT_TABLE + "".join(_p(i) for i in range(2, 5))), url=URL)
     assert [i["caption"] for i in article.images] == [None, None]
     assert "North depot" in article.text
+    layout = ('<table><tr><td><img src="/photos/2026/11/depot.jpg" width="420" height="280"></td></tr>'
+              '<tr><td><table><tr><td>Route</td><td>Buses</td></tr><tr><td>Route 7</td><td>12</td></tr></table>'
+              "</td></tr></table>")  # a table inside: a layout, not a caption row
+    article = extract(_page(_p(0) + layout + "".join(_p(i) for i in range(1, 5))), url=URL)
+    assert [i["caption"] for i in article.images] == [None]
 
 
 # A page laid out in divs (no <article>), as Sohu and many news sites set it: the dek under the

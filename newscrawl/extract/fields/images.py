@@ -222,12 +222,14 @@ def picture_table(img: html.HtmlElement) -> html.HtmlElement | None:
     above = list(islice(img.iterancestors(), PICTURE_TABLE_LEVELS))
     table = next((a for a in above if a.tag == "table"), None)
     row = next((a for a in above if a.tag == "tr"), None)
-    if table is None or next(table.iter("table"), table) is not table or \
-            row is None or dom.non_space_len(row.text_content()):
+    if table is None or row is None:
         return None
-    pictures = list(islice(table.iter("img"), 2))
+    # Cheap, bounded checks first: a page of many pictures in one table pays little per picture.
+    pictures = sum(1 for _ in islice(table.iter("img"), 2))
     rows = sum(1 for _ in islice(table.iter("tr"), PICTURE_TABLE_ROWS + 1))
-    if len(pictures) != 1 or rows > PICTURE_TABLE_ROWS or not _picture_sized(table):
+    if pictures != 1 or rows > PICTURE_TABLE_ROWS or not _picture_sized(table):
+        return None
+    if next(table.iterdescendants("table"), None) is not None or dom.non_space_len(row.text_content()):
         return None
     chars = dom.non_space_len(table.text_content())
     linked = sum(dom.non_space_len(a.text_content()) for a in table.iter("a"))
