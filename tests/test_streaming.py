@@ -58,6 +58,18 @@ def test_text_around_a_boundary_stays_and_a_segment_without_a_target_stays_hidde
     assert root.find(".//template") is None
 
 
+def test_a_boundary_inside_its_own_segment_or_a_segment_inside_another_is_no_error():
+    text = ('<html><body><div hidden id="S:0"><p>a</p><template id="B:0"></template></div>'
+            '<template id="B:1"></template><div hidden id="S:1"><p>outer</p><div hidden id="S:2"><p>inner</p></div>'
+            '</div><template id="P:2"></template><script>$RC("B:0","S:0");$RC("B:1","S:1");$RS("S:2","P:2")</script>'
+            "</body></html>")
+    root = dom.parse_html(text)
+    assert place_streamed_segments(root, text) == 2
+    assert root.get_element_by_id("S:0").get("hidden") is not None
+    body = root.find("body")
+    assert [p.text for p in body.iterchildren("p")] == ["outer", "inner"]
+
+
 def test_a_page_without_streamed_segments_is_left_alone():
     page = SHELL.format(body="".join(f"<p>{p}</p>" for p in P), tail='<div hidden id="menu">Menu</div>')
     root = dom.parse_html(page)

@@ -48,8 +48,9 @@ def place_streamed_segments(root: html.HtmlElement, text: str) -> int:
     moved = 0
     for target_id, segment_id in pairs:
         target, segment = targets.get(target_id), segments.pop(segment_id, None)
-        if target is None or segment is None or target.getparent() is None:
-            continue
+        if target is None or segment is None or target.getparent() is None or \
+                any(above is segment for above in target.iterancestors()):
+            continue  # nowhere to go, or a target inside its own segment (no browser moves that)
         if target_id.startswith("B:"):
             _drop_fallback(target)
         _replace(target, segment)
