@@ -242,3 +242,18 @@ async def test_a_crawled_article_exports_one_body_in_text_markdown_and_html(http
     assert markdown_text(item["markdown"]).split("\n") == [STANDFIRST, *P]
     assert item["images"][0]["caption"] == "The older of the two bridges was built in 1932"
     assert "<small>BBC</small></figcaption>" in item["html"]
+
+
+def test_a_large_photo_named_for_sharing_is_a_picture_a_share_button_is_not():
+    # Daily Mail marks its in-body photos "img-share" (readers may share them); a page about social
+    # media names its charts "...-social-...png". Share buttons and icons declare no large size.
+    story = (_p(0) + '<div class="mol-img"><div class="image-wrap"><img id="i-5c56fab1c4a17114" '
+             'src="data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7" '
+             'data-src="https://i.example.co.uk/1s/2026/11/20/15/841635-image-a-8.jpg" height="459" width="634" '
+             'alt="Buses at the depot" class="blkBorder img-share"></div></div>' + _p(1) +
+             '<p><img src="/img/social-media-budget-chart.png" width="800" height="450" alt="Chart"></p>' + _p(2) +
+             '<p><img src="/img/share-button.png" alt="Share"><img src="/img/icons/rating.png" alt="Rating"></p>' +
+             _p(3) + _p(4))
+    article = extract(_page(story), url=URL)
+    assert [i["url"] for i in article.images] == ["https://i.example.co.uk/1s/2026/11/20/15/841635-image-a-8.jpg",
+                                                  "https://example.com/img/social-media-budget-chart.png"]

@@ -36,9 +36,13 @@ _PLACEHOLDER = re.compile(r"(?:^data:|blank\.gif|spacer\.gif|placeholder|transpa
 _TRACKER = re.compile(r"(?:doubleclick\.net|google-analytics\.com|scorecardresearch\.com|facebook\.com/tr|"
                       r"/pixel[/?.]|/beacon[/?.]|[/?&]utm_|/b/ss/|/track(?:ing)?[/?.]|quantserve\.com|"
                       r"chartbeat\.net|/count(?:er)?\.(?:gif|php))", re.IGNORECASE)
-_NOT_A_PICTURE = re.compile(r"(?:^|[\s/_.-])(?:icons?|logos?|avatars?|sprites?|emoji|emoticons?|badges?|"
-                            r"gravatar|author|profile|buttons?|social|share|rating|flag|ads?|banner)"
+_NOT_A_PICTURE = re.compile(r"(?:^|[\s/_.-])(?:logos?|avatars?|gravatar|author|profile|ads?|banner)"
                             r"(?:$|[\s/_.-])", re.IGNORECASE)
+# Names of small furniture (a share button, an icon, a rating's stars): a picture that declares both
+# sides of LARGE_SIDE pixels or more is none of them ("img-share": a photo readers may share).
+_SMALL_FURNITURE = re.compile(r"(?:^|[\s/_.-])(?:icons?|sprites?|emoji|emoticons?|badges?|buttons?|social|"
+                              r"share|rating|flag)(?:$|[\s/_.-])", re.IGNORECASE)
+LARGE_SIDE = 200
 _CREDIT_MARKUP = re.compile(r"credit|copyright|source|photographer|byline|attribution|rights|author|"
                             r"urheber|autor|fotograf|quelle", re.IGNORECASE)
 # A credit label: what follows it, to the end of the caption, is the credit.
@@ -164,7 +168,9 @@ def _side(value: str | None) -> int | None:
 
 def is_furniture(img: html.HtmlElement, url: str, page_url: str | None) -> bool:
     """A tracking pixel, an icon, a logo, an avatar, an SVG glyph, or a teaser's thumbnail (an
-    image inside a link to another page that is no image file)."""
+    image inside a link to another page that is no image file).  A name of small furniture
+    (``share``, ``icon``, ``rating``) is not believed of a picture declaring both sides of
+    :data:`LARGE_SIDE` pixels or more."""
     if _TRACKER.search(url):
         return True
     sides = [s for s in (_side(img.get("width")), _side(img.get("height"))) if s is not None]
@@ -175,6 +181,8 @@ def is_furniture(img: html.HtmlElement, url: str, page_url: str | None) -> bool:
         return True
     names = " ".join(filter(None, (img.get("class"), img.get("id"), path.rsplit("/", 1)[-1])))
     if _NOT_A_PICTURE.search(names):
+        return True
+    if _SMALL_FURNITURE.search(names) and not (len(sides) == 2 and min(sides) >= LARGE_SIDE):
         return True
     for above in islice(img.iterancestors(), 4):
         if above.tag == "a":
