@@ -183,6 +183,16 @@ async def test_only_the_worker_with_a_browser_renders_and_the_next_run_renders_d
                                                                    "newscrawl/dropped"))}
               for name, worker in stats.items()}
     twice = {p: n for p, n in fetched.items() if n != 1}
-    if twice or stats["browser"].get("newscrawl/render/direct/article") != COUNT:
+    # A browser lost mid-page (Chromium exited; seen once on a loaded CI machine) is started again and
+    # the page it held fetched once more, plain then rendered (test_render_bounds.py covers that path):
+    # each such page may count one more fetch, and every article is still exported once (above).
+    browser = stats["browser"]
+    refetched = (browser.get("newscrawl/render/fallback/article", 0)
+                 + browser.get("newscrawl/render/retried_after_browser_lost", 0)) if browser.get(
+        "newscrawl/render/browser_lost", 0) else 0
+    extra = sum(n - 1 for n in twice.values())
+    direct = browser.get("newscrawl/render/direct/article", 0) + (
+        browser.get("newscrawl/render/fallback/article", 0) if refetched else 0)
+    if extra > refetched or direct != COUNT:
         pytest.fail(f"pages fetched more than once: {twice}; each worker's counts: {counts}")  # not cut short
     assert stats["plain"].get("playwright/page_count", 0) == 0
