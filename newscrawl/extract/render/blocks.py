@@ -98,7 +98,7 @@ class _Walker:
                           if (found := img_fields.captioned_block(img)) is not None}
         self.blocks: list[Block] = []
         self.stack: list[html.HtmlElement] = []  # open structural elements
-        self.marks: list[tuple] = []  # inline marks open now
+        self.marks: list[tuple] = []  # inline marks open now: (element, mark, href, a link within the site)
         self.plain: list[str] = []
         self.tokens: list[tuple] = []
         self.marked = False  # whether ``tokens`` holds marks
@@ -208,12 +208,12 @@ class _Walker:
                 if stack and stack[-1] is el:
                     stack.pop()
                 if self.marks and self.marks[-1][0] is el:
-                    _, mark, href = self.marks.pop()
+                    _, mark, _, within_site = self.marks.pop()
                     self.tokens.append(("c", mark))
                     self.marked = True
                     if mark == "strong":
                         self.strong -= 1
-                    elif mark == "a" and self._same_site(href):
+                    elif within_site:
                         self.linking -= 1
                 if el is not root and el.tail:
                     text(el.tail)
@@ -226,12 +226,13 @@ class _Walker:
             href = safe_url(el.get("href"), self.base_url)
             if href is None:
                 return
-        self.marks.append((el, mark, href))
+        within_site = mark == "a" and self._same_site(href)  # read once: the close reuses it
+        self.marks.append((el, mark, href, within_site))
         self.tokens.append(("o", mark, href))
         self.marked = True
         if mark == "strong":
             self.strong += 1
-        elif mark == "a" and self._same_site(href):
+        elif within_site:
             self.linking += 1
 
     def _same_site(self, href: str) -> bool:
