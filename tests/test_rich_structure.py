@@ -127,3 +127,20 @@ def test_a_list_of_sources_on_other_sites_is_the_articles_own_list():
     lines = found.text.split("\n")
     assert all(t in lines for t in titles)
     assert not any("Another council story" in line or "airers" in line or line == "whatsapp" for line in lines)
+
+
+def test_one_list_item_stays_one_item_across_its_line_breaks_and_paragraphs():
+    # Classic editors set an item's title in bold and its text after a <br>, or in paragraphs of
+    # its own inside the <li>; some split one bold word in two (<strong>B</strong><strong>udget</strong>).
+    extra = (f"<p>Learning online requires new strategies:</p><ul>"
+             f"<li><b>Plan your time.</b><br>{MORE[0]}</li>"
+             f"<li><p>Ask for help.</p><p>{MORE[1]}</p></li>"
+             f"<li><strong>B</strong><strong>udget:</strong> {MORE[2]}</li></ul>")
+    found = article(extra)
+    assert markdown_list_items(found.markdown) == ["Plan your time.", "Ask for help.", f"Budget: {MORE[2]}"]
+    assert f"- **Plan your time.**\n\n  {MORE[0]}\n- Ask for help.\n\n  {MORE[1]}\n" in found.markdown
+    assert f"- **Budget:** {MORE[2]}" in found.markdown
+    assert f"<li><strong>Plan your time.</strong><br>{MORE[0]}</li><li>Ask for help.<p>{MORE[1]}</p></li>" \
+        in found.html
+    lines = found.text.split("\n")  # text keeps each line as the page shows it
+    assert lines[lines.index("Plan your time.") + 1] == MORE[0]

@@ -75,6 +75,8 @@ class Block:
     quote: int = 0  # blockquote depth
     images: list[dict] = field(default_factory=list)
     captioned: bool = False  # a figure whose lines are its pictures' captions and credits, shown with them
+    item: object = None  # the <li> a list item's line is in: its next line in that <li> continues the item
+    broken: bool = False  # the line follows a <br> (not a block's boundary) in the page
     capped: dict[str, int] = field(default_factory=dict)  # parts over a cap, counted when the block is kept
     finish: Callable[[], tuple[str, str, dict[str, int]]] | None = None  # md, html, capped: made when kept
 
@@ -103,6 +105,7 @@ class _Walker:
         self.tokens: list[tuple] = []
         self.marked = False  # whether ``tokens`` holds marks
         self.pending_images: list[dict] = []
+        self.broken = False  # whether the paragraph being built follows a <br>
         self.bold = self.chars = self.linked = 0
         self.strong = self.linking = 0  # <strong>/<b>, <a href> to the page's site open now
         self.site = dom.host_of(page_url) if page_url else None
@@ -148,7 +151,9 @@ class _Walker:
                 md, out = inline.render([t for t in self.tokens if t[0] == "t" or t[1] not in _EMPHASIS])
             return Block("h", [line], md, out, level=max(2, heading), quote=quote)
         if "li" in tags and lists:
-            return Block("li", [line], md, out, level=len(lists), ordered=lists[-1] == "ol", quote=quote)
+            item = next(el for el in reversed(self.stack) if el.tag == "li")
+            return Block("li", [line], md, out, level=len(lists), ordered=lists[-1] == "ol", quote=quote,
+                         item=item, broken=self.broken)
         if "pre" in tags:
             return Block("pre", [line], line, html_lib.escape(line, quote=False), quote=quote)
         if self.chars and self.bold >= self.chars and _bold_heading(line) and \
@@ -190,6 +195,8 @@ class _Walker:
                 block = tag in block_tags
                 if (block or tag == "br") and (self.plain or self.tokens or self.pending_images):
                     flush()  # (nothing to flush otherwise: most boundaries follow another)
+                if block or tag == "br":
+                    self.broken = tag == "br"
                 if tag in marks:
                     self._open(el, marks[tag])
                 if block:
@@ -200,6 +207,7 @@ class _Walker:
                 if tag in block_tags and el not in skip:
                     if self.plain or self.tokens or self.pending_images:
                         flush()
+                    self.broken = False
                 elif tag == "img":
                     self.plain.append(" ")
                     self.tokens.append(("t", " "))
@@ -600,6 +608,24 @@ def _block_parts(block: Block) -> tuple[str, str]:
     return inline.escape_block_start(block.md), f"<p>{block.html}</p>"
 
 
+def _continues(previous: Block | None, block: Block) -> bool:
+    """Whether ``block`` is a further line of the list item ``previous`` rendered (after a
+    ``<br>`` or a paragraph of its own in the same ``<li>``), not an item of its own."""
+    return block.kind == "li" and previous is not None and previous.kind == "li" and \
+        block.item is not None and block.item is previous.item and not block.quote and not previous.quote
+
+
+def _continue_item(block: Block, md_parts: list[str], html_parts: list[str]) -> None:
+    """``block`` appended to the list item rendered last: in Markdown a paragraph of the item,
+    indented under its marker (wcxb's reviewers write a ``<br>``'s next line so, and a reader
+    takes the item's first paragraph for the item: list-item precision 0.409 -> 0.427, recall
+    unchanged); in HTML inside its ``<li>``, after a ``<br>`` or as a paragraph, as on the page."""
+    indent = "  " * (block.level - 1) + ("   " if block.ordered else "  ")
+    md_parts[-1] += "\n\n" + indent + inline.escape_block_start(block.md)
+    part = f"<br>{block.html}" if block.broken else f"<p>{block.html}</p>"
+    html_parts[-1] = html_parts[-1][:-len("</li>")] + part + "</li>"
+
+
 def _serialise(blocks: list[Block]) -> Rendering:
     capped: dict[str, int] = defaultdict(int)
     md_parts: list[str] = []
@@ -616,6 +642,10 @@ def _serialise(blocks: list[Block]) -> Rendering:
             block.md, block.html, block.capped = block.finish()
         for key, count in block.capped.items():
             capped[key] += count
+        if _continues(previous, block):
+            lines.extend(block.lines)
+            _continue_item(block, md_parts, html_parts)
+            continue  # ``previous`` stays the item's first block
         if block.kind not in ("image", "figure"):
             lines.extend(block.lines)
             md, out = _block_parts(block)

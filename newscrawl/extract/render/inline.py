@@ -62,7 +62,10 @@ def render(tokens: list[tuple]) -> tuple[str, str]:
 
     CommonMark reads ``**`` as emphasis only when it flanks the text (§6.2): a mark whose text
     starts with punctuation after a letter, or ends with punctuation before one (``**引用：**赵``),
-    would print its asterisks.  Such a mark is left out of the Markdown (kept in the HTML)."""
+    would print its asterisks.  Such a mark is left out of the Markdown (kept in the HTML).
+    A mark closed and opened again at once (``<b>B</b><b>reakfast</b>``) is one mark: written
+    apart, CommonMark would read ``**B****reakfast**``."""
+    tokens = _rejoined(tokens)
     md: list[str] = []
     out: list[str] = []
     pending: list[tuple[str, str | None]] = []
@@ -124,6 +127,32 @@ def render(tokens: list[tuple]) -> tuple[str, str]:
         if mark in _MD_MARK and not flanks:
             md[at] = md[-1] = ""
     return "".join(md), "".join(out)
+
+
+def _rejoined(tokens: list[tuple]) -> list[tuple]:
+    """``tokens`` without each close of a mark that the next token opens again (a link: to the
+    same address)."""
+    out: list[tuple] = []
+    for token in tokens:
+        if token[0] == "o" and out and out[-1][0] == "c" and out[-1][1] == token[1] and \
+                (token[1] != "a" or _href_open(out, token[2])):
+            out.pop()
+            continue
+        out.append(token)
+    return out
+
+
+def _href_open(tokens: list[tuple], href: str | None) -> bool:
+    """Whether the link closed last in ``tokens`` (ending in its close) was opened to ``href``."""
+    depth = 0
+    for token in reversed(tokens):
+        if token[0] == "c" and token[1] == "a":
+            depth += 1
+        elif token[0] == "o" and token[1] == "a":
+            depth -= 1
+            if depth == 0:
+                return token[2] == href
+    return False
 
 
 def _open(mark: str, href: str | None, md: list[str], out: list[str]) -> None:
