@@ -64,3 +64,14 @@ def test_an_empty_truth_list_means_none_here_and_is_scored():
     assert wrong.rich["subheadings"] == (0, 1, 0)
     right = score_page(truth, Prediction(text="a b c d", markdown="a b c d", lead=None, tags=[]))
     assert right.rich["lead_f1"] == 1.0 and right.rich["tags_f1"] == 1.0
+
+
+def test_typography_and_line_breaks_are_not_structure():
+    # A reviewer types "-" and "'" where the page has "–" and "’"; a list item's line break is a space.
+    md = "- Underwriters – Evaluate the applicant’s risk\\\n  and price it\n- Actuaries — model risk"
+    items = rich.markdown_list_items(md)
+    assert items == ["Underwriters – Evaluate the applicant’s risk and price it", "Actuaries — model risk"]
+    truth = ["Underwriters - Evaluate the applicant's risk and price it", "Actuaries - model risk.",
+             "Brokers - sell policies"]
+    assert rich.match_counts(map(rich.normalize_text, items), map(rich.normalize_text, truth)) == (2, 2, 3)
+    assert rich.normalize_text("“Ｑuoted”\u00a0 text… here…") == '"quoted" text... here'

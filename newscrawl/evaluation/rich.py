@@ -1,8 +1,9 @@
 """Scores of the rich record (``../shared/datasets/README.md``, "Rich-record fields").
 
-- subheadings: normalised heading text (case, white space, trailing punctuation), recall and
-  precision pooled over the pages whose truth lists subheadings (an empty list: the page has
-  none, and any heading predicted there counts against precision);
+- subheadings: normalised heading text (:func:`normalize_text`: typography, case, white space,
+  trailing punctuation), recall and precision pooled over the pages whose truth lists
+  subheadings (an empty list: the page has none, and any heading predicted there counts
+  against precision);
 - list items: the normalised text of each Markdown list item, matched as subheadings are,
   pooled recall and precision;
 - image URLs: resolved, scheme and host lower-cased, query kept; a predicted URL matches a
@@ -21,6 +22,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
@@ -30,6 +32,10 @@ from ..extract.tokens import tokenize
 
 _TRAILING = " \t\n.:;!?,。：；！？"
 _SPACES = re.compile(r"\s+")
+_PLAIN_PUNCTUATION = str.maketrans({**dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"),
+                                    **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032", "'"),
+                                    **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033", '"')})
+_BREAKS = ("softbreak", "hardbreak")  # a line break inside a paragraph reads as a space
 
 
 @lru_cache(maxsize=1)
@@ -65,7 +71,7 @@ def markdown_headings(markdown: str | None) -> list[str]:
 
 
 def _inline_text(token) -> str:
-    return "".join(c.content if c.type in ("text", "code_inline") else " " if c.type == "softbreak" else ""
+    return "".join(c.content if c.type in ("text", "code_inline") else " " if c.type in _BREAKS else ""
                    for c in token.children or ())
 
 
@@ -89,7 +95,11 @@ def markdown_images(markdown: str | None) -> list[dict]:
 
 
 def normalize_text(text: str | None) -> str:
-    return _SPACES.sub(" ", (text or "")).strip().rstrip(_TRAILING).casefold()
+    """``text`` compatibility-normalised (NFKC), its dashes and curly quotes written plain, white
+    space collapsed, trailing punctuation dropped, case folded: a page's typography is not its
+    structure (wcxb's reviewers type ``-`` and ``'`` for the page's ``–`` and ``’``)."""
+    text = unicodedata.normalize("NFKC", text or "").translate(_PLAIN_PUNCTUATION)
+    return _SPACES.sub(" ", text).strip().rstrip(_TRAILING).casefold()
 
 
 def url_key(url: str | None) -> str | None:
