@@ -69,6 +69,17 @@ def test_correct_chinese_and_lossy_mojibake_are_left_alone():
     assert repair_double_encoding(lossy) == (lossy, None)
 
 
+def test_double_encoded_runs_in_a_page_decoded_right_are_repaired():
+    """A CMS pasted mojibake into a page that is otherwise right (its "Müritz" and "Lâcher" stay)."""
+    runs = {"Earth’s": "latin-1", "isn’t": "sloppy-windows-1252", "Тимофей набрал": "cp1251"}
+    body = [*DE_BODY, "Le club de lecture « Lâcher prise » se réunit à Noël."]
+    body += [f"The report on {moj} was read twice." for moj in
+             (run.encode("utf-8").decode(codec) for run, codec in runs.items())]
+    assert "Earth’s" not in "".join(body)
+    article = extract(page_html(DE_TITLE, body).encode("utf-8"), url="http://127.0.0.1/a.html")
+    assert article.text.split("\n") == [*body[:3], *(f"The report on {run} was read twice." for run in runs)]
+
+
 def _mixed_texts(count: int, seed: int = 7) -> list[str]:
     """Short pages of ASCII, Latin-1/Windows-1252 and CJK text, and of UTF-8 and GBK mojibake
     (with GBK characters whose trail byte is ASCII), beside spaces, digits and punctuation."""

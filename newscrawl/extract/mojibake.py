@@ -18,6 +18,13 @@ unambiguous:
 
 A correctly decoded page of any of the evaluation sets is never changed (tests/test_mojibake.py
 runs them all where ../shared is present).
+
+A page decoded right may still hold runs that were double-encoded before the page was written
+(a CMS that pasted them so: "Earthâ\x80\x99s", "isnâ€™t", "РѕР±Р»Р°СЃС‚Рё"); browsers show them
+so, and so did newscrawl.  :func:`repair_mixed_encoding` repairs each such run with ftfy's
+``decode_inconsistent_utf8`` (Speer, ftfy), which changes a run only where it decodes as UTF-8
+and reads as mojibake ("Lâcher" stays).  ftfy's scan costs about as much as parsing the page,
+so it runs only on pages holding a character that starts the common runs (:data:`_RUN_LEADS`).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import re
 
 import ftfy
 import ftfy.bad_codecs  # noqa: F401 - registers the "sloppy-windows-1252" codec
+from ftfy.fixes import decode_inconsistent_utf8
 
 MIN_SUSPECT = 20  # non-ASCII characters a page needs before it can be called double-encoded
 MIN_CJK_SHARE = 0.9  # share of Han/CJK punctuation among the GBK decode's non-ASCII characters
@@ -53,6 +61,19 @@ _NOT_DOUBLE_ENCODED = re.compile(
     r"[^\x00-\x7f](?:(?<=[^\x00-\xff" + _1252_EXTRA + r"])|(?<=[\x00-\x7f].)(?=[\x00-\x2f\x3a-\x3f]|\Z))",
     re.DOTALL,
 )
+
+
+# First characters of double-encoded runs: UTF-8 lead bytes 0xC2-0xC3 (Latin-1's letters and signs),
+# 0xE2 (punctuation), 0xC4-0xC5 (Latin Extended), 0xCE-0xCF (Greek), 0xD0-0xD1 (Cyrillic), 0xD7-0xD9
+# (Hebrew, Arabic), 0xE4-0xE9 (CJK) read as Windows-1252 or Latin-1; 0xD0-0xD1 read as Windows-1251.
+_RUN_LEADS = "ÂÃâÄÅÎÏÐÑ×ØÙäåæçèéРС"
+
+
+def repair_mixed_encoding(text: str) -> str:
+    """``text`` with each double-encoded UTF-8 run inside it decoded (see the module's notes)."""
+    if text.isascii() or not any(lead in text for lead in _RUN_LEADS):
+        return text
+    return decode_inconsistent_utf8(text)
 
 
 def repair_double_encoding(text: str) -> tuple[str, str | None]:

@@ -12,7 +12,7 @@ from . import dom
 from .collector import collector_paused
 from .fields.images import noscript_images
 from .language import declared_language, detect_language
-from .mojibake import repair_double_encoding
+from .mojibake import repair_double_encoding, repair_mixed_encoding
 
 # Limits that bound the time and memory of one extraction (README, "Reliability").  Pages
 # over them are refused with ExtractionError("too-large"), not cut to a prefix: a prefix
@@ -59,6 +59,8 @@ class Page:
         if isinstance(data, bytes) and len(data) > 4 * MAX_HTML_CHARS:  # refuse before decoding
             raise ExtractionError("too-large", f"{len(data)} bytes > {4 * MAX_HTML_CHARS}")
         text, repaired = repair_double_encoding(dom.decode_html(data, content_type))
+        if repaired is None:
+            text = repair_mixed_encoding(text)
         if len(text) > MAX_HTML_CHARS:
             raise ExtractionError("too-large", f"{len(text)} characters > {MAX_HTML_CHARS}")
         root = dom.parse_html(text)
