@@ -294,6 +294,20 @@ def remove_noise(root: html.HtmlElement) -> None:
         if el.getparent() is not None:
             el.drop_tree()
     drop_bare_ruby_readings(root)
+    drop_heading_permalinks(root)
+
+
+# What a heading's link to itself shows (Markdown renderers, docs generators, WordPress plugins).
+PERMALINK_SIGNS = frozenset("#¶§🔗⚓")
+
+
+def drop_heading_permalinks(root: html.HtmlElement) -> None:
+    """Drop the link a heading holds to its own anchor, shown as a sign (``<h2><a href="#why">#</a>
+    Why</h2>``): it is no part of the heading's text (wcxb: 63 headings read "#Why" so)."""
+    found = [a for heading in root.iter(*HEADING_TAGS) for a in heading.iter("a")
+             if (a.get("href") or "").startswith("#") and a.text_content().strip() in PERMALINK_SIGNS]
+    for a in found:
+        a.drop_tree()
 
 
 def drop_bare_ruby_readings(root: html.HtmlElement) -> None:
