@@ -7,7 +7,7 @@ from lxml import html as lxml_html
 
 from newscrawl.evaluation.rich import markdown_headings, markdown_images, markdown_text
 from newscrawl.extract import extract
-from newscrawl.extract.render import blocks
+from newscrawl.extract.render import blocks, write
 from tests.pages import ARTICLE_PARAGRAPHS, english_article
 
 STRUCTURED = """
@@ -87,11 +87,11 @@ def test_oversized_tables_and_image_lists_are_capped_and_counted():
     rendering = blocks.render_body(root, (), lines, None, None)
     assert rendering.capped == {"table_rows": 50}
     assert rendering.markdown.count("| r") == blocks.MAX_TABLE_ROWS
-    pictures = "".join(f'<img src="/img/p{i}.jpg" alt="p{i}">' for i in range(blocks.MAX_IMAGES + 20))
+    pictures = "".join(f'<img src="/img/p{i}.jpg" alt="p{i}">' for i in range(write.MAX_IMAGES + 20))
     article = extract(english_article(extra_body=f"<p>{pictures}</p>"), url="https://example.com/a")
-    assert len(article.images) == blocks.MAX_IMAGES
+    assert len(article.images) == write.MAX_IMAGES
     assert article.capped == {"images": 20}
-    assert len(markdown_images(article.markdown)) == blocks.MAX_IMAGES
+    assert len(markdown_images(article.markdown)) == write.MAX_IMAGES
 
 
 DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"

@@ -20,7 +20,8 @@ from .fields.lead import placed_lead, with_standfirst
 from .fields.modified import find_modified
 from .page import Page
 from .render import render_body
-from .render.blocks import MAX_IMAGES, describe_image
+from .render.blocks import describe_image
+from .render.write import MAX_IMAGES
 
 # Characters of the scripts written without spaces between words: each counts as a word.
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"

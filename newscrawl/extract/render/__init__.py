@@ -7,7 +7,8 @@ sanitised HTML, from the very nodes whose text makes ``Article.text``.
   ``text`` lines (a method may drop or add lines after its walk), so that both renderings hold
   ``text`` and nothing else;
 - :mod:`.inline` — emphasis, links and escaping inside one block;
-- :mod:`.markdown`, :mod:`.html` — the two serialisations;
+- :mod:`.write` — the kept blocks written as Markdown and as HTML, lists, quotes and figures
+  around them;
 - :mod:`.urls` — which URLs may appear (http, https, mailto links; http(s) images), resolved.
 """
 

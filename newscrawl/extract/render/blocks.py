@@ -9,7 +9,8 @@ Body methods then edit the lines (a lead put first, furniture lines dropped at t
 body taken from JSON-LD): :func:`align` keeps the blocks whose lines ``text`` has, in order,
 and renders any other line of ``text`` as a plain paragraph, so that the renderings hold
 ``text``'s lines, in its order, and nothing it lacks (paragraphs written as a list's items show
-their bullet or number as the list's marker: :func:`_marked_lists`).
+their bullet or number as the list's marker: :func:`_marked_lists`).  :mod:`.write` writes the
+kept blocks out.
 """
 
 from __future__ import annotations
@@ -28,11 +29,11 @@ from .. import dom
 from ..fields import images as img_fields
 from ..tokens import HAN_RE as _HAN
 from . import inline
-from .urls import IMAGE_SCHEMES, markdown_destination, safe_url
+from .urls import IMAGE_SCHEMES, safe_url
+from .write import SHOWN, Rendering, serialise, table_html, table_markdown
 
 MAX_TABLE_ROWS = 200  # rows of one table rendered; the rest are counted in ``capped``
 MAX_TABLE_COLUMNS = 30
-MAX_IMAGES = 100  # images of one article rendered and listed
 MAX_TABLE_PICTURES = 10  # a table's first images looked at for an article picture
 MAX_TABLE_CELL_CHARS = 400  # a table with a longer cell lays out a page, it holds no data
 # Elements that make a table a layout grid rather than a data table.
@@ -55,7 +56,6 @@ HEADING_DEK_CHARS = 60  # a heading this long before the body's first paragraph 
 MAX_LEFT_OUT_PICTURES = 3
 MAX_LEFT_OUT_CAPTION_CHARS = 500
 LEFT_OUT_LINK_SHARE = 0.1
-_SHOWN = "_shown"  # an image's caption and credit as the page marks them, rendered with it (not exported)
 _SENTENCE_END = tuple(".!?。！？…:;,，；：")
 _EMPHASIS = ("strong", "em")
 
@@ -79,16 +79,6 @@ class Block:
     broken: bool = False  # the line follows a <br> (not a block's boundary) in the page
     capped: dict[str, int] = field(default_factory=dict)  # parts over a cap, counted when the block is kept
     finish: Callable[[], tuple[str, str, dict[str, int]]] | None = None  # md, html, capped: made when kept
-
-
-@dataclass
-class Rendering:
-    markdown: str
-    html: str
-    images: list[dict]
-    headings: list[str]
-    capped: dict[str, int]
-    lines: list[str]  # the body's lines, the captions and credits shown with their pictures left out
 
 
 class _Walker:
@@ -282,7 +272,7 @@ class _Walker:
             return None
         lines = dom.render_paragraphs(figure, self.skip)
         # Lines the page marks as the pictures' captions and credits, or only saying "Photo".
-        marked = any(i[_SHOWN] != (None, None) for i in found) or \
+        marked = any(i[SHOWN] != (None, None) for i in found) or \
             all(img_fields.no_generic(line) is None for line in lines)
         return Block("figure", lines, images=found, captioned=marked)
 
@@ -322,7 +312,7 @@ def _table_parts(table, skip: set) -> tuple[str, str, dict[str, int]]:
         capped["table_columns"] = width - MAX_TABLE_COLUMNS
         width = MAX_TABLE_COLUMNS
     rows = [(r + [("", False)] * width)[:width] for r in rows]
-    return _table_markdown(rows), _table_html(rows), capped
+    return table_markdown(rows), table_html(rows), capped
 
 
 def _skipped(el, top, skip: set) -> bool:
@@ -348,7 +338,7 @@ def describe_image(img, base_url: str | None, page_url: str | None, fallbacks: d
     alt = dom.normalize_space(img.get("alt")) or None
     found = {"url": url, "caption": caption, "alt": alt, "credit": credit}
     if shown:
-        found[_SHOWN] = (caption, credit)
+        found[SHOWN] = (caption, credit)
     if caption is None:
         # No caption shown: the picture's title, else its alt text, where CMSs put the caption they
         # do not show (fundus caption F1 0.439 -> 0.524; alt within <figure> only: 0.470).
@@ -385,74 +375,8 @@ def _longer_than(el, chars: int) -> bool:
     return text is not None and len(text) > chars and dom.non_space_len(text) > chars
 
 
-def _table_markdown(rows) -> str:
-    if not rows:
-        return ""
-
-    def row(cells) -> str:
-        return "| " + " | ".join(inline.escape_markdown(text) or " " for text, _ in cells) + " |"
-
-    out = [row(rows[0]), "|" + " --- |" * len(rows[0])]
-    out.extend(row(r) for r in rows[1:])
-    return "\n".join(out)
-
-
-def _table_html(rows) -> str:
-    out = ["<table>"]
-    for cells in rows:
-        out.append("<tr>" + "".join(
-            f"<{'th' if th else 'td'}>{html_lib.escape(text, quote=False)}</{'th' if th else 'td'}>"
-            for text, th in cells) + "</tr>")
-    out.append("</table>")
-    return "".join(out)
-
-
-def _image_markdown(image: dict, title: str = "") -> str:
-    alt = inline.escape_markdown(image["alt"] or "")
-    if title:  # a link title: backslash and quote escaped, as CommonMark reads it
-        title = ' "' + title.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return f"![{alt}]({markdown_destination(image['url'])}{title})"
-
-
-def _image_html(image: dict) -> str:
-    alt = html_lib.escape(image["alt"] or "", quote=True)
-    return f'<img src="{html_lib.escape(image["url"], quote=True)}" alt="{alt}">'
-
-
 def _image_block(image: dict) -> Block:
     return Block("image", [], images=[image])
-
-
-def _shown(image: dict) -> tuple[str | None, str | None]:
-    """The caption and credit shown under ``image``: those the page marks, else a caption that is
-    no repeat of the alt text (the picture's title)."""
-    caption, credit = image.get(_SHOWN) or (None, None)
-    if caption is None and image["caption"] != image["alt"]:
-        caption = image["caption"]
-    return caption, credit
-
-
-def _figure_render(block: Block) -> tuple[str, str]:
-    """Markdown and HTML of a figure: each picture with its caption and credit attached (the
-    Markdown image's title, which CommonMark readers show over the picture and keep out of the
-    text; ``<figcaption>caption <small>credit</small></figcaption>`` in HTML).  A figure whose
-    text the page does not mark as a caption shows that text as its caption."""
-    md: list[str] = []
-    pictures, captions = [], []
-    for image in block.images:
-        caption, credit = _shown(image)
-        md.append(_image_markdown(image, " — ".join(part for part in (caption, credit) if part)))
-        pictures.append(_image_html(image))
-        shown = html_lib.escape(caption or "", quote=False)
-        if credit:
-            shown = (shown + " " if shown else "") + f"<small>{html_lib.escape(credit, quote=False)}</small>"
-        if shown and shown not in captions:
-            captions.append(shown)
-    if block.lines and not block.captioned:
-        md.extend(inline.escape_block_start(inline.escape_markdown(line)) for line in block.lines)
-        captions = [html_lib.escape(line, quote=False) for line in block.lines]
-    caption_html = f"<figcaption>{'<br>'.join(captions)}</figcaption>" if captions else ""
-    return "\n\n".join(md), f"<figure>{''.join(pictures)}{caption_html}</figure>"
 
 
 def align(blocks: list[Block], lines: list[str]) -> list[Block]:
@@ -504,7 +428,7 @@ def render_body(root, skip, lines: list[str], base_url: str | None, page_url: st
                 fallbacks: dict | None = None) -> Rendering:
     """Markdown, HTML, images and headings of the body ``root`` minus ``skip``, holding ``lines``."""
     built = _Walker(root, skip, base_url, page_url, fallbacks).walk() if root is not None else []
-    return _serialise(_marked_lists(_empty_headings_demoted(_deks_demoted(align(built, lines)))))
+    return serialise(_marked_lists(_empty_headings_demoted(_deks_demoted(align(built, lines)))))
 
 
 def _marked_lists(blocks: list[Block]) -> list[Block]:
@@ -591,106 +515,3 @@ def _empty_headings_demoted(blocks: list[Block]) -> list[Block]:
     return blocks
 
 
-def _block_parts(block: Block) -> tuple[str, str]:
-    """Markdown and HTML of a block of text (no list or quote around it)."""
-    if block.kind == "h":
-        return "#" * block.level + " " + block.md, f"<h{block.level}>{block.html}</h{block.level}>"
-    if block.kind == "li":
-        marker = "1. " if block.ordered else "- "
-        return "  " * (block.level - 1) + marker + block.md, f"<li>{block.html}</li>"
-    if block.kind == "pre":
-        fence = "```"
-        while fence in block.md:
-            fence += "`"
-        return f"{fence}\n{block.md}\n{fence}", f"<pre><code>{block.html}</code></pre>"
-    if block.kind == "table":
-        return block.md, block.html
-    return inline.escape_block_start(block.md), f"<p>{block.html}</p>"
-
-
-def _continues(previous: Block | None, block: Block) -> bool:
-    """Whether ``block`` is a further line of the list item ``previous`` rendered (after a
-    ``<br>`` or a paragraph of its own in the same ``<li>``), not an item of its own."""
-    return block.kind == "li" and previous is not None and previous.kind == "li" and \
-        block.item is not None and block.item is previous.item and not block.quote and not previous.quote
-
-
-def _continue_item(block: Block, md_parts: list[str], html_parts: list[str]) -> None:
-    """``block`` appended to the list item rendered last: in Markdown a paragraph of the item,
-    indented under its marker (wcxb's reviewers write a ``<br>``'s next line so, and a reader
-    takes the item's first paragraph for the item: list-item precision 0.409 -> 0.427, recall
-    unchanged); in HTML inside its ``<li>``, after a ``<br>`` or as a paragraph, as on the page."""
-    indent = "  " * (block.level - 1) + ("   " if block.ordered else "  ")
-    md_parts[-1] += "\n\n" + indent + inline.escape_block_start(block.md)
-    part = f"<br>{block.html}" if block.broken else f"<p>{block.html}</p>"
-    html_parts[-1] = html_parts[-1][:-len("</li>")] + part + "</li>"
-
-
-def _serialise(blocks: list[Block]) -> Rendering:
-    capped: dict[str, int] = defaultdict(int)
-    md_parts: list[str] = []
-    html_parts: list[str] = []
-    images: list[dict] = []
-    headings: list[str] = []
-    lines: list[str] = []
-    seen: set[str] = set()
-    open_lists: list[str] = []
-    quote_open = 0
-    previous = None
-    for block in blocks:
-        if block.finish is not None:
-            block.md, block.html, block.capped = block.finish()
-        for key, count in block.capped.items():
-            capped[key] += count
-        if _continues(previous, block):
-            lines.extend(block.lines)
-            _continue_item(block, md_parts, html_parts)
-            continue  # ``previous`` stays the item's first block
-        if block.kind not in ("image", "figure"):
-            lines.extend(block.lines)
-            md, out = _block_parts(block)
-            if block.kind == "h":
-                headings.append(block.lines[0])
-        else:
-            fresh = [i for i in block.images if i["url"] not in seen]
-            if len(images) + len(fresh) > MAX_IMAGES:
-                capped["images"] += len(images) + len(fresh) - MAX_IMAGES
-                fresh = fresh[: max(0, MAX_IMAGES - len(images))]
-            seen.update(i["url"] for i in fresh)
-            images.extend({k: v for k, v in i.items() if k != _SHOWN} for i in fresh)
-            # A caption whose picture is shown already stays text.
-            block.captioned = block.captioned and bool(fresh)
-            if not block.captioned:
-                lines.extend(block.lines)
-            if not fresh and not block.lines:
-                continue
-            block.images = fresh
-            md, out = _figure_render(block)
-        # lists and quotes around the block, in HTML
-        want_list = (block.kind == "li") and ("ol" if block.ordered else "ul")
-        if open_lists and (not want_list or open_lists[-1] != want_list):
-            html_parts.append(f"</{open_lists.pop()}>")
-        if want_list and not open_lists:
-            html_parts.append(f"<{want_list}>")
-            open_lists.append(want_list)
-        if block.quote and not quote_open:
-            html_parts.append("<blockquote>")
-            quote_open = 1
-        elif not block.quote and quote_open:
-            html_parts.append("</blockquote>")
-            quote_open = 0
-        html_parts.append(out)
-        if block.quote:
-            md = "\n".join("> " + line if line else ">" for line in md.split("\n"))
-        joiner = "\n" if previous is not None and previous.kind == "li" and block.kind == "li" else "\n\n"
-        if previous is not None and previous.quote and block.quote and joiner == "\n\n":
-            joiner = "\n>\n"
-        if md_parts:
-            md_parts.append(joiner)
-        md_parts.append(md)
-        previous = block
-    while open_lists:
-        html_parts.append(f"</{open_lists.pop()}>")
-    if quote_open:
-        html_parts.append("</blockquote>")
-    return Rendering("".join(md_parts), "".join(html_parts), images, headings, dict(capped), lines)
