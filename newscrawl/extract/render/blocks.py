@@ -19,8 +19,6 @@ import html as html_lib
 import re
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from itertools import islice
 
 from lxml import etree, html
@@ -30,7 +28,7 @@ from ..fields import images as img_fields
 from ..tokens import HAN_RE as _HAN
 from . import inline
 from .urls import IMAGE_SCHEMES, safe_url
-from .write import SHOWN, Rendering, serialise, table_html, table_markdown
+from .write import SHOWN, Block, Rendering, serialise, table_html, table_markdown
 
 MAX_TABLE_ROWS = 200  # rows of one table rendered; the rest are counted in ``capped``
 MAX_TABLE_COLUMNS = 30
@@ -62,23 +60,6 @@ _EMPHASIS = ("strong", "em")
 
 # A list item holding a heading and at most this many characters more is that heading's item.
 HEADED_ITEM_SLACK = 2
-
-
-@dataclass
-class Block:
-    kind: str  # p, h, li, pre, table, figure, image
-    lines: list[str] = field(default_factory=list)
-    md: str = ""
-    html: str = ""
-    level: int = 0  # heading level; list depth
-    ordered: bool = False
-    quote: int = 0  # blockquote depth
-    images: list[dict] = field(default_factory=list)
-    captioned: bool = False  # a figure whose lines are its pictures' captions and credits, shown with them
-    item: object = None  # the <li> a list item's line is in: its next line in that <li> continues the item
-    broken: bool = False  # the line follows a <br> (not a block's boundary) in the page
-    capped: dict[str, int] = field(default_factory=dict)  # parts over a cap, counted when the block is kept
-    finish: Callable[[], tuple[str, str, dict[str, int]]] | None = None  # md, html, capped: made when kept
 
 
 class _Walker:

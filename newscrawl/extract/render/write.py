@@ -1,9 +1,9 @@
 """The kept blocks written out: Markdown (CommonMark with GFM tables) and sanitised HTML, with
 the images listed once each and the lines that make ``text``.
 
-:mod:`.blocks` walks the body into blocks and decides what each is; this module only writes
-them: lists and quotes opened and closed around their blocks, a list item's further lines kept
-in that item, a figure's pictures with their captions and credits attached (the Markdown
+:mod:`.blocks` walks the body into :class:`Block` s and decides what each is; this module only
+writes them: lists and quotes opened and closed around their blocks, a list item's further lines
+kept in that item, a figure's pictures with their captions and credits attached (the Markdown
 image's title, the HTML ``<figcaption>``), a data table's cells.
 """
 
@@ -11,17 +11,31 @@ from __future__ import annotations
 
 import html as html_lib
 from collections import defaultdict
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from . import inline
 from .urls import markdown_destination
 
-if TYPE_CHECKING:
-    from .blocks import Block
-
 MAX_IMAGES = 100  # images of one article rendered and listed
 SHOWN = "_shown"  # an image's caption and credit as the page marks them, rendered with it (not exported)
+
+
+@dataclass
+class Block:
+    kind: str  # p, h, li, pre, table, figure, image
+    lines: list[str] = field(default_factory=list)
+    md: str = ""
+    html: str = ""
+    level: int = 0  # heading level; list depth
+    ordered: bool = False
+    quote: int = 0  # blockquote depth
+    images: list[dict] = field(default_factory=list)
+    captioned: bool = False  # a figure whose lines are its pictures' captions and credits, shown with them
+    item: object = None  # the <li> a list item's line is in: its next line in that <li> continues the item
+    broken: bool = False  # the line follows a <br> (not a block's boundary) in the page
+    capped: dict[str, int] = field(default_factory=dict)  # parts over a cap, counted when the block is kept
+    finish: Callable[[], tuple[str, str, dict[str, int]]] | None = None  # md, html, capped: made when kept
 
 
 @dataclass
