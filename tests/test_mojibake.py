@@ -76,7 +76,9 @@ def test_double_encoded_runs_in_a_page_decoded_right_are_repaired():
     body += [f"The report on {moj} was read twice." for moj in
              (run.encode("utf-8").decode(codec) for run, codec in runs.items())]
     assert "Earth’s" not in "".join(body)
-    article = extract(page_html(DE_TITLE, body).encode("utf-8"), url="http://127.0.0.1/a.html")
+    data = page_html(DE_TITLE, body).encode("utf-8")
+    assert Page.from_html(data).encoding_repaired == "utf-8-runs"  # counted in a crawl's stats
+    article = extract(data, url="http://127.0.0.1/a.html")
     assert article.text.split("\n") == [*body[:3], *(f"The report on {run} was read twice." for run in runs)]
 
 

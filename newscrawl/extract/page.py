@@ -44,7 +44,8 @@ class Page:
     json_ld: list[dict] = field(default_factory=list)
     declared_language: str | None = None
     derived: dict = field(default_factory=dict, repr=False)  # values several steps ask for (the title)
-    encoding_repaired: str | None = None  # "utf-8"/"gbk": the text was double-encoded (.mojibake)
+    # "utf-8"/"gbk": the text was double-encoded (.mojibake); "utf-8-runs": runs inside it were
+    encoding_repaired: str | None = None
 
     @classmethod
     @collector_paused
@@ -59,8 +60,8 @@ class Page:
         if isinstance(data, bytes) and len(data) > 4 * MAX_HTML_CHARS:  # refuse before decoding
             raise ExtractionError("too-large", f"{len(data)} bytes > {4 * MAX_HTML_CHARS}")
         text, repaired = repair_double_encoding(dom.decode_html(data, content_type))
-        if repaired is None:
-            text = repair_mixed_encoding(text)
+        if repaired is None and (mixed := repair_mixed_encoding(text)) is not text and mixed != text:
+            text, repaired = mixed, "utf-8-runs"
         if len(text) > MAX_HTML_CHARS:
             raise ExtractionError("too-large", f"{len(text)} characters > {MAX_HTML_CHARS}")
         root = dom.parse_html(text)

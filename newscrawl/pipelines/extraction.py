@@ -66,7 +66,7 @@ def extract_fields(templates: CrawlTemplates, method: str, *, site: str, body: b
         page = Page.from_html(body, url=url, content_type=content_type)
         if page.encoding_repaired:
             templates.crawler.stats.inc_value(f"newscrawl/extract/encoding_repaired/{page.encoding_repaired}")
-            logger.info("Repaired double-encoded text (%s read as windows-1252) on %s",
+            logger.info("Repaired double-encoded text (%s, read as windows-1252 once too often) on %s",
                         page.encoding_repaired, url)
         # before the template library cleans the tree: as the library sees a page
         kind, probability = _page_type(page)
