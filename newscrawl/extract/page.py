@@ -60,10 +60,10 @@ class Page:
         if isinstance(data, bytes) and len(data) > 4 * MAX_HTML_CHARS:  # refuse before decoding
             raise ExtractionError("too-large", f"{len(data)} bytes > {4 * MAX_HTML_CHARS}")
         text, repaired = repair_double_encoding(dom.decode_html(data, content_type))
-        if repaired is None and (mixed := repair_mixed_encoding(text)) is not text and mixed != text:
-            text, repaired = mixed, "utf-8-runs"
         if len(text) > MAX_HTML_CHARS:
             raise ExtractionError("too-large", f"{len(text)} characters > {MAX_HTML_CHARS}")
+        if repaired is None and (mixed := repair_mixed_encoding(text)) is not text and mixed != text:
+            text, repaired = mixed, "utf-8-runs"
         root = dom.parse_html(text)
         elements = dom.element_count(root)
         if elements > MAX_ELEMENTS:
