@@ -133,26 +133,22 @@ def _rejoined(tokens: list[tuple]) -> list[tuple]:
     """``tokens`` without each close of a mark that the next token opens again (a link: to the
     same address)."""
     out: list[tuple] = []
+    hrefs: list[str | None] = []  # the addresses of the links open now
+    closed_href = None  # the address of the link closed last
     for token in tokens:
-        if token[0] == "o" and out and out[-1][0] == "c" and out[-1][1] == token[1] and \
-                (token[1] != "a" or _href_open(out, token[2])):
+        kind = token[0]
+        if kind == "o" and out and out[-1][0] == "c" and out[-1][1] == token[1] and \
+                (token[1] != "a" or closed_href == token[2]):
             out.pop()
+            if token[1] == "a":
+                hrefs.append(token[2])
             continue
+        if kind == "o" and token[1] == "a":
+            hrefs.append(token[2])
+        elif kind == "c" and token[1] == "a" and hrefs:
+            closed_href = hrefs.pop()
         out.append(token)
     return out
-
-
-def _href_open(tokens: list[tuple], href: str | None) -> bool:
-    """Whether the link closed last in ``tokens`` (ending in its close) was opened to ``href``."""
-    depth = 0
-    for token in reversed(tokens):
-        if token[0] == "c" and token[1] == "a":
-            depth += 1
-        elif token[0] == "o" and token[1] == "a":
-            depth -= 1
-            if depth == 0:
-                return token[2] == href
-    return False
 
 
 def _open(mark: str, href: str | None, md: list[str], out: list[str]) -> None:
