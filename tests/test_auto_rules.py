@@ -296,6 +296,17 @@ def test_page_builder_widget_wrappers_are_not_sidebar_widgets():
     assert element_weight(lxml_html.fragment_fromstring('<div class="widget widget_archive">x</div>')) == 0
 
 
+def test_an_editors_widget_wrappers_saved_with_the_article_are_not_sidebar_widgets():
+    # CKEditor saved its editing wrappers ("ck-widget") with the article: a grid of
+    # plant portraits, each a picture, a name and a paragraph, after the introduction.
+    cells = "".join(f'<div class="ck-widget ck-widget row" contenteditable="false"><div class="col-lg">'
+                    f'<img src="/p{i}.jpg" alt=""><p>{p}</p></div></div>' for i, p in enumerate(ARTICLE_PARAGRAPHS[1:]))
+    body = f'<p>{ARTICLE_PARAGRAPHS[0]}</p><div class="ck-widget bs_grid" contenteditable="false">{cells}</div>'
+    html = english_article(paragraphs=[], extra_body=body)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+    assert element_weight(lxml_html.fragment_fromstring('<div class="widget ck-widget">x</div>')) == 0
+
+
 def test_a_results_table_in_the_marked_body_is_kept_with_it():
     # Names and numbers have no stop words: the table reads as noise, and the marked body
     # holding it would lose to its own introduction.

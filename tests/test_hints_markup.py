@@ -54,9 +54,9 @@ PIECES = ["ad", "ads", "nav", "foot", "tag", "tags", "article", "body", "text", 
           "\u212a", "\u0130", "\u03a3", "entry", "caption", "share", "1", "meta",
           "related", "footer", "widget"]
 # Every word of the three patterns, and what their guarded alternatives look around them for.
-WORDS = [*hints._NEGATIVE_WORDS, *hints._NEGATIVE_GUARDED, *hints._POSITIVE_WORDS, "elementor-", "dialogue",
+WORDS = [*hints._NEGATIVE_WORDS, *hints._NEGATIVE_GUARDED, *hints._POSITIVE_WORDS, "elementor-", "ck-", "dialogue",
          "the", "bio", "box", "card", "ue", "s", "-", "_", " ", "x", "1", "WIDGET", "Text", "has-", "with-", "--",
-         "-off-canvas-main", "article-", "post-", "data", "__", "entry"]
+         "-off-canvas-main", "article-", "post-", "data", "__", "entry", "entries", "stor", "new"]
 
 
 def random_name(rng: random.Random) -> str | None:

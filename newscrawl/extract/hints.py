@@ -28,7 +28,7 @@ _NEGATIVE_WORDS = (
     "feedback", "trackback", "pingback", "profile", "dropdown", "buybox",
 )
 _NEGATIVE_GUARDED = {
-    "widget": r"(?<!elementor-)widget",
+    "widget": r"(?<!elementor-)(?<!ck-)widget",  # not CKEditor's own wrappers, saved with the article
     # Not a modifier saying a section holds ads ("o-section--has-ads", "Section--Ads").
     "ad": r"(?:^|[-_ ])(?<!has-)(?<!with-)(?:ad|(?<!--)ads)(?:$|[-_ ])",
     "foot": r"foot(?:$|[-_ ])",
@@ -57,7 +57,7 @@ _LAYOUT_WORDS = ("sidebar", "side-bar", "widget", "banner", "masthead")
 DOMINANT_NEGATIVE = re.compile("|".join([
     *(re.escape(word) for word in _NEGATIVE_WORDS if word not in _LAYOUT_WORDS),
     *(guard for word, guard in _NEGATIVE_GUARDED.items() if word not in _LAYOUT_WORDS),
-    r"(?<!elementor-)(?<!article-)(?<!article_)(?<!story-)(?<!post-)(?<!entry-)widget",
+    r"(?<!elementor-)(?<!ck-)(?<!article-)(?<!article_)(?<!story-)(?<!post-)(?<!entry-)widget",
 ]))
 _POSITIVE_WORDS = (
     "article", "body", "content", "entry", "hentry", "h-entry", "main", "post", "text", "blog", "story",
