@@ -631,3 +631,15 @@ def test_an_authors_section_after_the_article_is_not_body():
     assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
     assert weight_of('<div class="post-authors-list">x</div>') == 0
     assert weight_of('<div class="article-author">x</div>') > 0  # the byline's own element is not a box
+
+
+def test_a_list_of_the_sites_recent_posts_inside_the_article_is_not_body():
+    recent = ('<section class="recent-articles-carousel-section"><h2>Recent Blogs</h2>'
+              + "".join(f"<div><h3>Top {n} companies in the global {market} market</h3><p>The {market} market grew "
+                        f"again last year, and these are the companies that lead it.</p></div>"
+                        for n, market in ((10, "taxi"), (5, "oats"), (7, "battery")))
+              + "</section>")
+    html = english_article(extra_body=recent)
+    assert extract(html, method="auto").text.split("\n") == ARTICLE_PARAGRAPHS
+    assert weight_of('<ul class="widget_recent_entries recent-posts">x</ul>') == 0
+    assert weight_of('<h2 id="how-have-recent-deaths-among-adolescents-changed">x</h2>') > 0  # its words

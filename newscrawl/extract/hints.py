@@ -46,6 +46,9 @@ _NEGATIVE_GUARDED = {
     # What stands in for content not shown (a blocked embed's consent notice), but not ASP.NET's
     # "ContentPlaceHolder1", the page's main region.
     "placeholder": r"(?<!content)placeholder",
+    # Lists of the site's latest posts ("recent-posts", "widget_recent_entries"), not a heading's
+    # id made of its words.
+    "recent": r"recent[-_ ]?(?:post|article|entr|new|stor|blog|item|update|content|comment)",
 }
 NEGATIVE = re.compile("|".join([*map(re.escape, _NEGATIVE_WORDS), *_NEGATIVE_GUARDED.values()]))
 # Within one class token a boilerplate word names what the element is, whatever body word
