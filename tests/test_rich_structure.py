@@ -149,7 +149,9 @@ def test_one_list_item_stays_one_item_across_its_line_breaks_and_paragraphs():
 def test_a_headings_link_to_its_own_anchor_is_no_part_of_its_text():
     extra = (f'<h2 id="money"><a class="heading-permalink" href="#money" title="Permalink">#</a>Where the money goes</h2>'
              f'<p>{MORE[0]}</p><h2><a href="#parks">1</a> Parks and schools</h2><p>{MORE[1]}</p>'
-             f'<h2 id="next">What comes next <a href="#next">¶</a></h2><p>{MORE[2]}</p>')  # "1" is the heading's
+             f'<h2 id="next">What comes next <a href="#next">¶</a></h2><p>{MORE[2]}</p>'  # "1" is the heading's
+             f'<h2 id="section4">The vote<a class="subhead-anchor" href="#section4">#section4</a></h2><p>{MORE[3]}</p>')
     found = article(extra)
-    assert markdown_headings(found.markdown) == ["Where the money goes", "1 Parks and schools", "What comes next"]
+    assert markdown_headings(found.markdown) == ["Where the money goes", "1 Parks and schools", "What comes next",
+                                                 "The vote"]
     assert "Where the money goes" in found.text.split("\n") and "#" not in found.text

@@ -303,9 +303,11 @@ PERMALINK_SIGNS = frozenset("#¶§🔗⚓")
 
 def drop_heading_permalinks(root: html.HtmlElement) -> None:
     """Drop the link a heading holds to its own anchor, shown as a sign (``<h2><a href="#why">#</a>
-    Why</h2>``): it is no part of the heading's text (wcxb: 63 headings read "#Why" so)."""
+    Why</h2>``) or as the anchor itself (``<a href="#section3">#section3</a>``): it is no part of
+    the heading's text (wcxb: 63 headings read "#Why" so)."""
     found = [a for heading in root.iter(*HEADING_TAGS) for a in heading.iter("a")
-             if (a.get("href") or "").startswith("#") and a.text_content().strip() in PERMALINK_SIGNS]
+             if (href := a.get("href") or "").startswith("#")
+             and ((shown := a.text_content().strip()) in PERMALINK_SIGNS or shown == href)]
     for a in found:
         a.drop_tree()
 
