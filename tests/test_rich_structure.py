@@ -155,3 +155,19 @@ def test_a_headings_link_to_its_own_anchor_is_no_part_of_its_text():
     assert markdown_headings(found.markdown) == ["Where the money goes", "1 Parks and schools", "What comes next",
                                                  "The vote"]
     assert "Where the money goes" in found.text.split("\n") and "#" not in found.text
+
+
+def test_a_code_block_keeps_its_lines_and_indentation_in_the_markdown_and_the_html():
+    # A static-site generator's highlighter (one <span> per line, the page's newlines between
+    # them), and a CMS's code box whose lines are <br>-separated, indented with &nbsp;.
+    highlighted = ('<div class="highlight"><pre tabindex="0"><code class="language-bash">'
+                   '<span style="display:flex"><span style="color:#75715e"># Fetch the minutes</span>\n</span>'
+                   '<span style="display:flex"><span>git clone https://example.com/council.git\n</span></span>'
+                   '<span style="display:flex"><span>cd council\n</span></span></code></pre></div>')
+    boxed = "<pre>def total(items):<br>&nbsp;&nbsp;&nbsp;&nbsp;return sum(items)<br>print(total([1, 2]))</pre>"
+    found = article(f"<p>{MORE[0]}</p>{highlighted}<p>{MORE[1]}</p>{boxed}<p>{MORE[2]}</p>")
+    assert "```\n# Fetch the minutes\ngit clone https://example.com/council.git\ncd council\n```" in found.markdown
+    assert "```\ndef total(items):\n    return sum(items)\nprint(total([1, 2]))\n```" in found.markdown
+    assert "<pre><code>def total(items):\n    return sum(items)\nprint(total([1, 2]))</code></pre>" in found.html
+    assert markdown_headings(found.markdown) == []  # a shell comment is no heading
+    assert "# Fetch the minutes git clone https://example.com/council.git cd council" in found.text.split("\n")

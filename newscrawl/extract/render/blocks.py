@@ -62,6 +62,18 @@ _EMPHASIS = ("strong", "em")
 HEADED_ITEM_SLACK = 2
 
 
+def _code(raw: str) -> str:
+    """A ``<pre>``'s text as the page lays it out: its lines and their indentation kept, the
+    blank lines around it and the spaces closing each line dropped (``text`` holds it with its white
+    space collapsed, as a browser's reader view copies it)."""
+    lines = [line.rstrip() for line in raw.replace("\xa0", " ").expandtabs(4).split("\n")]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
 class _Walker:
     def __init__(self, root, skip, base_url, page_url, fallbacks):
         self.root, self.skip = root, set(skip)
@@ -126,7 +138,9 @@ class _Walker:
             return Block("li", [line], md, out, level=len(lists), ordered=lists[-1] == "ol", quote=quote,
                          item=item, broken=self.broken)
         if "pre" in tags:
-            return Block("pre", [line], line, html_lib.escape(line, quote=False), quote=quote)
+            code = _code("".join(self.plain))
+            return Block("pre", [line], code, html_lib.escape(code, quote=False), quote=quote,
+                         item=next(el for el in reversed(self.stack) if el.tag == "pre"))
         if self.chars and self.bold >= self.chars and _bold_heading(line) and \
                 not any(tag in ("td", "th", "a", "figcaption") for tag in tags):
             plain_md, plain_html = inline.render_text(line)

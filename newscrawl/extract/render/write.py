@@ -32,7 +32,9 @@ class Block:
     quote: int = 0  # blockquote depth
     images: list[dict] = field(default_factory=list)
     captioned: bool = False  # a figure whose lines are its pictures' captions and credits, shown with them
-    item: object = None  # the <li> a list item's line is in: its next line in that <li> continues the item
+    # The <li> a list item's line is in: its next line in that <li> continues the item; the <pre> a
+    # line of code is in: its lines after a <br> stay in that code block.
+    item: object = None
     broken: bool = False  # the line follows a <br> (not a block's boundary) in the page
     capped: dict[str, int] = field(default_factory=dict)  # parts over a cap, counted when the block is kept
     finish: Callable[[], tuple[str, str, dict[str, int]]] | None = None  # md, html, capped: made when kept
@@ -149,6 +151,20 @@ def _continue_item(block: Block, md_parts: list[str], html_parts: list[str]) -> 
     html_parts[-1] = html_parts[-1][:-len("</li>")] + part + "</li>"
 
 
+def _code_joined(blocks: list[Block]) -> list[Block]:
+    """The lines of one ``<pre>`` that ``<br>`` s part (each its own block) as one code block."""
+    out: list[Block] = []
+    for block in blocks:
+        previous = out[-1] if out else None
+        if block.kind == "pre" and previous is not None and previous.kind == "pre" and \
+                block.item is not None and block.item is previous.item and block.quote == previous.quote:
+            out[-1] = Block("pre", previous.lines + block.lines, f"{previous.md}\n{block.md}",
+                            f"{previous.html}\n{block.html}", quote=block.quote, item=block.item)
+        else:
+            out.append(block)
+    return out
+
+
 def serialise(blocks: list[Block]) -> Rendering:
     capped: dict[str, int] = defaultdict(int)
     md_parts: list[str] = []
@@ -160,7 +176,7 @@ def serialise(blocks: list[Block]) -> Rendering:
     open_lists: list[str] = []
     quote_open = 0
     previous = None
-    for block in blocks:
+    for block in _code_joined(blocks):
         if block.finish is not None:
             block.md, block.html, block.capped = block.finish()
         for key, count in block.capped.items():
