@@ -171,3 +171,12 @@ def test_a_code_block_keeps_its_lines_and_indentation_in_the_markdown_and_the_ht
     assert "<pre><code>def total(items):\n    return sum(items)\nprint(total([1, 2]))</code></pre>" in found.html
     assert markdown_headings(found.markdown) == []  # a shell comment is no heading
     assert "# Fetch the minutes git clone https://example.com/council.git cd council" in found.text.split("\n")
+
+
+def test_a_call_to_action_boxs_title_is_no_subheading_a_section_beside_one_is():
+    box = ('<div class="wp-block-cta cta-box"><h3>Sign up and try CityDesk free for 14 days</h3>'
+           "<p>CityDesk helps a council's staff answer residents faster, with every request in one place.</p></div>")
+    extra = (f'<div class="above-cta"><h2>Where the money goes</h2><p>{MORE[0]}</p></div>{box}'
+             f'<h2>What comes next</h2><p>{MORE[1]}</p>')
+    found = article(extra)
+    assert markdown_headings(found.markdown) == ["Where the money goes", "What comes next"]

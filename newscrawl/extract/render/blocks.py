@@ -47,6 +47,11 @@ LINKED_HEADING_SHARE = 0.5  # of a heading's characters in links: a teaser headl
 MIN_MARKED_ITEMS = 2
 _BULLET = re.compile(r"[•▪◦●■►‣✓✔]\s+(?=\S)")
 _NUMBERED = re.compile(r"(\d{1,2})[.)]\s+(?=\S)")
+# The class or id token of a call-to-action box (wp-block-cta, hs-cta-wrapper, cta-banner), not of
+# what stands beside one ("above-cta", "has-cta").
+_CALL_TO_ACTION = re.compile(
+    r"(?:^|[-_\s])(?<!above-)(?<!below-)(?<!before-)(?<!after-)(?<!has-)(?<!with-)(?<!no-)cta(?:$|[-_\s])",
+    re.IGNORECASE)
 HEADING_DEK_CHARS = 60  # a heading this long before the body's first paragraph is a dek
 # A subtree the body method left out still shows the article's pictures when it is a picture with
 # its caption: this many images at most, a caption's length of text, links on at most this share of
@@ -129,6 +134,9 @@ class _Walker:
             heading = 0  # a list's items set as headings (<li><h3>hemp</h3></li>) are its items
         if heading and self.linked >= LINKED_HEADING_SHARE * self.chars:
             heading = 0  # a heading linked within the site is a teaser's headline: another article's
+        if heading and any(_CALL_TO_ACTION.search(f"{el.get('class') or ''} {el.get('id') or ''}")
+                           for el in self.stack):
+            heading = 0  # a call-to-action box's title ("Sign up and try it free"), not a section's
         if heading:  # a heading is bold already: its emphasis is dropped, its links kept
             if self.marked:
                 md, out = inline.render([t for t in self.tokens if t[0] == "t" or t[1] not in _EMPHASIS])
