@@ -152,16 +152,28 @@ def _continue_item(block: Block, md_parts: list[str], html_parts: list[str]) -> 
 
 
 def _code_joined(blocks: list[Block]) -> list[Block]:
-    """The lines of one ``<pre>`` that ``<br>`` s part (each its own block) as one code block."""
+    """The lines of one ``<pre>`` that ``<br>`` s part (each its own block) as one code block,
+    joined once per run (a box of thousands of lines costs one pass)."""
     out: list[Block] = []
+    run: list[Block] = []
+
+    def close() -> None:
+        if len(run) > 1:
+            out.append(Block("pre", [line for b in run for line in b.lines], "\n".join(b.md for b in run),
+                             "\n".join(b.html for b in run), quote=run[0].quote, item=run[0].item))
+        else:
+            out.extend(run)
+        run.clear()
+
     for block in blocks:
-        previous = out[-1] if out else None
-        if block.kind == "pre" and previous is not None and previous.kind == "pre" and \
-                block.item is not None and block.item is previous.item and block.quote == previous.quote:
-            out[-1] = Block("pre", previous.lines + block.lines, f"{previous.md}\n{block.md}",
-                            f"{previous.html}\n{block.html}", quote=block.quote, item=block.item)
+        code = block.kind == "pre" and block.item is not None
+        if not (code and run and block.item is run[-1].item and block.quote == run[-1].quote):
+            close()
+        if code:
+            run.append(block)
         else:
             out.append(block)
+    close()
     return out
 
 
