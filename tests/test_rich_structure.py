@@ -180,3 +180,13 @@ def test_a_call_to_action_boxs_title_is_no_subheading_a_section_beside_one_is():
              f'<h2>What comes next</h2><p>{MORE[1]}</p>')
     found = article(extra)
     assert markdown_headings(found.markdown) == ["Where the money goes", "What comes next"]
+
+
+def test_an_item_and_a_code_box_of_thousands_of_lines_stay_one_item_and_one_block():
+    lines = [f"Line {n} of the council's list of works" for n in range(3000)]
+    code = [f"works[{n}] = plan({n})" for n in range(3000)]
+    found = article(f"<p>{MORE[0]}</p><ul><li>{'<br>'.join(lines)}</li><li>{MORE[1]}</li></ul>"
+                    f"<pre>{'<br>'.join(code)}</pre><p>{MORE[2]}</p>")
+    assert markdown_list_items(found.markdown) == [lines[0], MORE[1]]
+    assert found.markdown.count("```") == 2 and "\n".join(code) in found.markdown
+    assert found.html.count("<li>") == 2 and found.html.count("<pre>") == 1

@@ -25,6 +25,7 @@ from lxml import etree, html
 
 from .. import dom
 from ..fields import images as img_fields
+from ..hints import descriptor
 from ..tokens import HAN_RE as _HAN
 from . import inline
 from .urls import IMAGE_SCHEMES, safe_url
@@ -49,7 +50,7 @@ _BULLET = re.compile(r"[•▪◦●■►‣✓✔]\s+(?=\S)")
 _NUMBERED = re.compile(r"(\d{1,2})[.)]\s+(?=\S)")
 # The class or id token of a call-to-action box (wp-block-cta, hs-cta-wrapper, cta-banner), not of
 # what stands beside one ("above-cta", "has-cta").
-_CALL_TO_ACTION = re.compile(
+_CALL_TO_ACTION_MARKUP = re.compile(
     r"(?:^|[-_\s])(?<!above-)(?<!below-)(?<!before-)(?<!after-)(?<!has-)(?<!with-)(?<!no-)cta(?:$|[-_\s])",
     re.IGNORECASE)
 HEADING_DEK_CHARS = 60  # a heading this long before the body's first paragraph is a dek
@@ -111,11 +112,12 @@ class _Walker:
 
     def flush(self) -> None:
         if self.plain:
-            line = dom.normalize_space("".join(self.plain))
+            raw = "".join(self.plain)
+            line = dom.normalize_space(raw)
             if line:
                 # Text alone renders as the line itself (the tokens' white space collapsed as in it)
                 md, out = inline.render(self.tokens) if self.marked else inline.render_text(line)
-                self.blocks.append(self._paragraph(line, md, out))
+                self.blocks.append(self._paragraph(line, md, out, raw))
             self.plain = []
         if self.pending_images:
             self.blocks.extend(_image_block(image) for image in self.pending_images)
@@ -125,7 +127,7 @@ class _Walker:
             self.marked = bool(self.marks)
         self.bold = self.chars = self.linked = 0
 
-    def _paragraph(self, line: str, md: str, out: str) -> Block:
+    def _paragraph(self, line: str, md: str, out: str, raw: str) -> Block:
         tags = [el.tag for el in self.stack]
         quote = tags.count("blockquote")
         heading = next((_HEADINGS[tag] for tag in reversed(tags) if tag in _HEADINGS), 0)
@@ -134,8 +136,7 @@ class _Walker:
             heading = 0  # a list's items set as headings (<li><h3>hemp</h3></li>) are its items
         if heading and self.linked >= LINKED_HEADING_SHARE * self.chars:
             heading = 0  # a heading linked within the site is a teaser's headline: another article's
-        if heading and any(_CALL_TO_ACTION.search(f"{el.get('class') or ''} {el.get('id') or ''}")
-                           for el in self.stack):
+        if heading and any(_CALL_TO_ACTION_MARKUP.search(descriptor(el)) for el in self.stack):
             heading = 0  # a call-to-action box's title ("Sign up and try it free"), not a section's
         if heading:  # a heading is bold already: its emphasis is dropped, its links kept
             if self.marked:
@@ -146,7 +147,7 @@ class _Walker:
             return Block("li", [line], md, out, level=len(lists), ordered=lists[-1] == "ol", quote=quote,
                          item=item, broken=self.broken)
         if "pre" in tags:
-            code = _code("".join(self.plain))
+            code = _code(raw)
             return Block("pre", [line], code, html_lib.escape(code, quote=False), quote=quote,
                          item=next(el for el in reversed(self.stack) if el.tag == "pre"))
         if self.chars and self.bold >= self.chars and _bold_heading(line) and \

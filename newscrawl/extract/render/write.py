@@ -133,47 +133,56 @@ def _block_parts(block: Block) -> tuple[str, str]:
     return inline.escape_block_start(block.md), f"<p>{block.html}</p>"
 
 
-def _continues(previous: Block | None, block: Block) -> bool:
-    """Whether ``block`` is a further line of the list item ``previous`` rendered (after a
-    ``<br>`` or a paragraph of its own in the same ``<li>``), not an item of its own."""
-    return block.kind == "li" and previous is not None and previous.kind == "li" and \
-        block.item is not None and block.item is previous.item and not block.quote and not previous.quote
+def _continues(first: Block, block: Block) -> bool:
+    """Whether ``block`` is a further line of the element whose first line is ``first``: of a list
+    item (after a ``<br>`` or in a paragraph of its own in the same ``<li>``), or of a ``<pre>``
+    whose lines ``<br>`` s part."""
+    if block.item is None or block.item is not first.item or block.kind != first.kind:
+        return False
+    if block.kind == "li":
+        return not block.quote and not first.quote
+    return block.kind == "pre" and block.quote == first.quote
 
 
-def _continue_item(block: Block, md_parts: list[str], html_parts: list[str]) -> None:
-    """``block`` appended to the list item rendered last: in Markdown a paragraph of the item,
-    indented under its marker (wcxb's reviewers write a ``<br>``'s next line so, and a reader
-    takes the item's first paragraph for the item: list-item precision 0.409 -> 0.427, recall
-    unchanged); in HTML inside its ``<li>``, after a ``<br>`` or as a paragraph, as on the page."""
-    indent = "  " * (block.level - 1) + ("   " if block.ordered else "  ")
-    md_parts[-1] += "\n\n" + indent + inline.escape_block_start(block.md)
-    part = f"<br>{block.html}" if block.broken else f"<p>{block.html}</p>"
-    html_parts[-1] = html_parts[-1][:-len("</li>")] + part + "</li>"
+def _joined(run: list[Block]) -> Block:
+    """The lines of one element (:func:`_continues`) as one block.
+
+    A list item's further lines are, in Markdown, paragraphs of the item indented under its marker
+    (wcxb's reviewers write a ``<br>``'s next line so, and a reader takes the item's first
+    paragraph for the item: list-item precision 0.409 -> 0.427, recall unchanged); in HTML they
+    stay inside its ``<li>``, after a ``<br>`` or as a paragraph, as on the page.  A ``<pre>``'s
+    lines are one code block."""
+    first = run[0]
+    lines = [line for block in run for line in block.lines]
+    if first.kind == "pre":
+        return Block("pre", lines, "\n".join(b.md for b in run), "\n".join(b.html for b in run),
+                     quote=first.quote, item=first.item)
+    md = [first.md]
+    html = [first.html]
+    for block in run[1:]:
+        indent = "  " * (block.level - 1) + ("   " if block.ordered else "  ")
+        md.append("\n\n" + indent + inline.escape_block_start(block.md))
+        html.append(f"<br>{block.html}" if block.broken else f"<p>{block.html}</p>")
+    return Block("li", lines, "".join(md), "".join(html), level=first.level, ordered=first.ordered,
+                 quote=first.quote, item=first.item, broken=first.broken)
 
 
-def _code_joined(blocks: list[Block]) -> list[Block]:
-    """The lines of one ``<pre>`` that ``<br>`` s part (each its own block) as one code block,
-    joined once per run (a box of thousands of lines costs one pass)."""
+def _one_per_element(blocks: list[Block]) -> list[Block]:
+    """``blocks`` with each run of lines of one element (:func:`_continues`) joined into one block,
+    once per run: an item or a code box of thousands of lines costs one pass."""
     out: list[Block] = []
     run: list[Block] = []
-
-    def close() -> None:
-        if len(run) > 1:
-            out.append(Block("pre", [line for b in run for line in b.lines], "\n".join(b.md for b in run),
-                             "\n".join(b.html for b in run), quote=run[0].quote, item=run[0].item))
-        else:
-            out.extend(run)
-        run.clear()
-
     for block in blocks:
-        code = block.kind == "pre" and block.item is not None
-        if not (code and run and block.item is run[-1].item and block.quote == run[-1].quote):
-            close()
-        if code:
+        if run and _continues(run[0], block):
             run.append(block)
-        else:
+            continue
+        if run:
+            out.append(_joined(run) if len(run) > 1 else run[0])
+        run = [block] if block.kind in ("li", "pre") and block.item is not None else []
+        if not run:
             out.append(block)
-    close()
+    if run:
+        out.append(_joined(run) if len(run) > 1 else run[0])
     return out
 
 
@@ -188,15 +197,11 @@ def serialise(blocks: list[Block]) -> Rendering:
     open_lists: list[str] = []
     quote_open = 0
     previous = None
-    for block in _code_joined(blocks):
+    for block in _one_per_element(blocks):
         if block.finish is not None:
             block.md, block.html, block.capped = block.finish()
         for key, count in block.capped.items():
             capped[key] += count
-        if _continues(previous, block):
-            lines.extend(block.lines)
-            _continue_item(block, md_parts, html_parts)
-            continue  # ``previous`` stays the item's first block
         if block.kind not in ("image", "figure"):
             lines.extend(block.lines)
             md, out = _block_parts(block)
