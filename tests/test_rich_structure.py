@@ -190,3 +190,24 @@ def test_an_item_and_a_code_box_of_thousands_of_lines_stay_one_item_and_one_bloc
     assert markdown_list_items(found.markdown) == [lines[0], MORE[1]]
     assert found.markdown.count("```") == 2 and "\n".join(code) in found.markdown
     assert found.html.count("<li>") == 2 and found.html.count("<pre>") == 1
+
+
+def test_numbered_headings_linked_to_the_brands_sites_between_the_sections_paragraphs_are_kept():
+    # A "best of" post as WordPress writes it: each entry an <h3> "N. <a>Brand</a>" linked to the
+    # brand's site, then its paragraphs, all siblings in the post's content; headings of one tag and
+    # class led by a link are what a teaser list looks like, but these link off the site.
+    agencies = {
+        "Northwind Social": ["Northwind runs paid and organic campaigns for consumer brands on four networks.",
+                             "Its team of forty writes, shoots and edits the content in its own studio."],
+        "Bright Harbor": ["The agency began as a community management shop and now plans whole launches.",
+                          "Clients praise its weekly reports, which say what worked and what did not."],
+        "Tallgrass Media": ["Tallgrass works with hospitals and colleges, where every post needs approval.",
+                            "It builds the calendars months ahead, so that the reviews never hold it up."],
+    }
+    post = "".join(f'<h3 class="wp-block-heading">{n}. <a href="https://www.{a.split()[0].lower()}.example.net/" '
+                   f'target="_blank">{a}</a></h3>' + "".join(f"<p>{p}</p>" for p in paragraphs)
+                   for n, (a, paragraphs) in enumerate(agencies.items(), 1))
+    found = article(post)
+    assert markdown_headings(found.markdown) == [f"{n}. {a}" for n, a in enumerate(agencies, 1)]
+    assert all(p in found.text.split("\n") for paragraphs in agencies.values() for p in paragraphs)
+

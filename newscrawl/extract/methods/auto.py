@@ -156,7 +156,10 @@ class Gain:
             page.derived.setdefault(TEXT_LENGTHS, (elements, text, raw_links.astype(np.int64)))
         total = float(raw_valid[0]) or 1
 
+        host = dom.host_of(page.url)
+        # A heading linked off the site names its section's subject, as in prune(): not a teaser.
         teasers = teaser_items(tree, classes, text_at, tail_at, raw_valid, raw_noise, raw_links, total)
+        teasers = {i for i in teasers if not dom.off_site_heading(elements[i], host)}
         for i in teasers:
             own_weight[i] = 0.0
         # Whatever holds most of the page's text is the page, whatever its markup says
@@ -215,7 +218,7 @@ class Gain:
         self.noises: list[float] = noise.tolist()
         self.link_lengths: list[int] = raw_links.astype(np.int64).tolist()
         self.body = body
-        self.host = dom.host_of(page.url)
+        self.host = host
 
     def score(self, el: html.HtmlElement, lam: float) -> float:
         i = self.index[el]
