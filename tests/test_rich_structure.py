@@ -211,3 +211,53 @@ def test_numbered_headings_linked_to_the_brands_sites_between_the_sections_parag
     assert markdown_headings(found.markdown) == [f"{n}. {a}" for n, a in enumerate(agencies, 1)]
     assert all(p in found.text.split("\n") for paragraphs in agencies.values() for p in paragraphs)
 
+
+def test_a_directory_article_full_of_links_to_the_sites_profiles_is_the_body_not_its_first_list():
+    # A movers' directory post (a WordPress <article class="post">): a few paragraphs between long
+    # rankings whose names link to the site's own profile pages, each with a rating and a review
+    # line.  Its links outweigh its prose, so one list inside it gains the most; but the post holds
+    # all of the page's prose, and the sidebar none.
+    movers = [f"{name} Moving" for name in ("Harbor", "Metro", "Cedar", "Granite", "Lakeside", "Summit",
+                                             "Pioneer", "Riverside", "Northgate", "Bluebird", "Oakwood",
+                                             "Ironbridge")]
+    ranking = "<ol>" + "".join(
+        f'<li><a href="https://movers.example.com/ny/{m.split()[0].lower()}-{i}/">{m}</a>: 4.{9 - i % 9} out of 5 stars'
+        f' · <a href="https://movers.example.com/ny/{m.split()[0].lower()}-{i}/reviews">{300 + i} reviews</a></li>'
+        for i, m in enumerate(movers)) + "</ol>"
+    cards = "".join(
+        f'<div class="card"><h3><a href="https://movers.example.com/ny/{m.split()[0].lower()}-{i}/">{m}</a></h3>'
+        f'<a href="https://movers.example.com/ny/{m.split()[0].lower()}-{i}/quote">Get a quote</a> '
+        f'<a href="https://movers.example.com/ny/{m.split()[0].lower()}-{i}/photos">See photos</a> '
+        f'<a href="https://movers.example.com/compare?m={i}">Compare prices</a> '
+        f'<a href="https://movers.example.com/ny/{m.split()[0].lower()}-{i}/reviews">Read all customer reviews of {m}</a>'
+        '<p>Serves: ' + ", ".join(f'<a href="https://movers.example.com/ny/{b.lower().replace(" ", "-")}/">{b}</a>'
+                                  for b in ("Brooklyn", "Queens", "Manhattan", "The Bronx", "Staten Island")) + "</p></div>"
+        for i, m in enumerate(movers))
+    tips = [
+        "<b>Weather:</b> the state has warm to hot summers and cold winters, so plan a move for spring or autumn.",
+        "<b>Elevators:</b> buildings with elevators may ask you to reserve the service elevator well in advance.",
+        "<b>Parking:</b> a moving truck may need a permit from the city; ask your new building before the day.",
+        "<b>Credentials:</b> the movers we suggest are licensed and insured, but you can check their record too.",
+        "<b>Mail:</b> to avoid interruptions, fill in the change of address form at least a week before you move.",
+    ]
+    prose = [
+        "I have helped thousands of people move over the last decade, and no two moves are alike.",
+        "Whether you are moving across town or within fifty miles, a local mover is likely the best bet.",
+        "We evaluated more than a hundred local movers and recommend the first three for their clear rates.",
+        "If you are leaving the state, look for a long-distance mover with a licence from the federal agency.",
+        "Ask each company for a written estimate and check whether the price is binding before you sign.",
+    ]
+    page = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Best movers in New York | Movers Guide'
+        '</title></head><body><header><ul class="menu">'
+        + "".join(f'<li><a href="/states/{s}/">{s}</a></li>' for s in ("ny", "nj", "ca", "tx", "fl", "wa"))
+        + '</ul></header><main><article class="post type-post status-publish"><h1>Best movers in New York</h1>'
+        f"<p>{prose[0]}</p><h2>Best local movers</h2><p>{prose[1]}</p><p>{prose[2]}</p>{ranking}{cards}"
+        f"<h2>Best long-distance movers</h2><p>{prose[3]}</p>{ranking}<h2>How to choose</h2><p>{prose[4]}</p>"
+        "<h2>Tips for moving in New York</h2><ul>" + "".join(f"<li>{t}</li>" for t in tips) + "</ul>"
+        "</article></main><footer><p>Movers Guide</p></footer></body></html>"
+    )
+    found = extract(page, url="https://movers.example.com/movers/ny/")
+    lines = found.text.split("\n")
+    assert all(p in lines for p in prose)
+    assert "Best movers in New York" not in lines and "Movers Guide" not in lines

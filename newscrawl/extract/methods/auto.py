@@ -687,6 +687,40 @@ def marked_container(block: html.HtmlElement, gain: Gain) -> html.HtmlElement | 
     return None
 
 
+# A content-marked element holding this share of the page's valid text, where the chosen block holds
+# under HELD_BLOCK_SHARE of it, is the article (see :func:`marked_body_holding_page`).
+HELD_PAGE_SHARE = 0.8
+HELD_BLOCK_SHARE = 0.3
+
+
+def marked_body_holding_page(block: html.HtmlElement, gain: Gain) -> html.HtmlElement:
+    """The nearest element around ``block`` whose own markup says content (``<article>``,
+    ``post``, ``region-content``: a weight above neutral) when it holds :data:`HELD_PAGE_SHARE`
+    of the page's valid text and ``block`` under :data:`HELD_BLOCK_SHARE` of it; else ``block``.
+    A block whose own markup names it the article body (:data:`~.hints.STRONG`:
+    ``entry-content``) is kept: what surrounds it is the page's frame.
+
+    A ranking or directory article ("the best movers in New York") is half links to the
+    site's own profile pages: its noise outweighs its prose, and one list or paragraph inside
+    it wins.  When the element the markup names the article holds nearly all of the page's
+    prose, there is no sidebar for it to lose to; :func:`prune` then drops the link lists.
+    """
+    i = gain.index.get(block)
+    total = gain.valids[0]
+    if i is None or total <= 0 or element_weight(block) >= STRONG:
+        return block
+    for el in block.iterancestors():
+        if el is gain.body:
+            return block
+        j = gain.index.get(el)
+        if j is None or el in gain.hidden or element_weight(el) <= 1.0:
+            continue
+        valid = gain.valids[j]
+        if valid >= HELD_PAGE_SHARE * total and gain.valids[i] < HELD_BLOCK_SHARE * valid:
+            return el
+    return block
+
+
 SIBLING_ARTICLE_SHARE = 0.2
 
 
@@ -922,6 +956,7 @@ def extract_body(
     gain = Gain(page, cjk_mode, mu)
     block = paragraphs_parent(best_block(gain, lam), gain, lam)
     block = lone_marked_body(marked_body_around(block, gain), gain, lam)
+    block = marked_body_holding_page(block, gain)
     title = voted_headline(page)
     block = titled_article(block, gain, lam, title)
     titles = [t for t in (title, page.title_tag) if t]
