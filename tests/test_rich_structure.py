@@ -261,3 +261,28 @@ def test_a_directory_article_full_of_links_to_the_sites_profiles_is_the_body_not
     lines = found.text.split("\n")
     assert all(p in lines for p in prose)
     assert "Best movers in New York" not in lines and "Movers Guide" not in lines
+
+
+def test_product_headings_in_lists_between_the_guides_paragraphs_are_kept_a_blogroll_is_not():
+    # A tools guide (a WordPress post pasted from Google Docs): each section names its picks in a
+    # list of <h2> links to the shop, between the section's paragraphs; below the post, a
+    # "blogs I like" box links other blogs' posts under <h4> headings, a summary each.
+    picks = {"Multimeters": ["Fluxa 117 True RMS Multimeter", "Kelvin Tools MM400 Auto-Ranging"],
+             "Pliers": ["Irvin Vise-Grip Long Nose Pliers", "Channel 317 Long Nose Pliers"],
+             "Testers": ["Fluxa T6-1000 Electrical Tester", "Kelvin NCVT-3P Voltage Tester"]}
+    guide = "".join(
+        f"<h3>{n}. {section}</h3><p>Every electrician needs good {section.lower()} for the daily work on site.</p>"
+        f"<p>Look for a model that is rated for the voltage you work with, and keep a spare in the van.</p><ul>"
+        + "".join(f'<li><h2><a href="https://www.shop.example.net/dp/{k}{n}" target="_blank">{k}</a></h2></li>'
+                  for k in names) + "</ul>"
+        for n, (section, names) in enumerate(picks.items(), 1))
+    roll = '<section class="webring"><h3>Recent posts on blogs I like:</h3><section class="articles">' + "".join(
+        f'<div class="article"><h4 class="title"><a href="https://{b}.example.org/p/{b}-post">A post on {b}</a></h4>'
+        f'<p class="summary">I was recently a contributing writer at a retreat on {b} writing.</p>'
+        f'<small class="source">via <a href="https://{b}.example.org">{b.title()}</a></small></div>'
+        for b in ("thing", "slow", "boring", "quiet")) + "</section></section>"
+    closing = "<p>Whatever you buy, keep the tools clean and dry, and replace any with cracked insulation.</p>"
+    found = article(guide + closing + roll)
+    lines = found.text.split("\n")
+    assert all(k in lines for names in picks.values() for k in names)
+    assert not any("A post on" in line or "retreat" in line for line in lines)

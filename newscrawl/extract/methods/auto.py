@@ -157,9 +157,8 @@ class Gain:
         total = float(raw_valid[0]) or 1
 
         host = dom.host_of(page.url)
-        # A heading linked off the site names its section's subject, as in prune(): not a teaser.
         teasers = teaser_items(tree, classes, text_at, tail_at, raw_valid, raw_noise, raw_links, total)
-        teasers = {i for i in teasers if not dom.off_site_heading(elements[i], host)}
+        teasers -= section_headings(teasers, elements, parent, host)
         for i in teasers:
             own_weight[i] = 0.0
         # Whatever holds most of the page's text is the page, whatever its markup says
@@ -433,6 +432,39 @@ def _leads_with_link(item: int, tree: dom.TreeIndex, text_at: list, tail_at: lis
         node = node.getparent()
         if node is None or node is top or node.tag in dom.BLOCK_TAGS:
             return True
+    return False
+
+
+def section_headings(items: set[int], elements, parent: list[int], host: str | None) -> set[int]:
+    """The teaser ``items`` (positions) that head sections of a post: led by a heading linked off
+    the site (``<h3>2. <a>Brand</a></h3>``, also in a list item, as :func:`prune` reads such a
+    heading) and set among more paragraphs than there are such items in their parent.
+
+    A buying guide or a ranking names each entry in a heading linked to the brand's own site, its
+    paragraphs between one heading and the next; a blogroll of posts on other blogs is linked
+    off the site too, but its items stand together, a summary each at most.
+    """
+    led: dict[int, list[int]] = {}
+    for i in items:
+        if _led_by_off_site_heading(elements[i], host):
+            led.setdefault(parent[i], []).append(i)
+    return {i for p, group in led.items()
+            if sum(1 for child in elements[p].iterchildren("p")) > len(group) for i in group}
+
+
+def _led_by_off_site_heading(item: html.HtmlElement, host: str | None) -> bool:
+    """Is ``item``'s first link in a heading linked off the site (``<h2><a>Brand</a></h2>``, also
+    inside a list item): a heading that names its section's subject, not a teaser?"""
+    anchor = next(item.iter("a"), None)
+    if anchor is None:
+        return False
+    if item.tag in dom.HEADING_TAGS:
+        return dom.off_site_heading(item, host)
+    for el in anchor.iterancestors():
+        if el is item:
+            return False
+        if el.tag in dom.HEADING_TAGS:
+            return dom.off_site_heading(el, host)
     return False
 
 
