@@ -106,6 +106,12 @@ def test_evaluate_rejects_a_wrong_directory(tmp_path):
     assert "not a dataset directory" in proc.stderr
 
 
+def test_a_mistyped_method_is_a_usage_error_not_a_run_of_failed_pages(tmp_path, dataset):
+    proc = scrapy(tmp_path, "evaluate", str(dataset), "--method", "auto-rule", "--limit", "1")
+    assert proc.returncode == 2, proc.stdout
+    assert "unknown method 'auto-rule'" in proc.stderr and "auto-rules" in proc.stderr
+
+
 def test_shipped_floors_file_is_valid():
     floors = quality_gate.load_floors(REPO / "data" / "quality-floors.json")
     assert floors.method == "auto-rules"  # the rules: auto's learned veto is in-sample on these sets

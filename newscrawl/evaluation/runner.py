@@ -55,8 +55,12 @@ Extractor = Callable[[Record], Prediction]
 
 
 def library_extractor(method: str = "auto", params: Mapping[str, Any] | None = None) -> Extractor:
-    """The library's :func:`~newscrawl.extract.extract` with ``method`` and ``params``, on the raw bytes."""
-    from ..extract import extract
+    """The library's :func:`~newscrawl.extract.extract` with ``method`` and ``params``, on the raw bytes.
+    An unknown method is a ``ValueError`` here, not an error on every page."""
+    from ..extract import METHODS, extract
+
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
 
     def run(record: Record) -> Prediction:
         article = extract(record.html, url=record.url, method=method, params=params)
