@@ -57,10 +57,9 @@ Extractor = Callable[[Record], Prediction]
 def library_extractor(method: str = "auto", params: Mapping[str, Any] | None = None) -> Extractor:
     """The library's :func:`~newscrawl.extract.extract` with ``method`` and ``params``, on the raw bytes.
     An unknown method is a ``ValueError`` here, not an error on every page."""
-    from ..extract import METHODS, extract
+    from ..extract import check_method, extract
 
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    check_method(method)
 
     def run(record: Record) -> Prediction:
         article = extract(record.html, url=record.url, method=method, params=params)

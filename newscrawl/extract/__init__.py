@@ -28,7 +28,7 @@ from .page import Page
 from .page_type import page_kind, page_type, page_type_of
 
 __all__ = ["Article", "ExtractionError", "Link", "Page", "extract", "extract_page", "page_kind",
-           "page_type", "page_type_of", "METHODS", "FIND"]
+           "page_type", "page_type_of", "METHODS", "FIND", "check_method"]
 
 FIND = object()  # extract_page's default for a field the caller did not find beforehand
 
@@ -48,12 +48,17 @@ def _body_method(name: str):
     ``template`` bring scikit-learn, ~70 MB, which a crawl using ``auto`` never needs)."""
     from importlib import import_module
 
-    if name not in _METHOD_FUNCTIONS:
-        raise ValueError(f"unknown method {name!r}; choose from {', '.join(METHODS)}")
+    check_method(name)
     return import_module(f".methods.{_METHOD_FUNCTIONS[name]}", __name__).extract_body
 
 
 METHODS = ("auto", "auto-rules", "cevc", "decay", "classifier", "template")
+
+
+def check_method(name: str) -> None:
+    """``ValueError`` naming the methods when ``name`` is not one of :data:`METHODS`."""
+    if name not in _METHOD_FUNCTIONS:
+        raise ValueError(f"unknown method {name!r}; choose from {', '.join(METHODS)}")
 PRECISE_TITLE_METHODS = ("auto", "auto-rules")
 
 

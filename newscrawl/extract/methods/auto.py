@@ -455,11 +455,11 @@ def section_headings(items: set[int], elements, parent: list[int], host: str | N
 def _led_by_off_site_heading(item: html.HtmlElement, host: str | None) -> bool:
     """Is ``item``'s first link in a heading linked off the site (``<h2><a>Brand</a></h2>``, also
     inside a list item): a heading that names its section's subject, not a teaser?"""
+    if item.tag in dom.HEADING_TAGS:
+        return dom.off_site_heading(item, host)
     anchor = next(item.iter("a"), None)
     if anchor is None:
         return False
-    if item.tag in dom.HEADING_TAGS:
-        return dom.off_site_heading(item, host)
     for el in anchor.iterancestors():
         if el is item:
             return False

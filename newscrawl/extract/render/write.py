@@ -153,6 +153,8 @@ def _joined(run: list[Block]) -> Block:
     stay inside its ``<li>``, after a ``<br>`` or as a paragraph, as on the page.  A ``<pre>``'s
     lines are one code block."""
     first = run[0]
+    if len(run) == 1:
+        return first
     lines = [line for block in run for line in block.lines]
     if first.kind == "pre":
         return Block("pre", lines, "\n".join(b.md for b in run), "\n".join(b.html for b in run),
@@ -177,12 +179,14 @@ def _one_per_element(blocks: list[Block]) -> list[Block]:
             run.append(block)
             continue
         if run:
-            out.append(_joined(run) if len(run) > 1 else run[0])
-        run = [block] if block.kind in ("li", "pre") and block.item is not None else []
-        if not run:
+            out.append(_joined(run))
+            run = []
+        if block.kind in ("li", "pre") and block.item is not None:
+            run = [block]
+        else:
             out.append(block)
     if run:
-        out.append(_joined(run) if len(run) > 1 else run[0])
+        out.append(_joined(run))
     return out
 
 
