@@ -286,3 +286,29 @@ def test_product_headings_in_lists_between_the_guides_paragraphs_are_kept_a_blog
     lines = found.text.split("\n")
     assert all(k in lines for names in picks.values() for k in names)
     assert not any("A post on" in line or "retreat" in line for line in lines)
+
+
+def test_a_rankings_entries_linked_within_the_site_are_its_body_an_unnumbered_strip_is_not():
+    # A ranking as a WordPress "hub" block writes it: each entry a <div> of one class led by
+    # "<h2>N. <a>Name</a></h2>" linked to the entry's own page on the site, a paragraph, a list of
+    # figures and a read-more link; a list of other articles has the same shape, unnumbered.
+    schools = {"Harbor Business School": ("Boston", 730), "Westfield GSB": ("Palo Alto", 738),
+               "Lakeside School of Management": ("Chicago", 727), "Northgate Business School": ("Evanston", 729)}
+    entries = "".join(
+        f'<div class="hub-item"><h2>{n}. <a href="/top-programs/{name.split()[0].lower()}/">{name}</a></h2>'
+        f"<div><p>{name} is known for its case method and a class that comes from sixty countries.</p></div>"
+        f'<ul class="stats"><li><strong>Location: </strong>{city}</li><li><strong>Median GMAT: </strong>{gmat}'
+        f'</li></ul><div class="read-more"><a href="/top-programs/{name.split()[0].lower()}/">Learn more about '
+        f"{name}</a></div></div>"
+        for n, (name, (city, gmat)) in enumerate(schools.items(), 1))
+    strip = '<div class="hub">' + "".join(
+        f'<div class="hub-item"><h2><a href="/blog/{k}/">{title}</a></h2><div><p>{title} and what it means for '
+        f"applicants this year, in a few words.</p></div></div>"
+        for k, title in enumerate(("Deadlines move earlier", "Essays get shorter", "Interviews go online")))
+    closing = "<p>Rankings are a start: visit the schools and talk to their students before you apply.</p>"
+    found = article(f'<div class="hub">{entries}</div>{closing}' + strip + "</div>")
+    assert [h for h in markdown_headings(found.markdown) if h[0].isdigit()] == [
+        f"{n}. {name}" for n, name in enumerate(schools, 1)]
+    assert all(f"Median GMAT: {gmat}" in markdown_list_items(found.markdown) for _, gmat in schools.values())
+    assert not any("applicants this year" in line for line in found.text.split("\n"))
+

@@ -19,6 +19,7 @@ from __future__ import annotations
 import html as html_entities
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 import numpy as np
 from lxml import etree, html
@@ -58,6 +59,8 @@ SCRIPT_BODY_BELOW = 200
 HEADLINE_SIMILARITY = 0.8
 MU = 0.5
 MAX_WEIGHT = 1.5
+_RANK = re.compile(r"\s*#?(\d{1,3})[.):]?\s+\S")  # a ranking's number: "2. ", "#2 ", "2) "
+RANKED_MIN_ENTRIES = 3
 _WORDED = re.compile(r"[^\W\d_]")  # a letter of any script
 # The attributes hints.markup_key reads; an element with none of them weighs as its bare tag.
 MARKUP_ATTRIBUTES = frozenset({"class", "id", "role", "itemprop", "hidden", "aria-hidden", "style"})
@@ -158,7 +161,10 @@ class Gain:
 
         host = dom.host_of(page.url)
         teasers = teaser_items(tree, classes, text_at, tail_at, raw_valid, raw_noise, raw_links, total)
-        teasers -= section_headings(teasers, elements, parent, host)
+        ranked = ranked_entries(teasers, elements, parent)
+        # An entry's name stays though it is a link (prune): without it, its text names nothing.
+        self.entry_names = {_entry_heading(elements[i]) for i in ranked}
+        teasers -= section_headings(teasers, elements, parent, host) | ranked
         for i in teasers:
             own_weight[i] = 0.0
         # Whatever holds most of the page's text is the page, whatever its markup says
@@ -450,6 +456,42 @@ def section_headings(items: set[int], elements, parent: list[int], host: str | N
             led.setdefault(parent[i], []).append(i)
     return {i for p, group in led.items()
             if sum(1 for child in elements[p].iterchildren("p")) > len(group) for i in group}
+
+
+def ranked_entries(items: set[int], elements, parent: list[int]) -> set[int]:
+    """The teaser ``items`` (positions) that are the entries of a ranking: siblings whose headings
+    count, in page order, one by one up or down (``1. Harvard``, ``2. Stanford``, …), three or more.
+
+    A listicle numbers its entries; a list of other articles does not, and a "most read" box
+    numbers them outside its headings (a counter or a number beside the link).
+    """
+    by_parent: dict[int, list[int]] = {}
+    for i in items:
+        by_parent.setdefault(parent[i], []).append(i)
+    ranked: set[int] = set()
+    for group in by_parent.values():
+        if len(group) < RANKED_MIN_ENTRIES:
+            continue
+        numbers = [n for n in map(_heading_number, (elements[i] for i in sorted(group))) if n is not None]
+        numbers = [n for k, n in enumerate(numbers) if not k or n != numbers[k - 1]]  # a number per entry
+        steps = {b - a for a, b in pairwise(numbers)}
+        if len(numbers) >= RANKED_MIN_ENTRIES and (steps == {1} or steps == {-1}):
+            ranked.update(group)
+    return ranked
+
+
+def _entry_heading(item: html.HtmlElement) -> html.HtmlElement | None:
+    """``item`` itself when a heading, else its first heading."""
+    return item if item.tag in dom.HEADING_TAGS else next(item.iter(*dom.HEADING_TAGS), None)
+
+
+def _heading_number(item: html.HtmlElement) -> int | None:
+    """The number opening ``item``'s first heading (``<h3>2. Name</h3>``), or None."""
+    heading = _entry_heading(item)
+    if heading is None:
+        return None
+    found = _RANK.match(heading.text_content())
+    return int(found.group(1)) if found else None
 
 
 def _led_by_off_site_heading(item: html.HtmlElement, host: str | None) -> bool:
@@ -815,6 +857,7 @@ def prune(
             and is_link_node(el)
             and el.tag != "blockquote"
             and not dom.off_site_heading(el, gain.host)
+            and el not in gain.entry_names
         ):
             skip.add(el)
             continue
@@ -824,6 +867,7 @@ def prune(
             and valid < 40
             and (links or prune_linkless)
             and not dom.off_site_heading(el, gain.host)
+            and el not in gain.entry_names
         ):
             skip.add(el)
             continue

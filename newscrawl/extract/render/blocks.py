@@ -134,8 +134,9 @@ class _Walker:
         lists = [tag for tag in tags if tag in ("ul", "ol")]
         if heading and lists and "li" in tags and self._heading_is_the_item(line):
             heading = 0  # a list's items set as headings (<li><h3>hemp</h3></li>) are its items
-        if heading and self.linked >= LINKED_HEADING_SHARE * self.chars:
-            heading = 0  # a heading linked within the site is a teaser's headline: another article's
+        if heading and self.linked >= LINKED_HEADING_SHARE * self.chars and not _NUMBERED.match(line):
+            heading = 0  # a heading linked within the site is a teaser's headline: another article's,
+            # not a ranking's numbered entry ("2. <a>Stanford GSB</a>", its own page linked)
         if heading and any(_CALL_TO_ACTION_MARKUP.search(descriptor(el)) for el in self.stack):
             heading = 0  # a call-to-action box's title ("Sign up and try it free"), not a section's
         if heading:  # a heading is bold already: its emphasis is dropped, its links kept
