@@ -312,3 +312,32 @@ def test_a_rankings_entries_linked_within_the_site_are_its_body_an_unnumbered_st
     assert all(f"Median GMAT: {gmat}" in markdown_list_items(found.markdown) for _, gmat in schools.values())
     assert not any("applicants this year" in line for line in found.text.split("\n"))
 
+
+
+def test_entries_of_a_guide_whose_markup_says_profile_are_its_body_a_lone_profile_box_is_not():
+    # A movers guide: each company a <div class="mover-profile"> (schema.org LocalBusiness) of its
+    # name, address and review; "profile" names an author's or user's box on most sites.
+    movers = {
+        "Harbor Moving": "Harbor Moving offers full-service moves, interstate relocation and careful handling of "
+                         "pianos and antiques, with packing, crating and unpacking for households of any size.",
+        "Liberty Movers": "Liberty Movers specialise in small local moves and labor-only jobs, and their crews are "
+                          "praised for arriving on time and wrapping every piece of furniture before it moves.",
+        "Blue Van Lines": "Blue Van Lines run long-distance moves across the country, with storage between the two "
+                          "homes and a binding estimate that customers say held to the last dollar.",
+    }
+    guide = "<h2>Top local movers</h2><p>We compared 148 moving companies on price, reviews and services.</p>" + "".join(
+        f'<div class="mover-profile"><section><div itemscope itemtype="http://schema.org/LocalBusiness">'
+        f'<h2><span itemprop="name">{name}</span></h2><address>48 Wall St, New York, NY</address>'
+        f"<div class=\"listing-text\"><p>{review}</p><p>{name} accepts credit cards and offers storage, though "
+        f"it asks for a deposit, which customers say is returned quickly after the move. Its crews work "
+        f"weekends at no extra charge, and a move can be booked online up to a day before.</p></div>"
+        f'<a class="btn" href="https://quotes.example.net/{k}">Get a Quote</a></div></section></div>'
+        for k, (name, review) in enumerate(movers.items()))
+    bio = ('<div class="profile"><h3>About Jane Doe</h3><p>Jane Doe has written about moving and real estate for '
+           "ten years, for papers in three states, and lives in Brooklyn with two cats and far too many boxes "
+           "that she still has not unpacked from her own last move, four years ago now, to her regret.</p></div>")
+    found = article(guide + f"<p>{MORE[0]}</p>" + bio)
+    headings = markdown_headings(found.markdown)
+    assert all(name in headings for name in movers)
+    assert all(review in found.text.split("\n") for review in movers.values())
+    assert "About Jane Doe" not in headings and "two cats" not in found.text

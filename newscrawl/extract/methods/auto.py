@@ -30,6 +30,7 @@ from ..fields.title import similarity, voted_headline
 from ..hints import (
     MARKUPS,
     MAX_CACHED_MARKUPS,
+    NEGATIVE_TAGS,
     STRONG,
     element_weight,
     is_hidden,
@@ -61,6 +62,7 @@ MU = 0.5
 MAX_WEIGHT = 1.5
 _RANK = re.compile(r"\s*#?(\d{1,3})[.):]?\s+\S")  # a ranking's number: "2. ", "#2 ", "2) "
 RANKED_MIN_ENTRIES = 3
+ENTRY_MIN_SIBLINGS, ENTRY_MIN_PROSE = 3, 300
 _WORDED = re.compile(r"[^\W\d_]")  # a letter of any script
 # The attributes hints.markup_key reads; an element with none of them weighs as its bare tag.
 MARKUP_ATTRIBUTES = frozenset({"class", "id", "role", "itemprop", "hidden", "aria-hidden", "style"})
@@ -167,6 +169,8 @@ class Gain:
         teasers -= section_headings(teasers, elements, parent, host) | ranked
         for i in teasers:
             own_weight[i] = 0.0
+        for i in marked_entries(elements, parent, own_weight, hidden, classes, raw_valid):
+            own_weight[i] = 1.0
         # Whatever holds most of the page's text is the page, whatever its markup says
         # (a paywalled body styled display:none, a layout grid named "sidebar-grid"),
         # unless it names itself a consent dialog or a comment thread.
@@ -478,6 +482,26 @@ def ranked_entries(items: set[int], elements, parent: list[int]) -> set[int]:
         if len(numbers) >= RANKED_MIN_ENTRIES and (steps == {1} or steps == {-1}):
             ranked.update(group)
     return ranked
+
+
+def marked_entries(elements, parent: list[int], own_weight: list[float], hidden: set[int],
+                   classes: list, raw_valid: np.ndarray) -> list[int]:
+    """Positions of an article's entries that markup calls boilerplate: ``ENTRY_MIN_SIBLINGS`` or
+    more siblings of one tag and class, each a heading and ``ENTRY_MIN_PROSE`` characters of prose
+    (a movers guide's ``<div class="mover-profile">``: a company each, its review under its name).
+
+    An author's profile or a sidebar box stands alone, an ``<aside>`` is a box whatever its class,
+    and a comment thread is never body.
+    """
+    groups: dict[tuple, list[int]] = {}
+    for i in np.flatnonzero(raw_valid >= ENTRY_MIN_PROSE).tolist():
+        el = elements[i]
+        if i and own_weight[i] == 0.0 and i not in hidden and classes[i] and el.tag not in NEGATIVE_TAGS:
+            groups.setdefault((parent[i], el.tag, classes[i]), []).append(i)
+    return [i for group in groups.values() if len(group) >= ENTRY_MIN_SIBLINGS
+            and not never_body(elements[group[0]])
+            and all(next(elements[i].iter(*dom.HEADING_TAGS), None) is not None for i in group)
+            for i in group]
 
 
 def _entry_heading(item: html.HtmlElement) -> html.HtmlElement | None:
