@@ -73,7 +73,8 @@ class Gain:
 
     By :class:`~.dom.TreeIndex` position (``index`` maps an element to it): ``valids``,
     ``noises`` and ``link_lengths`` are subtree totals, ``weights`` the markup weights;
-    ``hidden`` holds the hidden elements.
+    ``hidden`` holds the hidden elements, ``entry_names`` the headings of a ranking's entries
+    (:func:`ranked_entries`), which :func:`prune` keeps though they are links.
     """
 
     def __init__(self, page: Page, cjk_mode: str = "substring", mu: float = 1.0):
