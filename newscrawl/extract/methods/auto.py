@@ -60,7 +60,7 @@ SCRIPT_BODY_BELOW = 200
 HEADLINE_SIMILARITY = 0.8
 MU = 0.5
 MAX_WEIGHT = 1.5
-_RANK = re.compile(r"\s*#?(\d{1,3})[.):]?\s+\S")  # a ranking's number: "2. ", "#2 ", "2) "
+_RANK = re.compile(r"#?(\d{1,3})[.):]?\s")  # a ranking's number: "2. ", "#2 ", "2) "
 RANKED_MIN_ENTRIES = 3
 ENTRY_MIN_SIBLINGS, ENTRY_MIN_PROSE = 3, 300
 _WORDED = re.compile(r"[^\W\d_]")  # a letter of any script
@@ -515,8 +515,11 @@ def _heading_number(item: html.HtmlElement) -> int | None:
     heading = _entry_heading(item)
     if heading is None:
         return None
-    found = _RANK.match(heading.text_content())
-    return int(found.group(1)) if found else None
+    text = heading.text_content().lstrip()
+    found = _RANK.match(text)
+    if found is None or not text[found.end():].strip():  # a number alone names no entry
+        return None
+    return int(found.group(1))
 
 
 def _led_by_off_site_heading(item: html.HtmlElement, host: str | None) -> bool:
