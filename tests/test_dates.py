@@ -150,6 +150,13 @@ def test_weird_values_do_not_raise():
         parse_date(value)
 
 
+def test_an_rfc822_date_with_a_second_too_large_for_a_c_long_is_no_date():
+    # A feed's pubDate the fuzzer wrote (fuzz/targets.py feed_target): the email parser's
+    # datetime() raised OverflowError through parse_feed.
+    assert parse_date("Sun, 12 May 2024 08:30:2222222222222222222222200 +0200") is None
+    assert parse_date("Sun, 12 May 2024 08:30:22 +0200") == datetime(2024, 5, 12, 6, 30, 22, tzinfo=UTC)
+
+
 DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 

@@ -491,7 +491,7 @@ def _rfc822(text: str) -> datetime | None:
         return None
     try:
         return parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, OverflowError):  # "08:30:2222222222222222222 +0200"
         return None
 
 
