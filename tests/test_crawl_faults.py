@@ -307,3 +307,12 @@ async def test_hostile_catalogue_pages_cost_nothing_but_a_warning(http_server, t
     assert stats["newscrawl/listing_error/too_many_links"] == 1
     assert stats["newscrawl/listing_error/not_html"] == 1  # the image/png one
     assert not any(p.startswith("/many/") for p in s.hits)  # nothing from the 60-link page
+
+
+def test_retry_after_reads_seconds_and_dates_and_refuses_what_overflows():
+    from newscrawl.middlewares.retry import retry_after_seconds
+
+    assert retry_after_seconds(b"120") == 120.0
+    assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0  # a date past: no wait
+    assert retry_after_seconds(b"Sun, 12 May 2024 08:30:2222222222222222222222200 +0200") is None
+    assert retry_after_seconds("soon") is None

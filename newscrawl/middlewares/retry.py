@@ -63,7 +63,7 @@ def retry_after_seconds(value: bytes | str | None) -> float | None:
         return float(text)
     try:
         when = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, OverflowError):  # a second of 25 digits overflows
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
