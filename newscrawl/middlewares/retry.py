@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 
 from scrapy.exceptions import (
@@ -18,6 +17,7 @@ from scrapy.exceptions import (
 )
 from twisted.internet.error import TimeoutError as TwistedTimeoutError
 
+from newscrawl.extract.fields.dates import http_date
 from newscrawl.middlewares.origins import Refused
 
 logger = logging.getLogger(__name__)
@@ -61,9 +61,8 @@ def retry_after_seconds(value: bytes | str | None) -> float | None:
     text = text.strip()
     if text.isdigit():
         return float(text)
-    try:
-        when = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError, OverflowError):  # a second of 25 digits overflows
+    when = http_date(text)
+    if when is None:
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)

@@ -487,11 +487,15 @@ def _iso(text: str) -> datetime | None:
 
 
 def _rfc822(text: str) -> datetime | None:
-    if not _RFC822_START.match(text):
-        return None
+    return http_date(text) if _RFC822_START.match(text) else None
+
+
+def http_date(text: str) -> datetime | None:
+    """An RFC 822 / HTTP date (a feed's ``pubDate``, a ``Retry-After``), None when unreadable:
+    the email parser raises four kinds of error, OverflowError for a second of 25 digits."""
     try:
         return parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError, OverflowError):  # "08:30:2222222222222222222 +0200"
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
 
 
