@@ -27,8 +27,8 @@ def internal_service(server) -> None:
     server.add("/news/", "<html><body><ul>" + "".join(
         f'<li><a href="{article_path("business", n)}">{headline("business", n)}</a></li>' for n in range(4))
         + "</ul></body></html>")
-    for n in range(6):
-        server.add(article_path("business", n), article_html(headline("business", n)))
+    for n in range(6):  # their own text: a copy of the main site's article would be a duplicate of it
+        server.add(article_path("business", n), article_html(f"Internal memo {n}: " + headline("business", n)))
 
 
 def hostile_home(site, internals) -> None:
