@@ -341,3 +341,33 @@ def test_entries_of_a_guide_whose_markup_says_profile_are_its_body_a_lone_profil
     assert all(name in headings for name in movers)
     assert all(review in found.text.split("\n") for review in movers.values())
     assert "About Jane Doe" not in headings and "two cats" not in found.text
+
+
+def test_a_checklist_written_line_by_line_with_boxes_is_a_list_a_forms_boxes_are_not():
+    # A gear list as outdoorgearlab.com writes it: a box, two no-break spaces, the item (often a link), <br>.
+    box = "<input type='checkbox' aria-label='checkbox'>&nbsp;&nbsp;"
+    lines = ["<a href='/topics/best-backpacks'>Backpacking pack</a>", "Rain cover or <a href='/topics/dry-bag'>dry bag</a>",
+             "Ground tarp", "<a href='/topics/sleeping-bags'>Sleeping bag</a>"]
+    extra = (f"<p>{MORE[0]}</p><h3>Shelter and hiking gear</h3><br>" + "".join(f"{box}{line}<br>\n" for line in lines)
+             + f"<p>{MORE[1]}</p><p>{MORE[2]}</p>"
+             # a form in the article: its boxes are fields with labels, not a checklist
+             "<form action='/subscribe'><label><input type='checkbox' name='daily'> Daily briefing</label><br>"
+             "<label><input type='checkbox' name='weekly'> Weekly digest</label></form>"
+             f"<p>{MORE[3]}</p>")
+    found = article(extra)
+    items = markdown_list_items(found.markdown)
+    assert items == ["Backpacking pack", "Rain cover or dry bag", "Ground tarp", "Sleeping bag"]
+    assert "- [Backpacking pack](https://example.com/topics/best-backpacks)\n- Rain cover or" in found.markdown
+    assert "<li>Ground tarp</li>" in found.html
+    text_lines = found.text.split("\n")
+    assert "\u2610 Ground tarp" in text_lines  # the text keeps the box as a sign, as it keeps a bullet
+    assert not any("Daily briefing" in item or "Weekly digest" in item for item in items)
+
+
+def test_a_task_list_and_a_lone_box_keep_their_text_without_a_sign():
+    extra = (f"<p>{MORE[0]}</p><ul><li><input type='checkbox' checked> Repair the roof</li>"
+             "<li><input type='checkbox'> Paint the hall</li></ul>"
+             f"<p><input type='checkbox'> I have read the rules of the comments section.</p><p>{MORE[1]}</p>")
+    found = article(extra)
+    assert markdown_list_items(found.markdown) == ["Repair the roof", "Paint the hall"]
+    assert "\u2610" not in found.text and "\u2611" not in found.text

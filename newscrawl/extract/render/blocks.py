@@ -46,7 +46,7 @@ BOLD_HEADING_MAX_CHARS = 30
 LINKED_HEADING_SHARE = 0.5  # of a heading's characters in links: a teaser headline
 # Paragraphs a CMS writes as a list's items, a bullet or a number before their text.
 MIN_MARKED_ITEMS = 2
-_BULLET = re.compile(r"[•▪◦●■►‣✓✔]\s+(?=\S)")
+_BULLET = re.compile(r"[•▪◦●■►‣✓✔☐☑]\s+(?=\S)")  # ☐ ☑: a checklist's boxes (dom.mark_checklist_boxes)
 _NUMBERED = re.compile(r"(\d{1,2})[.)]\s+(?=\S)")
 # The class or id token of a call-to-action box (wp-block-cta, hs-cta-wrapper, cta-banner), not of
 # what stands beside one ("above-cta", "has-cta").
