@@ -371,3 +371,23 @@ def test_a_task_list_and_a_lone_box_keep_their_text_without_a_sign():
     found = article(extra)
     assert markdown_list_items(found.markdown) == ["Repair the roof", "Paint the hall"]
     assert "\u2610" not in found.text and "\u2611" not in found.text
+
+
+def test_a_list_of_links_elsewhere_wrapped_as_asciidoctor_wraps_lists_is_kept_a_read_more_box_is_not():
+    # Asciidoctor (a progress report): each list in <div class="ulist">, each item a paragraph whose
+    # link leads to the change on another site.
+    changes = ["Remove passing tests from the list of failing tests", "Fix memory use by splitting nested expressions",
+               "Implement the register vector type for the new targets", "Regenerate the intrinsics from the sources",
+               "Load the compiler library at run time to support more targets"]
+    items = "".join(f'<li><p><a href="https://github.com/example/compiler/pull/{780 + n}">{c}</a></p></li>'
+                    for n, c in enumerate(changes))
+    extra = (f'<div class="sect1"><h2 id="_what_changed">What changed this month</h2><div class="sectionbody">'
+             f'<div class="paragraph"><p>{MORE[0]}</p></div><div class="paragraph"><p>These changes were merged:</p>'
+             f'</div><div class="ulist"><ul>{items}</ul></div><div class="paragraph"><p>{MORE[1]}</p></div></div></div>'
+             # a box of two links to the publisher's other site between paragraphs: not the article's list
+             '<div class="text-block"><ul><li><a href="https://www.example.co.uk/news/budget-45814459">How the city'
+             ' raises and spends its money</a></li><li><a href="https://www.example.co.uk/news/budget-68359756">'
+             f"Budget: the key points at a glance</a></li></ul></div><p>{MORE[2]}</p><p>{MORE[3]}</p>")
+    found = article(extra)
+    assert markdown_list_items(found.markdown) == changes
+    assert "Budget: the key points at a glance" not in found.text

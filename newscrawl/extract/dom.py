@@ -391,6 +391,7 @@ def off_site_heading(el: html.HtmlElement, page_host: str | None) -> bool:
 # A list's items hold this many characters on average (not counting white space) to be a list of
 # references or products rather than share buttons ("Facebook", "WhatsApp").
 OFF_SITE_ITEM_CHARS = 20
+OFF_SITE_WRAPPED_ITEMS = 3  # items of a list judged through its wrapper (see off_site_list)
 _UNVOUCHED = re.compile(r"nofollow|sponsored", re.IGNORECASE)
 
 
@@ -399,12 +400,18 @@ def off_site_list(el: html.HtmlElement, page_host: str | None) -> bool:
     than a button's label: an article's references, sources or resources.  A list linked
     within the site is navigation or teasers of the site's own pages; links marked
     ``rel="nofollow"`` or ``"sponsored"`` are ones the site does not vouch for (shopping and
-    affiliate boxes, user links)."""
-    if page_host is None or el.tag not in ("ul", "ol"):
+    affiliate boxes, user links).  A wrapper holding the list alone is the list
+    (Asciidoctor writes each list in ``<div class="ulist">``) when the list has
+    :data:`OFF_SITE_WRAPPED_ITEMS` items or more: a box around two links is a "read more" box."""
+    if page_host is None:
         return False
-    items = list(el.iterchildren("li"))
-    if len(items) < 2:
+    inner = _only_child_list(el)
+    if inner is None:
         return False
+    items = list(inner.iterchildren("li"))
+    if len(items) < (2 if inner is el else OFF_SITE_WRAPPED_ITEMS):
+        return False
+    el = inner
     links = [a for a in el.iter("a") if a.get("href")]
     off = 0
     for a in links:
@@ -414,6 +421,17 @@ def off_site_list(el: html.HtmlElement, page_host: str | None) -> bool:
     if not links or 2 * off < len(links):
         return False
     return sum(non_space_len(li.text_content()) for li in items) >= OFF_SITE_ITEM_CHARS * len(items)
+
+
+def _only_child_list(el: html.HtmlElement) -> html.HtmlElement | None:
+    """``el`` when it is a list, else the list it wraps with nothing else beside it, else None."""
+    while el.tag not in ("ul", "ol"):
+        if len(el) != 1 or not isinstance(el[0].tag, str):
+            return None
+        if (el.text or "").strip() or (el[0].tail or "").strip():
+            return None
+        el = el[0]
+    return el
 
 
 def normalize_space(text: str | None) -> str:
