@@ -391,3 +391,18 @@ def test_a_list_of_links_elsewhere_wrapped_as_asciidoctor_wraps_lists_is_kept_a_
     found = article(extra)
     assert markdown_list_items(found.markdown) == changes
     assert "Budget: the key points at a glance" not in found.text
+
+
+def test_linked_items_between_plain_items_of_a_list_stay_a_call_to_action_at_its_end_does_not():
+    # A packing list (WordPress list block): some items link to the site's gear reviews.
+    gear = ["Rainfly", "<a href='/gear/best-tent-stakes/'>Stakes</a>", "<a href='/gear/best-guylines/'>Guylines</a>",
+            "Ground sheet for the tent floor", "<a href='/gear/best-headlamps/'>Headlamp</a>", "Spare batteries"]
+    tariff = ["Data: 10 GB a month", "Calls and texts: unlimited", "Term: 24 months", "Monthly price: 5.99 euros",
+              "<a href='https://shop.example.net/deal?ref=site'>Order now at the shop</a>"]
+    extra = (f"<p>{MORE[0]}</p><h3>Shelter</h3><ul class='wp-block-list'>"
+             + "".join(f"<li>{g}</li>" for g in gear) + f"</ul><p>{MORE[1]}</p><ul>"
+             + "".join(f"<li>{t}</li>" for t in tariff) + f"</ul><p>{MORE[2]}</p>")
+    items = markdown_list_items(article(extra).markdown)
+    assert items[:6] == ["Rainfly", "Stakes", "Guylines", "Ground sheet for the tent floor", "Headlamp",
+                         "Spare batteries"]
+    assert "Monthly price: 5.99 euros" in items and "Order now at the shop" not in items

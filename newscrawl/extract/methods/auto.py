@@ -856,19 +856,31 @@ def prune(
     index, weights, valids, noises = gain.index, gain.weights, gain.valids, gain.noises
     link_lengths = gain.link_lengths
     block_weight = weights[index[block]]
+
+    def link_block(el: html.HtmlElement) -> bool:
+        """Is ``el`` links rather than text: link-dense, or worth less than its noise?"""
+        i = index[el]
+        valid, noise, links = valids[i], noises[i], link_lengths[i]
+        text_len = valid + noise
+        if el.tag == "blockquote" or dom.off_site_heading(el, gain.host) or el in gain.entry_names:
+            return False  # an embedded post (a tweet in a <blockquote>) is link-dense yet quoted on purpose
+        if text_len and links / text_len > dl_max and is_link_node(el):
+            return True
+        return (el.tag in dom.BLOCK_TAGS and valid - lam * noise < 0 and valid < 40
+                and bool(links or prune_linkless))
+
+    holes: set = set()  # linked items between unlinked items of their list
     stack = list(block)
     while stack:
         el = stack.pop()
         if not isinstance(el.tag, str):
             continue
         i = index[el]  # every element under <body> has a position
-        valid, noise, weight, links = valids[i], noises[i], weights[i], link_lengths[i]
-        text_len = valid + noise
         # A zero-weight wrapper goes unless explicit body markup inside it kept some value.
         # A link in a sentence stays whatever its class says (class="tag" on a keyword link),
         # but not one without a letter (a comment counter's "12" before a paragraph).
         zero = (
-            weight == 0.0 and block_weight > 0 and valid <= 0
+            weights[i] == 0.0 and block_weight > 0 and valids[i] <= 0
             and (el.tag != "a" or not _WORDED.search(dom.node_text(el)))
         )
         if el in gain.hidden or zero:
@@ -878,32 +890,29 @@ def prune(
         if dom.off_site_list(el, gain.host):
             skip.update(d for d in el.iterdescendants() if d in gain.hidden)
             continue
-        # An embedded post (a tweet in a <blockquote>) is link-dense yet quoted on purpose.
-        if (
-            text_len
-            and links / text_len > dl_max
-            and is_link_node(el)
-            and el.tag != "blockquote"
-            and not dom.off_site_heading(el, gain.host)
-            and el not in gain.entry_names
-        ):
-            skip.add(el)
-            continue
-        if (
-            el.tag in dom.BLOCK_TAGS
-            and valid - lam * noise < 0
-            and valid < 40
-            and (links or prune_linkless)
-            and not dom.off_site_heading(el, gain.host)
-            and el not in gain.entry_names
-        ):
+        if el not in holes and link_block(el):
             skip.add(el)
             continue
         if title and el.tag in dom.HEADING_TAGS and similarity(dom.node_text(el), title) >= 0.8:
             skip.add(el)
             continue
+        if el.tag in ("ul", "ol"):
+            holes.update(list_holes(el, lambda item: link_lengths[index[item]] == 0))
         stack.extend(el)
     return skip
+
+
+def list_holes(lst: html.HtmlElement, unlinked) -> list[html.HtmlElement]:
+    """The items of a list that stand between two ``unlinked`` items of it: a checklist's linked
+    items (``<li><a>Tent stakes</a></li>`` between ``<li>Rainfly</li>`` and ``<li>Ground
+    sheet</li>``) are part of it, however link-dense.  Linked items at a list's end are judged
+    alone (a call to action, a source below notes), and so are those of a list with fewer than
+    two unlinked items (related stories, a byline in a list of facts)."""
+    items = list(lst.iterchildren("li"))
+    plain = [k for k, item in enumerate(items) if unlinked(item)]
+    if len(plain) < 2:
+        return []
+    return items[plain[0] + 1:plain[-1]]
 
 
 # Markup that names an article's lead, standfirst or excerpt ("a-lead", "article-intro",
