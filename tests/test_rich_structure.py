@@ -42,7 +42,7 @@ def test_paragraphs_written_as_numbered_or_bulleted_items_are_a_list():
     found = article(extra)
     items = markdown_list_items(found.markdown)
     assert items == [*MORE[:3], MORE[3], "Street lights will be switched off after midnight in the industrial zone."]
-    assert f"1. {MORE[0]}\n1. {MORE[1]}\n1. {MORE[2]}" in found.markdown
+    assert f"1. {MORE[0]}\n2. {MORE[1]}\n3. {MORE[2]}" in found.markdown
     assert f"- {MORE[3]}" in found.markdown
     assert f"<ol><li>{MORE[0]}</li><li>{MORE[1]}</li>" in found.html and f"<ul><li>{MORE[3]}</li>" in found.html
     assert f"1. {MORE[0]}" in found.text.split("\n")  # text keeps the line as the page shows it
@@ -50,6 +50,33 @@ def test_paragraphs_written_as_numbered_or_bulleted_items_are_a_list():
     found = article(f"<p>2. {MORE[0]}</p><p>5. {MORE[1]}</p><p>• {MORE[2]}</p><p>{MORE[3]}</p>")
     assert markdown_list_items(found.markdown) == []
     assert f"2\\. {MORE[0]}" in found.markdown
+
+
+def test_a_listicles_numbered_entries_with_text_between_them_are_one_list_a_heading_ends_it():
+    # Classic-editor listicle: each "N. name" paragraph followed by its explanation and a picture.
+    extra = (f"<p>1. Transport</p><p>{MORE[0]}</p><p><img src='/img/bus.jpg' width='800' height='500'></p>"
+             f"<p>2. Libraries</p><p>{MORE[1]}</p><p>3. Parks</p><p>{MORE[2]}</p>"
+             f"<h2>What was cut</h2><p>4. Street lights</p><p>{MORE[3]}</p>")
+    found = article(extra)
+    assert markdown_list_items(found.markdown) == ["Transport", "Libraries", "Parks"]
+    assert f"1. Transport\n\n{MORE[0]}" in found.markdown and "\n\n2. Libraries\n\n" in found.markdown
+    assert "4\\. Street lights" in found.markdown  # after the heading, a 4 starts nothing
+    assert "<ol><li>Transport</li></ol>" in found.html and '<ol start="2"><li>Libraries</li></ol>' in found.html
+    assert "1. Transport" in found.text.split("\n")
+
+
+def test_numbered_paragraphs_going_on_from_an_ordered_list_are_its_items_with_their_numbers():
+    # Three steps in an <ol>, the editor then typing the next ones as paragraphs.
+    steps = "".join(f"<li>{line}</li>" for line in MORE[:3])
+    found = article(f"<p>The steps:</p><ol>{steps}</ol><p>4. {MORE[3]}</p>"
+                    "<p>5. Street lights will be switched off after midnight in the industrial zone.</p>")
+    assert markdown_list_items(found.markdown)[-2:] == [
+        MORE[3], "Street lights will be switched off after midnight in the industrial zone."]
+    assert f"1. {MORE[2]}\n4. {MORE[3]}\n5. Street" in found.markdown
+    assert f"<li>{MORE[2]}</li><li>{MORE[3]}</li>" in found.html  # the same <ol>, counting on
+    # Without the list before them, numbers from 4 are paragraphs.
+    found = article(f"<p>The steps:</p><p>4. {MORE[3]}</p><p>5. {MORE[0]}</p>")
+    assert markdown_list_items(found.markdown) == []
 
 
 def test_pictures_in_a_table_grid_are_article_images_not_an_empty_data_table():

@@ -29,6 +29,7 @@ class Block:
     html: str = ""
     level: int = 0  # heading level; list depth
     ordered: bool = False
+    number: int = 0  # an ordered item's number as the page writes it (0: the list counts)
     quote: int = 0  # blockquote depth
     images: list[dict] = field(default_factory=list)
     captioned: bool = False  # a figure whose lines are its pictures' captions and credits, shown with them
@@ -121,7 +122,7 @@ def _block_parts(block: Block) -> tuple[str, str]:
     if block.kind == "h":
         return "#" * block.level + " " + block.md, f"<h{block.level}>{block.html}</h{block.level}>"
     if block.kind == "li":
-        marker = "1. " if block.ordered else "- "
+        marker = f"{block.number or 1}. " if block.ordered else "- "
         return "  " * (block.level - 1) + marker + block.md, f"<li>{block.html}</li>"
     if block.kind == "pre":
         fence = "```"
@@ -231,7 +232,8 @@ def serialise(blocks: list[Block]) -> Rendering:
         if open_lists and (not want_list or open_lists[-1] != want_list):
             html_parts.append(f"</{open_lists.pop()}>")
         if want_list and not open_lists:
-            html_parts.append(f"<{want_list}>")
+            start = f' start="{block.number}"' if block.number > 1 else ""
+            html_parts.append(f"<{want_list}{start}>")
             open_lists.append(want_list)
         if block.quote and not quote_open:
             html_parts.append("<blockquote>")
