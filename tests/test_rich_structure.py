@@ -72,7 +72,7 @@ def test_numbered_paragraphs_going_on_from_an_ordered_list_are_its_items_with_th
                     "<p>5. Street lights will be switched off after midnight in the industrial zone.</p>")
     assert markdown_list_items(found.markdown)[-2:] == [
         MORE[3], "Street lights will be switched off after midnight in the industrial zone."]
-    assert f"1. {MORE[2]}\n4. {MORE[3]}\n5. Street" in found.markdown
+    assert f"1. {MORE[0]}\n2. {MORE[1]}\n3. {MORE[2]}\n4. {MORE[3]}\n5. Street" in found.markdown
     assert f"<li>{MORE[2]}</li><li>{MORE[3]}</li>" in found.html  # the same <ol>, counting on
     # Without the list before them, numbers from 4 are paragraphs.
     found = article(f"<p>The steps:</p><p>4. {MORE[3]}</p><p>5. {MORE[0]}</p>")
@@ -433,3 +433,16 @@ def test_linked_items_between_plain_items_of_a_list_stay_a_call_to_action_at_its
     assert items[:6] == ["Rainfly", "Stakes", "Guylines", "Ground sheet for the tent floor", "Headlamp",
                          "Spare batteries"]
     assert "Monthly price: 5.99 euros" in items and "Order now at the shop" not in items
+
+
+def test_an_ordered_lists_items_are_numbered_as_a_browser_shows_them():
+    # Eleven steps; the tenth goes on after a <br>, a paragraph of the item indented under "10. ".
+    steps = [f"Step {n}: check the {word} before the next one." for n, word in
+             enumerate("valve pump hose filter seal gauge lever belt tank cable plug".split(), 1)]
+    items = "".join(f"<li>{s}<br>Then write the reading down.</li>" if n == 10 else f"<li>{s}</li>"
+                    for n, s in enumerate(steps, 1))
+    found = article(f"<p>The checks, in order:</p><ol>{items}</ol>")
+    assert f"1. {steps[0]}\n2. {steps[1]}\n3. {steps[2]}" in found.markdown
+    assert f"10. {steps[9]}\n\n    Then write the reading down.\n11. {steps[10]}" in found.markdown
+    assert markdown_list_items(found.markdown) == steps  # the tenth's second line stays inside it
+    assert "<ol><li>" in found.html and "start=" not in found.html

@@ -29,7 +29,7 @@ class Block:
     html: str = ""
     level: int = 0  # heading level; list depth
     ordered: bool = False
-    number: int = 0  # an ordered item's number as the page writes it (0: the list counts)
+    number: int = 0  # an ordered item's number (the page's own, else counted by :func:`_counted`)
     quote: int = 0  # blockquote depth
     images: list[dict] = field(default_factory=list)
     captioned: bool = False  # a figure whose lines are its pictures' captions and credits, shown with them
@@ -122,7 +122,7 @@ def _block_parts(block: Block) -> tuple[str, str]:
     if block.kind == "h":
         return "#" * block.level + " " + block.md, f"<h{block.level}>{block.html}</h{block.level}>"
     if block.kind == "li":
-        marker = f"{block.number or 1}. " if block.ordered else "- "
+        marker = f"{block.number}. " if block.ordered else "- "
         return "  " * (block.level - 1) + marker + block.md, f"<li>{block.html}</li>"
     if block.kind == "pre":
         fence = "```"
@@ -163,11 +163,11 @@ def _joined(run: list[Block]) -> Block:
     md = [first.md]
     html = [first.html]
     for block in run[1:]:
-        indent = "  " * (block.level - 1) + ("   " if block.ordered else "  ")
+        indent = "  " * (block.level - 1) + " " * (len(f"{first.number}. ") if first.ordered else 2)
         md.append("\n\n" + indent + inline.escape_block_start(block.md))
         html.append(f"<br>{block.html}" if block.broken else f"<p>{block.html}</p>")
     return Block("li", lines, "".join(md), "".join(html), level=first.level, ordered=first.ordered,
-                 quote=first.quote, item=first.item, broken=first.broken)
+                 number=first.number, quote=first.quote, item=first.item, broken=first.broken)
 
 
 def _one_per_element(blocks: list[Block]) -> list[Block]:
@@ -191,6 +191,34 @@ def _one_per_element(blocks: list[Block]) -> list[Block]:
     return out
 
 
+def _counted(blocks: list[Block]) -> list[Block]:
+    """``blocks`` with each ordered item numbered on from the item before it at its depth, so that
+    the Markdown reads ``1.``, ``2.``, ``3.`` as a browser shows the list; an item the page numbers
+    itself (:func:`.blocks._marked_lists`) keeps its number and the items after it count on from
+    it.  A further line of an item (:func:`_continues`) shares its number; a block other than a
+    list item or a picture ends the count."""
+    last: dict[int, int] = {}  # list depth -> number of the last ordered item at that depth
+    item = None  # the last list item's first block
+    for block in blocks:
+        if block.kind != "li":
+            if block.kind not in ("image", "figure") or block.lines:
+                last.clear()
+                item = None
+            continue
+        if item is not None and _continues(item, block):
+            block.number = item.number
+            continue
+        item = block
+        for level in [level for level in last if level > block.level]:
+            del last[level]
+        if not block.ordered:
+            last.pop(block.level, None)
+            continue
+        block.number = block.number or last.get(block.level, 0) + 1
+        last[block.level] = block.number
+    return blocks
+
+
 def serialise(blocks: list[Block]) -> Rendering:
     capped: dict[str, int] = defaultdict(int)
     md_parts: list[str] = []
@@ -202,7 +230,7 @@ def serialise(blocks: list[Block]) -> Rendering:
     open_lists: list[str] = []
     quote_open = 0
     previous = None
-    for block in _one_per_element(blocks):
+    for block in _one_per_element(_counted(blocks)):
         if block.finish is not None:
             block.md, block.html, block.capped = block.finish()
         for key, count in block.capped.items():
