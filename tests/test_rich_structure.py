@@ -446,3 +446,12 @@ def test_an_ordered_lists_items_are_numbered_as_a_browser_shows_them():
     assert f"10. {steps[9]}\n\n    Then write the reading down.\n11. {steps[10]}" in found.markdown
     assert markdown_list_items(found.markdown) == steps  # the tenth's second line stays inside it
     assert "<ol><li>" in found.html and "start=" not in found.html
+
+
+def test_an_ordered_list_the_page_goes_on_after_an_interruption_keeps_its_start():
+    # Steps split by a paragraph, the second <ol start="3"> going on from the first.
+    found = article(f"<ol><li>{MORE[0]}</li><li>{MORE[1]}</li></ol><p>A word from our sponsor, then on.</p>"
+                    f'<ol start="3"><li>{MORE[2]}</li><li>{MORE[3]}</li></ol>')
+    assert f"3. {MORE[2]}\n4. {MORE[3]}" in found.markdown
+    assert f'<ol start="3"><li>{MORE[2]}</li>' in found.html
+    assert markdown_list_items(found.markdown) == MORE

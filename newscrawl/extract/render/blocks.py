@@ -68,6 +68,16 @@ _EMPHASIS = ("strong", "em")
 HEADED_ITEM_SLACK = 2
 
 
+def _start(item: html.HtmlElement) -> int:
+    """The number of the ``<li>`` ``item`` when it opens an ``<ol start="N">`` (a list the page
+    goes on after an interruption), else 0: the writer counts."""
+    parent = item.getparent()
+    start = parent.get("start", "") if parent is not None and parent.tag == "ol" else ""
+    if not start.isdecimal() or len(start) > 6 or next(parent.iterchildren("li"), None) is not item:
+        return 0
+    return int(start)
+
+
 def _code(raw: str) -> str:
     """A ``<pre>``'s text as the page lays it out: its lines and their indentation kept, the
     blank lines around it and the spaces closing each line dropped (``text`` holds it with its white
@@ -146,7 +156,7 @@ class _Walker:
         if "li" in tags and lists:
             item = next(el for el in reversed(self.stack) if el.tag == "li")
             return Block("li", [line], md, out, level=len(lists), ordered=lists[-1] == "ol", quote=quote,
-                         item=item, broken=self.broken)
+                         item=item, broken=self.broken, number=_start(item))
         if "pre" in tags:
             code = _code(raw)
             return Block("pre", [line], code, html_lib.escape(code, quote=False), quote=quote,
