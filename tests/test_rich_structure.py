@@ -455,3 +455,14 @@ def test_an_ordered_list_the_page_goes_on_after_an_interruption_keeps_its_start(
     assert f"3. {MORE[2]}\n4. {MORE[3]}" in found.markdown
     assert f'<ol start="3"><li>{MORE[2]}</li>' in found.html
     assert markdown_list_items(found.markdown) == MORE
+
+
+def test_a_list_nested_in_a_numbered_item_is_indented_under_its_text():
+    # CommonMark nests an item under "1." only from three spaces in (under "10." four).
+    outer = [f"<li>{MORE[n]}<ul><li>First detail of item {n + 1}.</li><li>Second detail.</li></ul></li>"
+             for n in range(2)]
+    found = article(f"<p>The plan:</p><ol>{''.join(outer)}</ol>")
+    assert f"1. {MORE[0]}\n   - First detail of item 1.\n   - Second detail.\n2. {MORE[1]}" in found.markdown
+    from newscrawl.evaluation.rich import markdown_tokens
+    depths = [t.level for t in markdown_tokens(found.markdown) if t.type == "list_item_open"]
+    assert depths == [1, 3, 3, 1, 3, 3]  # the details are items of a list inside the outer item

@@ -30,6 +30,7 @@ class Block:
     level: int = 0  # heading level; list depth
     ordered: bool = False
     number: int = 0  # an ordered item's number (the page's own, else counted by :func:`_counted`)
+    indent: int = 0  # a list item's spaces before its marker: its outer items' markers' widths
     quote: int = 0  # blockquote depth
     images: list[dict] = field(default_factory=list)
     captioned: bool = False  # a figure whose lines are its pictures' captions and credits, shown with them
@@ -123,7 +124,7 @@ def _block_parts(block: Block) -> tuple[str, str]:
         return "#" * block.level + " " + block.md, f"<h{block.level}>{block.html}</h{block.level}>"
     if block.kind == "li":
         marker = f"{block.number}. " if block.ordered else "- "
-        return "  " * (block.level - 1) + marker + block.md, f"<li>{block.html}</li>"
+        return " " * block.indent + marker + block.md, f"<li>{block.html}</li>"
     if block.kind == "pre":
         fence = "```"
         while fence in block.md:
@@ -163,11 +164,12 @@ def _joined(run: list[Block]) -> Block:
     md = [first.md]
     html = [first.html]
     for block in run[1:]:
-        indent = "  " * (block.level - 1) + " " * (len(f"{first.number}. ") if first.ordered else 2)
+        indent = " " * (first.indent + _marker_width(first))
         md.append("\n\n" + indent + inline.escape_block_start(block.md))
         html.append(f"<br>{block.html}" if block.broken else f"<p>{block.html}</p>")
     return Block("li", lines, "".join(md), "".join(html), level=first.level, ordered=first.ordered,
-                 number=first.number, quote=first.quote, item=first.item, broken=first.broken)
+                 number=first.number, indent=first.indent, quote=first.quote, item=first.item,
+                 broken=first.broken)
 
 
 def _one_per_element(blocks: list[Block]) -> list[Block]:
@@ -191,31 +193,42 @@ def _one_per_element(blocks: list[Block]) -> list[Block]:
     return out
 
 
+def _marker_width(block: Block) -> int:
+    """Characters of a list item's marker and the space after it (``- ``, ``10. ``)."""
+    return len(f"{block.number}. ") if block.ordered else 2
+
+
 def _counted(blocks: list[Block]) -> list[Block]:
     """``blocks`` with each ordered item numbered on from the item before it at its depth, so that
     the Markdown reads ``1.``, ``2.``, ``3.`` as a browser shows the list; an item the page numbers
     itself (:func:`.blocks._marked_lists`) keeps its number and the items after it count on from
     it.  A further line of an item (:func:`_continues`) shares its number; a block other than a
-    list item or a picture ends the count."""
+    list item or a picture ends the count.  Each item is indented by the widths of its outer items'
+    markers, as CommonMark nests an item only under its parent's text (three spaces under ``1.``)."""
     last: dict[int, int] = {}  # list depth -> number of the last ordered item at that depth
+    widths: dict[int, int] = {}  # list depth -> marker width of the last item at that depth
     item = None  # the last list item's first block
     for block in blocks:
         if block.kind != "li":
             if block.kind not in ("image", "figure") or block.lines:
                 last.clear()
+                widths.clear()
                 item = None
             continue
         if item is not None and _continues(item, block):
-            block.number = item.number
+            block.number, block.indent = item.number, item.indent
             continue
         item = block
-        for level in [level for level in last if level > block.level]:
-            del last[level]
-        if not block.ordered:
+        for level in [level for level in widths if level > block.level]:
+            widths.pop(level)
+            last.pop(level, None)
+        if block.ordered:
+            block.number = block.number or last.get(block.level, 0) + 1
+            last[block.level] = block.number
+        else:
             last.pop(block.level, None)
-            continue
-        block.number = block.number or last.get(block.level, 0) + 1
-        last[block.level] = block.number
+        block.indent = sum(widths.get(level, 2) for level in range(1, block.level))
+        widths[block.level] = _marker_width(block)
     return blocks
 
 
