@@ -459,7 +459,7 @@ def _marked_lists(blocks: list[Block]) -> list[Block]:
     item keeps the page's number."""
     bullets: list[tuple[Block, int, int]] = []  # (paragraph, length of its marker, its number)
     numbered: list[tuple[Block, int, int]] = []
-    ol_items: set = set()  # the <li>s of the <ol> just passed, at the outer level
+    ol_items: set[html.HtmlElement] = set()  # the <li>s of the <ol> just passed, at the outer level
 
     def close(run: list[tuple[Block, int, int]], ordered: bool) -> None:
         if len(run) >= MIN_MARKED_ITEMS:
@@ -477,7 +477,7 @@ def _marked_lists(blocks: list[Block]) -> list[Block]:
             if block.kind == "h":
                 close(numbered, True)  # a section of its own: its numbers start another list
             if block.kind == "li" and block.ordered and block.level == 1:
-                ol_items.add(id(block.item))
+                ol_items.add(block.item)
             else:
                 ol_items.clear()
             continue
