@@ -79,6 +79,17 @@ def test_numbered_paragraphs_going_on_from_an_ordered_list_are_its_items_with_th
     assert markdown_list_items(found.markdown) == []
 
 
+def test_numbers_go_on_from_an_ordered_list_whose_item_holds_a_list_of_its_own():
+    # The first step has two details in a <ul>: the <ol> still has three items, the fourth is typed.
+    details = "<ul><li>Buy the tickets early.</li><li>Keep the receipts.</li></ul>"
+    steps = f"<li>{MORE[0]}{details}</li><li>{MORE[1]}</li><li>{MORE[2]}</li>"
+    found = article(f"<p>The steps:</p><ol>{steps}</ol><p>4. {MORE[3]}</p>"
+                    "<p>5. Street lights will be switched off after midnight in the industrial zone.</p>")
+    assert f"3. {MORE[2]}\n4. {MORE[3]}\n5. Street" in found.markdown
+    assert markdown_list_items(found.markdown)[-2:] == [
+        MORE[3], "Street lights will be switched off after midnight in the industrial zone."]
+
+
 def test_pictures_in_a_table_grid_are_article_images_not_an_empty_data_table():
     # A before/after grid as classic editors lay it out: pictures in one row, captions in the next.
     grid = ('<table class="photo-grid"><tr><td><img src="/img/square-before.jpg" alt="The square in 2020" '

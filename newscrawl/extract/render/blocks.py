@@ -478,6 +478,8 @@ def _marked_lists(blocks: list[Block]) -> list[Block]:
                 close(numbered, True)  # a section of its own: its numbers start another list
             if block.kind == "li" and block.ordered and block.level == 1:
                 ol_items.add(block.item)
+            elif block.kind == "li" and block.level > 1 and ol_items:
+                pass  # a list nested in one of the <ol>'s items: the <ol> goes on after it
             else:
                 ol_items.clear()
             continue
