@@ -14,6 +14,7 @@ module                 paper                                                    
 :mod:`.auto`           the combination: rules over the element tree drawing on the    ``auto-rules``
                        papers above
 :mod:`.auto_learned`   ``auto-rules`` plus the classifier's learned edge veto         ``auto``
+                       and the learned article end (:mod:`.article_end`)
 =====================  ==========================================================  ==============
 
 Each method is a function ``extract_body(page, **params) -> Body``; titles, dates and

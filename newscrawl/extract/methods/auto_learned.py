@@ -27,6 +27,10 @@ within ``auto``'s block) tied on aeb and fell on gne-zh (0.977 → 0.930); letti
 classifier choose between ``auto``'s best block and a
 close runner-up changed one page in 528, for the worse.
 
+After the veto, :func:`.article_end.cut` ends the body where the article ends: a section of the
+page's own below the article (a call to action, an author's box), under a heading of its own and
+too long for three lines, goes by a second learned model (``data/models/article-end.npz``).
+
 Without the shipped weights (``data/models/classifier-linear.npz``, written by
 ``scrapy train``) the body is the rules' alone and a warning says so once.
 """
@@ -42,6 +46,7 @@ from .. import dom
 from ..body import Body
 from ..fields.title import voted_headline
 from ..page import Page
+from . import article_end as ending
 from . import auto
 from .classifier import CANDIDATE_TAGS, load_linear, nodes_for
 
@@ -191,9 +196,10 @@ def _shipped_body_model() -> Any:
         return None
 
 
-def extract_body(page: Page, model: Any = None, **params) -> Body:
+def extract_body(page: Page, model: Any = None, article_end: bool = True, **params) -> Body:
     """The rules' body (:func:`.auto.extract_body`) with its edges peeled by ``model``
-    (a field model; by default the shipped body weights)."""
+    (a field model; by default the shipped body weights), then ended where the article ends
+    (:func:`.article_end.cut`; ``article_end=False`` leaves its trailing sections)."""
     lead = params.pop("lead", True)
     body = auto.extract_body(page, lead=False, **params)
     if body.method == "embedded":  # built from page data: no page nodes for the model to weigh
@@ -201,5 +207,7 @@ def extract_body(page: Page, model: Any = None, **params) -> Body:
     model = model if model is not None else _shipped_body_model()
     if model is not None:
         body = peel_edges(page, body, model)
+    if article_end:
+        body = ending.cut(body)
     # The lead, outside the block, has no node among the block's edges: added after the veto.
     return auto.with_lead(body, page, voted_headline(page)) if lead else body
