@@ -8,7 +8,7 @@ shingles of what follows it (the heading included).
 - trained on (permissive licences): ``wcxb``, ``fundus``, ``aeb``, ``zh-news``, ``newspaper4k``;
 - evaluated only: ``dragnet-train``, ``daniel-ru``, ``daniel-zh`` (GPL/AGPL: never trained on).
 
-Folds are grouped by site (:func:`newscrawl.evaluation.sites.site_of`), so no site is in both
+Folds are grouped by site (:func:`newscrawl.evaluation.sites.site_key`), so no site is in both
 the training and the test fold.  The threshold on P(ended) is the highest whose pooled
 out-of-fold body F1 (Zyte shingles, as ``scrapy evaluate``) of the trained sets is within
 :data:`F1_TOLERANCE` of the best threshold's.  The model is then fitted on every trained heading
@@ -34,59 +34,34 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from newscrawl.article_end_training import ENDED_COVERAGE, FOREST, SEED, as_model, fit, labelled_page  # noqa: E402
 from newscrawl.evaluation import metrics  # noqa: E402
 from newscrawl.evaluation.datasets import load_dataset  # noqa: E402
-from newscrawl.evaluation.sites import in_half, site_of  # noqa: E402
-from newscrawl.extract import Page  # noqa: E402
-from newscrawl.extract.errors import ExtractionError  # noqa: E402
-from newscrawl.extract.methods import article_end, auto_learned  # noqa: E402
-from newscrawl.extract.tokens import tokenize  # noqa: E402
+from newscrawl.evaluation.sites import in_half  # noqa: E402
+from newscrawl.extract.methods import article_end  # noqa: E402
 
 DATASETS = ROOT.parent / "shared" / "datasets"
 TRAIN_SETS = ("wcxb", "fundus", "aeb", "zh-news", "newspaper4k")
 EVAL_SETS = ("dragnet-train", "daniel-ru", "daniel-zh")
 LICENCES = {"wcxb": "CC-BY-4.0 (WCXB, Foley 2026)", "fundus": "MIT", "aeb": "MIT", "zh-news": "MIT",
             "newspaper4k": "MIT"}
-ENDED_COVERAGE = 0.1
-SEED = 20261204
 # The out-of-fold F1 is nearly flat across thresholds: of those within this of the best, the
 # highest (the fewest cuts; a lost line of the article costs a reader more than a kept notice).
 F1_TOLERANCE = 0.0002
 THRESHOLDS = [round(float(t), 2) for t in np.arange(0.40, 0.96, 0.05)]
-FOREST = dict(n_estimators=100, min_samples_leaf=5, max_features=0.5)
-
-
-def _shingles(text: str, han: bool) -> list[tuple]:
-    words = tokenize(text, han_chars=han)
-    return [tuple(words[i:i + 3]) for i in range(len(words) - 2)]
 
 
 def read_pages(datasets: Path) -> list[dict]:
-    """Each page with a body truth: its set, site, truth, lines and candidate headings."""
+    """Each page with a body truth: its set, site, site half, truth, lines and candidate headings."""
     pages = []
     for name in (*TRAIN_SETS, *EVAL_SETS):
         folder = datasets / name
         if not (folder / "truth.jsonl").is_file():
             continue
         for rec in load_dataset(folder):
-            if not rec.has("text"):
-                continue
-            han = (rec.lang or "").lower().startswith("zh")
-            try:
-                page = Page.from_html(rec.html, url=rec.url)
-                body = auto_learned.extract_body(page, article_end=False)
-            except ExtractionError:
-                continue
-            truth = set(_shingles(rec.get("text"), han))
-            lines = body.text_paragraphs()
-            rows = []
-            for line, row, _heading in article_end.heading_rows(body):
-                rest = _shingles("\n".join(lines[line:]), han)
-                coverage = sum(s in truth for s in rest) / len(rest) if rest else 1.0
-                rows.append((line, row, coverage < ENDED_COVERAGE))
-            pages.append({"set": name, "id": rec.id, "site": site_of(rec) or f"{name}/{rec.id}", "han": han,
-                          "half": "A" if in_half(rec, "A") else "B",
-                          "truth": rec.get("text"), "lines": lines, "rows": rows})
+            page = labelled_page(rec, name)
+            if page is not None:
+                pages.append(dict(page, half="A" if in_half(rec, "A") else "B"))
     return pages
 
 
@@ -123,7 +98,6 @@ def per_set(pages: list[dict], cuts: dict[int, int]) -> dict[str, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from sklearn.ensemble import RandomForestClassifier
     from sklearn.model_selection import GroupKFold
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -145,12 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(train)} trained pages, {len(X)} candidate headings, {int(y.sum())} ended; "
           f"{len(held)} evaluation-only pages")
 
-    def make():
-        return RandomForestClassifier(**FOREST, random_state=SEED, n_jobs=2)
-
     oof = np.zeros(len(y))
-    for fit, test in GroupKFold(n_splits=args.folds).split(X, y, groups):
-        model = make().fit(X[fit], y[fit])
+    for rest, test in GroupKFold(n_splits=args.folds).split(X, y, groups):
+        model = fit([train[i] for i in sorted({owner[r] for r in rest})])
         oof[test] = model.predict_proba(X[test])[:, list(model.classes_).index(True)]
 
     def per_page(values) -> list[list[float]]:
@@ -164,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     best = max(scores.values())
     threshold = max(t for t in THRESHOLDS if scores[t] >= best - F1_TOLERANCE)
     print("out-of-fold pooled body F1 by threshold:", scores, "-> threshold", threshold)
-    model = make().fit(X, y)
+    model = fit(train)
     ended = list(model.classes_).index(True)
     insample = per_page(model.predict_proba(X)[:, ended])
     held_proba = [[float(p) for p in model.predict_proba(np.array([r for _l, r, _y in h["rows"]]))[:, ended]]
@@ -181,19 +152,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.dry_run:
         return 0
     from newscrawl.extract import models
-    from newscrawl.extract.forest import flatten, predict_proba
+    from newscrawl.extract.forest import predict_proba_rows
 
-    forest = flatten(model)
+    plain = as_model(model, threshold)
     check = X[: min(len(X), 500)]
-    assert np.allclose([predict_proba(forest, row) for row in check], model.predict_proba(check)), \
+    assert np.allclose(predict_proba_rows(plain["forest"], check), model.predict_proba(check)), \
         "the flattened forest disagrees"
-    models.dump_plain({"forest": forest, "ended_class": ended, "threshold": threshold,
-                       "features": list(article_end.FEATURES)}, args.out / article_end.ARTICLE_END_FILE)
+    models.dump_plain(plain, args.out / article_end.ARTICLE_END_FILE)
     import sklearn
 
     manifest = {
         "model": "random-forest", "parameters": FOREST, "threshold": threshold, "seed": SEED,
-        "folds": args.folds, "site_half": args.half, "grouping": "site (newscrawl.evaluation.sites.site_of)",
+        "folds": args.folds, "site_half": args.half, "grouping": "site (newscrawl.evaluation.sites.site_key)",
         "label": f"the truth's text holds under {ENDED_COVERAGE:.0%} of the 3-word shingles from the heading",
         "max_share": article_end.MAX_SHARE, "trained_on": list(TRAIN_SETS), "evaluated_only": list(EVAL_SETS),
         "licences": LICENCES,

@@ -24,6 +24,7 @@ left as it is.
 
 from __future__ import annotations
 
+import json
 import logging
 from bisect import bisect_right
 from functools import lru_cache
@@ -36,6 +37,7 @@ from ..tokens import tokenize
 logger = logging.getLogger(__name__)
 
 ARTICLE_END_FILE = "article-end.npz"
+MANIFEST_FILE = "article-end.json"  # data, threshold and figures of the model (bench/train_article_end.py)
 MAX_SHARE = 0.15  # of the body's characters a cut may remove: it trims an end, never the body
 FEATURES = (
     "after_share",  # the body's characters from the heading on
@@ -195,6 +197,17 @@ def _load(directory: str) -> dict | None:
         logger.warning("%s was trained on other features than this version's: bodies are not cut", path)
         return None
     return model
+
+
+def trained_on() -> list[str]:
+    """The datasets the model in use was trained on (its manifest, :data:`MANIFEST_FILE`)."""
+    from ..models import MODEL_DIR, SHIPPED_MODEL_DIR
+
+    for directory in (MODEL_DIR, SHIPPED_MODEL_DIR):
+        if (Path(directory) / ARTICLE_END_FILE).is_file():
+            path = Path(directory) / MANIFEST_FILE
+            return list(json.loads(path.read_text()).get("trained_on", [])) if path.is_file() else []
+    return []
 
 
 def shipped_model() -> dict | None:

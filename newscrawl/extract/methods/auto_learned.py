@@ -196,10 +196,12 @@ def _shipped_body_model() -> Any:
         return None
 
 
-def extract_body(page: Page, model: Any = None, article_end: bool = True, **params) -> Body:
+def extract_body(page: Page, model: Any = None, article_end: bool = True, article_end_model: Any = None,
+                 **params) -> Body:
     """The rules' body (:func:`.auto.extract_body`) with its edges peeled by ``model``
     (a field model; by default the shipped body weights), then ended where the article ends
-    (:func:`.article_end.cut`; ``article_end=False`` leaves its trailing sections)."""
+    (:func:`.article_end.cut` with ``article_end_model``, by default the shipped one;
+    ``article_end=False`` leaves its trailing sections)."""
     lead = params.pop("lead", True)
     body = auto.extract_body(page, lead=False, **params)
     if body.method == "embedded":  # built from page data: no page nodes for the model to weigh
@@ -208,6 +210,6 @@ def extract_body(page: Page, model: Any = None, article_end: bool = True, **para
     if model is not None:
         body = peel_edges(page, body, model)
     if article_end:
-        body = ending.cut(body)
+        body = ending.cut(body, article_end_model)
     # The lead, outside the block, has no node among the block's edges: added after the veto.
     return auto.with_lead(body, page, voted_headline(page)) if lead else body
