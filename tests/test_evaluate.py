@@ -212,6 +212,19 @@ def test_a_learned_method_on_its_own_training_set_is_flagged_in_sample():
     assert runner.in_sample_note("auto-rules", f"../shared/datasets/{trained_on[0]}") is None
 
 
+def test_auto_on_a_set_only_the_article_end_model_trained_on_is_flagged_in_sample():
+    from newscrawl.extract import models
+    from newscrawl.extract.methods import article_end
+
+    only_end = [name for name in article_end.trained_on() if name not in models.read_manifest().get("body_sets", [])]
+    if not only_end:
+        pytest.skip("no shipped article-end model trained on a set the node classifier did not see")
+    note = runner.in_sample_note("auto", f"../shared/datasets/{only_end[0]}")
+    assert "article-end model" in note and "bench/train_article_end.py" in note
+    assert runner.in_sample_note("auto-rules", f"../shared/datasets/{only_end[0]}") is None
+    assert runner.in_sample_note("classifier", f"../shared/datasets/{only_end[0]}") is None
+
+
 def test_a_baseline_whose_package_is_missing_is_named_before_the_run(monkeypatch):
     from newscrawl.evaluation import runner
 

@@ -100,3 +100,35 @@ def test_each_page_is_scored_by_a_model_that_never_saw_its_site(pool, monkeypatc
     assert len(fitted_on) == 5 and all(len(sites) == 8 for sites in fitted_on)  # two sites held out a fold
     assert len(scored) == 10
     assert all(site not in training for site, training in scored)
+
+
+def test_autos_article_end_model_is_refitted_per_fold_on_other_sites(pool, monkeypatch):
+    from newscrawl import article_end_training
+    from newscrawl.evaluation import out_of_fold as oof
+    from newscrawl.extract.methods import article_end
+
+    monkeypatch.setattr(article_end, "trained_on", lambda: [BODY_SETS[0]])
+    fitted: list[set[str]] = []  # the sites of the pages each fold's article-end model saw
+    held: list[set[str]] = []
+    end_params = oof._end_params
+
+    def spy_end_params(end_pool, held_sites):
+        held.append(held_sites)
+        return end_params(end_pool, held_sites)
+
+    def spy_fit(pages):
+        fitted.append({p["site"] for p in pages})
+        return real_fit(pages)
+
+    real_fit = article_end_training.fit
+    monkeypatch.setattr(oof, "_end_params", spy_end_params)
+    monkeypatch.setattr(article_end_training, "fit", spy_fit)
+    in_sample = runner.evaluate(pool / BODY_SETS[0], runner.library_extractor("auto"), "auto")
+    results = out_of_fold([in_sample], [pool / BODY_SETS[0]], folds=5)
+    assert [r.method for r in results] == [f"auto{OOF_SUFFIX}"]
+    assert sorted(p.id for p in results[0].pages) == sorted(TOPICS)
+    assert len(fitted) == len(held) == 5
+    for seen, out in zip(fitted, held, strict=True):
+        assert len(seen) == 8 and not seen & out  # the fold's two sites are never in its model's pages
+    # The pool's short articles have no heading near their end: no fold can fit a model, so none cuts.
+    assert end_params(oof._end_pool(pool, None), set()) == {"article_end": False}

@@ -10,6 +10,9 @@ cross-validation): no page is scored by a model that saw its site.
 
 - ``auto`` and ``classifier``: the body field's linear SVM (:func:`newscrawl.training.fit_field`)
   refitted per fold (``auto`` uses it as the veto on its edge lines, :mod:`..extract.methods.auto_learned`);
+  for ``auto`` the article-end model too (:mod:`newscrawl.article_end_training`), fitted on the
+  pages of its own training sets whose site is not in the fold, with the shipped model's threshold
+  (a fold whose other pages hold headings of one kind only is scored without the cut);
 - ``template``: the block SVM refitted per fold with the C and γ the shipped model's grid search
   chose (given in the manifest; the grid search itself is not repeated per fold).
 
@@ -47,6 +50,34 @@ def _pool(root: Path, names: Iterable[str], limit: int | None):
                 records.append(record)
                 pages.append(data)
     return records, pages
+
+
+def _end_pool(root: Path, limit: int | None) -> tuple[list[dict], float] | None:
+    """The article-end model's training pages (each with its site and labelled headings) and the
+    shipped threshold; None without a shipped model."""
+    from ..article_end_training import labelled_page
+    from ..extract.methods import article_end
+
+    shipped = article_end.shipped_model()
+    if shipped is None:
+        return None
+    pages = [labelled for name in article_end.trained_on() if (root / name).is_dir()
+             for record in load_dataset(root / name, limit) if (labelled := labelled_page(record, name))]
+    return pages, float(shipped["threshold"])
+
+
+def _end_params(end_pool: tuple[list[dict], float] | None, held_sites: set[str]) -> dict:
+    """``auto``'s article-end model fitted on the pool's pages of sites not in ``held_sites``."""
+    from ..article_end_training import as_model, fit
+
+    if end_pool is None:
+        return {}
+    pages, threshold = end_pool
+    try:
+        model = fit([page for page in pages if page["site"] not in held_sites])
+    except ValueError:  # headings of one kind only: no model, no cut
+        return {"article_end": False}
+    return {"article_end_model": as_model(model, threshold)}
 
 
 def _fold_params(method: str, training: list) -> dict:
@@ -87,6 +118,7 @@ def out_of_fold(results: list[Result], datasets: list[Path], limit: int | None =
     records, pages = _pool(root, read_manifest().get("body_sets", []), limit)
     for data in pages:
         data.compact()
+    end_pool = _end_pool(root, limit) if any(r.method == "auto" for r in wanted) else None
     out: list[Result] = []
     for method in dict.fromkeys(r.method for r in wanted):
         ids = {(r.dataset, p.id) for r in wanted if r.method == method for p in r.pages}
@@ -100,6 +132,8 @@ def out_of_fold(results: list[Result], datasets: list[Path], limit: int | None =
                 params = _fold_params(method, [p for i, p in enumerate(pages) if i not in held])
             except ValueError:  # too few pages to fit (one class): the fold's pages go unscored
                 continue
+            if method == "auto":
+                params.update(_end_params(end_pool, {pages[i].group for i in fold}))
             extractor = library_extractor(method, params)
             for i in scored:
                 try:
