@@ -28,8 +28,8 @@ p50, p99 and max ms per page; then auto's pages/CPU-s as a multiple of trafilatu
 the CPU time of rendering auto's body as Markdown and HTML (the same pages, after the timed
 runs, timed as they are: the median of ``--repeat`` runs) as a share of auto's; auto's ten
 slowest pages with where their time went: stage timers (parse, language, title, body rules,
-veto, rendering, dates, authors, description — run in ``extract_page``'s order, each value
-computed once as there) and the functions with the most own time under cProfile.
+veto with the article-end cut, rendering, dates, authors, description — run in ``extract_page``'s
+order, each value computed once as there) and the functions with the most own time under cProfile.
 
 Timing: the extractors take turns on each page (the order rotates from page to page), so a
 slow spell of a shared machine falls on all of them alike; with ``--repeat N`` each page is
@@ -257,7 +257,7 @@ def auto_stages(text: str, url: str | None) -> dict[str, float]:
     from newscrawl.extract.fields.authors import find_authors
     from newscrawl.extract.fields.dates import find_published
     from newscrawl.extract.fields.title import find_title
-    from newscrawl.extract.methods import auto, auto_learned
+    from newscrawl.extract.methods import article_end, auto, auto_learned
 
     stages: dict[str, float] = {}
     clock = time.process_time_ns
@@ -280,6 +280,7 @@ def auto_stages(text: str, url: str | None) -> dict[str, float]:
     model = auto_learned._shipped_body_model()  # None without the shipped weights
     if model is not None:
         body = auto_learned.peel_edges(page, body, model)
+    body = article_end.cut(body)
     mark("veto")
     body.text  # noqa: B018
     body.links(page.base_url)
