@@ -89,3 +89,17 @@ def test_a_model_directory_without_the_file_uses_the_shipped_model(tmp_path, mon
     page = Page.from_html(english_article(extra_body=SECTIONS + NEWSLETTER), url=URL)
     body = auto_learned.extract_body(page, article_end=False)
     assert "Never miss a council vote" not in article_end.cut(body).text
+
+
+def test_a_page_of_many_short_sections_at_its_end_weighs_only_the_last_few_headings():
+    # Hundreds of headings in the body's last part: each candidate reads the words after it, so only
+    # the last MAX_CANDIDATES are weighed and the work stays linear in the page.
+    long_article = "".join(f"<p>{line} {n}</p>" for n in range(40) for line in MORE)
+    tail = "".join(f"<h4>Note {n}</h4><p>See {n}.</p>" for n in range(300))
+    page = Page.from_html(english_article(extra_body=long_article + tail), url=URL)
+    body = auto_learned.extract_body(page, article_end=False)
+    rows = article_end.heading_rows(body)
+    assert len(rows) == article_end.MAX_CANDIDATES
+    assert article_end.dom.node_text(rows[-1][2]) == "Note 299"
+    lines = body.text_paragraphs()
+    assert [lines[line] for line, _row, _heading in rows[:2]] == ["Note 236", "Note 237"]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from pathlib import Path
 
@@ -39,6 +39,7 @@ logger = logging.getLogger(__name__)
 ARTICLE_END_FILE = "article-end.npz"
 MANIFEST_FILE = "article-end.json"  # data, threshold and figures of the model (bench/train_article_end.py)
 MAX_SHARE = 0.15  # of the body's characters a cut may remove: it trims an end, never the body
+MAX_CANDIDATES = 64  # the last headings weighed (wcxb and fundus pages have 55 at most)
 FEATURES = (
     "after_share",  # the body's characters from the heading on
     "heads_after",  # kept headings after it
@@ -79,18 +80,19 @@ def heading_rows(body: Body) -> list[tuple[int, list[float], object]]:
     for i in range(len(lines) - 1, -1, -1):
         suffix[i] = suffix[i + 1] + len(lines[i])
     total = suffix[0]
-    keys = ["".join(line.split()) for line in lines]
+    line_at: dict[str, list[int]] = {}  # each line's text -> where it stands
+    for i, line in enumerate(lines):
+        line_at.setdefault("".join(line.split()), []).append(i)
     positions, at = [], 0
-    for heading in headings:  # each heading's line, in order
-        key = "".join(dom.node_text(heading).split())
-        try:
-            found = keys.index(key, at)
-        except ValueError:  # not a line of its own (demoted, dropped as furniture)
-            found = -1
+    for heading in headings:  # each heading's line, in order; -1: not a line of its own (demoted, dropped)
+        places = line_at.get("".join(dom.node_text(heading).split()), ())
+        k = bisect_left(places, at)
+        found = places[k] if k < len(places) else -1
         positions.append(found)
         if found >= 0:
             at = found + 1
     candidates = [(n, i) for n, i in enumerate(positions) if i >= 0 and suffix[i] <= MAX_SHARE * total]
+    candidates = candidates[-MAX_CANDIDATES:]  # each reads what follows it: the cost stays linear
     if not candidates:
         return []
 
