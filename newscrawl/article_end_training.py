@@ -9,25 +9,26 @@ to the body's end.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import numpy as np
 
 from .evaluation.datasets import Record
+from .evaluation.metrics import shingles
 from .evaluation.sites import site_key
 from .extract import Page
 from .extract.errors import ExtractionError
 from .extract.methods import article_end, auto_learned
-from .extract.tokens import tokenize
 
 ENDED_COVERAGE = 0.1
 SEED = 20261204
 FOREST = {"n_estimators": 100, "min_samples_leaf": 5, "max_features": 0.5}
 
 
-def _shingles(text: str, han: bool) -> list[tuple]:
-    words = tokenize(text, han_chars=han)
-    return [tuple(words[i:i + 3]) for i in range(len(words) - 2)]
+def _word_triples(text: str, han: bool) -> Counter:
+    """The 3-word shingles of ``text`` (none for a text of fewer than three words)."""
+    return Counter({s: n for s, n in shingles(text, 3, han).items() if len(s) == 3})
 
 
 def labelled_page(record: Record, dataset: str) -> dict[str, Any] | None:
@@ -40,12 +41,12 @@ def labelled_page(record: Record, dataset: str) -> dict[str, Any] | None:
         body = auto_learned.extract_body(Page.from_html(record.html, url=record.url), article_end=False)
     except ExtractionError:
         return None
-    truth = set(_shingles(record.get("text"), han))
+    truth = _word_triples(record.get("text"), han)
     lines = body.text_paragraphs()
     rows = []
     for line, row, _heading in article_end.heading_rows(body):
-        rest = _shingles("\n".join(lines[line:]), han)
-        coverage = sum(s in truth for s in rest) / len(rest) if rest else 1.0
+        rest = _word_triples("\n".join(lines[line:]), han)
+        coverage = sum(n for s, n in rest.items() if s in truth) / rest.total() if rest else 1.0
         rows.append((line, row, coverage < ENDED_COVERAGE))
     return {"set": dataset, "id": record.id, "site": site_key(record) or f"{dataset}:{record.id}", "han": han,
             "truth": record.get("text"), "lines": lines, "rows": rows}

@@ -84,7 +84,9 @@ def lcs_prf(extracted: str | None, truth: str | None) -> PRF:
 # --- Zyte article-extraction-benchmark -------------------------------------------------------
 
 
-def _shingles(text: str | None, n: int, han_chars: bool) -> Counter:
+def shingles(text: str | None, n: int, han_chars: bool) -> Counter:
+    """The token n-grams of ``text`` and their counts (a text of fewer than ``n`` tokens is one
+    shorter shingle)."""
     tokens = tokenize(text, han_chars)
     # Upstream: range(max(1, len - n + 1)), so a text shorter than n tokens is one short shingle.
     return Counter(tuple(tokens[i : i + n]) for i in range(max(1, len(tokens) - n + 1)) if tokens[i : i + n])
@@ -98,8 +100,8 @@ def shingle_counts(
     Counts are multiset overlaps: a shingle seen 3 times in the truth and once in the
     prediction gives tp 1, fn 2.
     """
-    true_shingles = _shingles(truth, ngram_n, han_chars)
-    pred_shingles = _shingles(prediction, ngram_n, han_chars)
+    true_shingles = shingles(truth, ngram_n, han_chars)
+    pred_shingles = shingles(prediction, ngram_n, han_chars)
     tp = sum((true_shingles & pred_shingles).values())
     fp = sum((pred_shingles - true_shingles).values())
     fn = sum((true_shingles - pred_shingles).values())

@@ -41,21 +41,16 @@ def flatten(forest) -> dict[str, np.ndarray]:
 
 def predict_proba(forest: dict[str, np.ndarray], row) -> np.ndarray:
     """The class probabilities of one feature row (in the forest's ``classes_`` order)."""
-    x = np.asarray(row, dtype=np.float32).astype(np.float64)  # as scikit-learn's trees compare
-    node = forest["roots"]
-    left, right, feature, threshold = forest["left"], forest["right"], forest["feature"], forest["threshold"]
-    for _ in range(int(forest["depth"][0])):  # a leaf points to itself: extra steps stay put
-        node = np.where(x[feature[node]] <= threshold[node], left[node], right[node])
-    return forest["value"][node].mean(axis=0)
+    return predict_proba_rows(forest, [row])[0]
 
 
 def predict_proba_rows(forest: dict[str, np.ndarray], rows) -> np.ndarray:
-    """The class probabilities of several feature rows at once, one row of probabilities each
-    (the same as :func:`predict_proba` row by row, in one numpy step per level)."""
-    x = np.asarray(rows, dtype=np.float32).astype(np.float64)
+    """The class probabilities of several feature rows at once, one row of probabilities each:
+    every tree of every row walked together, one numpy step per level."""
+    x = np.asarray(rows, dtype=np.float32).astype(np.float64)  # as scikit-learn's trees compare
     node = np.broadcast_to(forest["roots"], (len(x), len(forest["roots"])))
     left, right, feature, threshold = forest["left"], forest["right"], forest["feature"], forest["threshold"]
     row = np.arange(len(x))[:, None]
-    for _ in range(int(forest["depth"][0])):
+    for _ in range(int(forest["depth"][0])):  # a leaf points to itself: extra steps stay put
         node = np.where(x[row, feature[node]] <= threshold[node], left[node], right[node])
     return forest["value"][node].mean(axis=1)

@@ -108,7 +108,7 @@ def heading_rows(body: Body) -> list[tuple[int, list[float], object]]:
     link_at, picture_at = [], []  # positions of outermost links and of pictures
     link_chars = [0]
     for el in kept:
-        if el.tag == "a" and not any(a.tag == "a" for a in el.iterancestors()):
+        if el.tag == "a" and next(el.iterancestors("a"), None) is None:
             link_at.append(order[el])
             link_chars.append(link_chars[-1] + len(el.text_content()))
         elif el.tag == "img":
