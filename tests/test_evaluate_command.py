@@ -112,6 +112,12 @@ def test_a_mistyped_method_is_a_usage_error_not_a_run_of_failed_pages(tmp_path, 
     assert "unknown method 'auto-rule'" in proc.stderr and "auto-rules" in proc.stderr
 
 
+def test_a_parameter_the_method_does_not_read_is_a_usage_error(tmp_path, dataset):
+    proc = scrapy(tmp_path, "evaluate", str(dataset), "--method", "cevc", "--param", "lam=0.5", "--limit", "1")
+    assert proc.returncode == 2, proc.stdout
+    assert "method 'cevc' has no parameter 'lam'" in proc.stderr and "alpha" in proc.stderr
+
+
 def test_shipped_floors_file_is_valid():
     floors = quality_gate.load_floors(REPO / "data" / "quality-floors.json")
     assert floors.method == "auto-rules"  # the rules: auto's learned veto is in-sample on these sets

@@ -102,3 +102,18 @@ def test_extract_prints_the_body_in_the_format_asked(tmp_path, fmt):
     assert asked.stdout == article[fmt] + "\n"
     assert PARAGRAPHS["harbour"][1] in asked.stdout
     assert article["markdown"] and article["html"].startswith("<")
+
+
+@pytest.mark.parametrize(("param", "said"), [
+    ("article_end=fals", "parameter 'article_end' is a switch: give true or false, not 'fals'"),
+    ("artcle_end=false", "method 'auto' has no parameter 'artcle_end'"),
+    ("lam=high", "parameter 'lam' is a number"),
+])
+def test_a_mistyped_parameter_is_a_usage_error_not_a_silent_default(tmp_path, param, said):
+    path = tmp_path / "page.html"
+    path.write_text(PAGE, encoding="utf-8")
+    proc = scrapy(tmp_path, "extract", str(path), "--param", param)
+    assert proc.returncode == 2, proc.stdout
+    assert said in proc.stderr and proc.stdout == ""
+    proc = scrapy(tmp_path, "extract", str(path), "--format", "text", "--param", "article_end=false")
+    assert proc.returncode == 0 and PARAGRAPHS["harbour"][1] in proc.stdout

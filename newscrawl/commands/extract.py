@@ -21,6 +21,7 @@ from scrapy.exceptions import UsageError
 
 from newscrawl.evaluation.runner import parse_params
 from newscrawl.extract import METHODS, ExtractionError, extract
+from newscrawl.extract.method_params import check_params
 
 from .stdout import pipe_safe
 
@@ -78,6 +79,7 @@ class Command(ScrapyCommand):
         source = args[0]
         try:
             params = parse_params(opts.param)
+            check_params(opts.method, params)
         except ValueError as exc:
             raise UsageError(str(exc), print_help=False) from exc
         content_type = None

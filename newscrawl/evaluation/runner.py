@@ -56,10 +56,13 @@ Extractor = Callable[[Record], Prediction]
 
 def library_extractor(method: str = "auto", params: Mapping[str, Any] | None = None) -> Extractor:
     """The library's :func:`~newscrawl.extract.extract` with ``method`` and ``params``, on the raw bytes.
-    An unknown method is a ``ValueError`` here, not an error on every page."""
+    An unknown method or a parameter it does not read is a ``ValueError`` here, not an error
+    (or a silent default) on every page."""
     from ..extract import check_method, extract
+    from ..extract.method_params import check_params
 
     check_method(method)
+    check_params(method, params or {})
 
     def run(record: Record) -> Prediction:
         article = extract(record.html, url=record.url, method=method, params=params)
