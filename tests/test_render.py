@@ -135,6 +135,25 @@ def test_a_heading_that_heads_nothing_is_a_paragraph():
     assert [b.kind for b in kept] == ["h", "p", "p", "p"]
 
 
+def test_a_heading_over_a_picture_heads_the_picture_and_a_teaser_strip_still_heads_nothing():
+    """A product round-up names each product in a heading over its photo, then the next product:
+    the headings are sections.  The last heading of the body, or one that a heading of a higher
+    level follows, still heads nothing, with a picture or without."""
+    products = "".join(f'<h2>{name}</h2><img src="/img/{name.split()[0].lower()}-1200.jpg" alt="">'
+                       for name in ("Moccamaster KBT drip coffee maker", "Breville Precision Brewer"))
+    extra = (f"{products}<h2>How we tested them</h2><p>{ARTICLE_PARAGRAPHS[1]}</p>"
+             '<h3>Weitere Videos</h3><img src="/img/teaser-1200.jpg" alt=""><h2>Last one</h2>'
+             '<img src="/img/last-1200.jpg" alt="">')
+    article = extract(english_article(extra_body=extra), url="https://example.com/news/1")
+    assert markdown_headings(article.markdown) == ["Moccamaster KBT drip coffee maker", "Breville Precision Brewer",
+                                                   "How we tested them"]
+    md = article.markdown
+    assert md.index("## Moccamaster") < md.index("/img/moccamaster-1200.jpg") < md.index("## Breville") \
+        < md.index("/img/breville-1200.jpg") < md.index("## How we tested")
+    assert {"https://example.com/img/moccamaster-1200.jpg", "https://example.com/img/breville-1200.jpg"} \
+        <= {i["url"] for i in markdown_images(md)}
+
+
 def test_a_sentence_long_heading_before_the_first_paragraph_is_a_dek_not_a_subheading():
     """Pages set the standfirst (or the headline again, with a kicker) as an ``<h2>`` above the
     text; a section title is short, and one after the first paragraph stays a heading."""
