@@ -87,6 +87,33 @@ def test_a_shell_to_render_waits_for_a_worker_with_a_browser_while_one_is_live(r
     assert plain.next_request().url == shell.url
 
 
+def test_a_page_to_render_handed_back_to_the_queue_stays_where_only_browsers_read(redis_url, client):
+    """A worker's idle beat hands a queued request to its engine, which schedules it again (and a
+    request held through a Redis outage or parked on a claim comes back the same way): a page to
+    render must go back to the browser queue, not to the shared one, where the worker without a
+    browser would fetch it plain (counted ``unavailable``; seen once in CI)."""
+    from scrapy import Request
+
+    from newscrawl.distributed.options import REQUEUED
+
+    schedulers = _schedulers(redis_url, client, {"plain": False, "browser": True})
+    plain, browser = schedulers["plain"], schedulers["browser"]
+    browser.browsers.beat()
+    shell = Request("http://127.0.0.1:1/news/1.html", dont_filter=True,
+                    meta={DETAIL_META: "r", RENDER_KIND: "article", RENDER_NOW: True})
+    assert plain.enqueue_request(shell)
+    for _ in range(2):  # handed back by the browser's worker, then again
+        popped = browser.next_request()
+        assert popped.url == shell.url
+        popped.meta[REQUEUED] = True
+        assert browser.enqueue_request(popped)
+        assert plain.next_request() is None
+    assert browser.next_request().meta[RENDER_NOW]
+    # A page of no kind to render goes back to the shared queue.
+    page = Request("http://127.0.0.1:1/news/2.html", meta={DETAIL_META: "r", REQUEUED: True})
+    assert browser.enqueue_request(page) and plain.next_request().url == page.url
+
+
 def test_a_listing_page_sent_back_to_be_rendered_is_not_refused_as_claimed(redis_url, client):
     from scrapy import Request
 

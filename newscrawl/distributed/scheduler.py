@@ -75,8 +75,8 @@ class DistributedScheduler(RedisScheduler):
         if not self.link.up:
             return self._hold(request, claimed)
         try:
-            if claimed:
-                self.queue.push(request)
+            if claimed:  # seen already: queued again as it is, a page to render where only browsers read
+                (self.browser_queue if self._for_browser(request) else self.queue).push(request)
                 return True
             listing = DETAIL_META not in request.meta and not request.meta.get("retry_times")
             if request.meta.get(RENDER_NOW):  # this worker's own page again, for the browser
