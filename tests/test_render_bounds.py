@@ -126,6 +126,7 @@ async def test_a_browser_killed_mid_crawl_is_restarted_and_no_article_is_lost(ht
                     sorted(r["url"][-12:] for r in records))
     assert sorted(r["url"] for r in records) == sorted(http_server.url(p) for p in paths)
     assert stats["playwright/browser_count"] >= 2  # started again after the kill
+    assert stats["newscrawl/render/browser_lost"] == 1  # the kill, not the close at the end
     assert stats["playwright/page_count/max_concurrent"] <= 2  # PLAYWRIGHT_MAX_PAGES_PER_CONTEXT
     assert stats["newscrawl/render/contexts_recycled"] >= 1  # NEWSCRAWL_RENDER_CONTEXT_PAGES
     assert not chromium_processes(), "the crawl left a browser running"

@@ -69,6 +69,8 @@ async def test_every_article_of_four_kinds_of_site_exported_and_only_shells_rend
     spa_stats = results["spa"][0]
     assert spa_stats["newscrawl/render/helped/listing"] == 1
     assert spa_stats["newscrawl/render/helped/article"] == COUNT
+    assert spa_stats["playwright/browser_count"] == 1
+    assert "newscrawl/render/browser_lost" not in spa_stats  # closed at the end, not lost
     assert results["scroll"][0]["newscrawl/render/helped/listing"] == 1  # the scrolled listing: all 6 links
     assert results["scroll"][0].get("newscrawl/render/helped/article", 0) == 0  # its articles are static
 

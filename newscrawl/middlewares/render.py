@@ -154,6 +154,7 @@ if ScrapyPlaywrightDownloadHandler is not None:
             self._closed_contexts: set[str] = set()  # closed since the browser started
             self._deadlines: dict[int, asyncio.Timeout] = {}  # by id(request): see _within_deadline
             self._creating: dict[str, int] = defaultdict(int)  # by context: pages being made in it
+            self._closing = False  # the crawl is closing its browser: its disconnection is no loss
             self.abort_request = self._abort
 
         async def _maybe_launch_in_thread(self) -> None:
@@ -233,6 +234,8 @@ if ScrapyPlaywrightDownloadHandler is not None:
             one then fails on the dead context and scrapy-playwright retries it in a new browser)."""
             lost = dict(self.context_wrappers)
             await super()._browser_disconnected_callback()
+            if self._closing:  # Playwright reports the handler's own browser.close() as a disconnection
+                return
             self.crawler.stats.inc_value(STATS + "browser_lost")
             self._served.clear()
             self._generation += 1
@@ -242,6 +245,10 @@ if ScrapyPlaywrightDownloadHandler is not None:
                 if name not in self._closed_contexts and hasattr(self, "context_semaphore"):
                     self.context_semaphore.release()
             self._closed_contexts.clear()
+
+        async def _close(self) -> None:
+            self._closing = True
+            await super()._close()
 
         def _make_close_browser_context_callback(self, name, persistent, remote, spider=None):
             release = super()._make_close_browser_context_callback(name, persistent, remote, spider)
