@@ -75,3 +75,4 @@ def test_typography_and_line_breaks_are_not_structure():
              "Brokers - sell policies"]
     assert rich.match_counts(map(rich.normalize_text, items), map(rich.normalize_text, truth)) == (2, 2, 3)
     assert rich.normalize_text("“Ｑuoted”\u00a0 text… here…") == '"quoted" text... here'
+    assert rich.normalize_text("\u200b2. To sit or\u2060 to stand") == "2. to sit or to stand"

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from urllib.parse import urlsplit, urlunsplit
 
+from ..extract.dom import drop_invisible_chars
 from ..extract.tokens import tokenize
 
 _TRAILING = " \t\n.:;!?,。：；！？"
@@ -97,8 +98,10 @@ def markdown_images(markdown: str | None) -> list[dict]:
 def normalize_text(text: str | None) -> str:
     """``text`` compatibility-normalised (NFKC), its dashes and curly quotes written plain, white
     space collapsed, trailing punctuation dropped, case folded: a page's typography is not its
-    structure (wcxb's reviewers type ``-`` and ``'`` for the page's ``–`` and ``’``)."""
-    text = unicodedata.normalize("NFKC", text or "").translate(_PLAIN_PUNCTUATION)
+    structure (wcxb's reviewers type ``-`` and ``'`` for the page's ``–`` and ``’``).  Zero-width
+    characters go, as they go from the extracted text (:func:`..extract.dom.drop_invisible_chars`):
+    a reader does not see them."""
+    text = unicodedata.normalize("NFKC", drop_invisible_chars(text) or "").translate(_PLAIN_PUNCTUATION)
     return _SPACES.sub(" ", text).strip().rstrip(_TRAILING).casefold()
 
 
