@@ -132,6 +132,35 @@ KOMMERSANT = (
     '<p class="doc_media__subscr">Фото</p></div>' + _p(3) + _p(4) + "</div>")
 
 
+GIF = "data:image/gif;base64,R0lGODlhEAAJAIAAAO7u7gAAACwAAAAAEAAJAAACCoSPqcvtD6OclBUAOw=="
+LAZY_SCRIPT = (
+    '<div class="article_text_wrapper">' + _p(0) + _p(1) +
+    '<div class="doc_media"><figure itemscope itemtype="http://schema.org/ImageObject" class="doc_media__figure">'
+    '<div class="photo"><picture class="js-lazyimage"><source class="js-lazyimage-source" srcset="' + GIF + '" '
+    'data-lazyimage-srcset="https://iv.example.ru/Issues.photo/2026/11/KMO_7_t249.webp 1380w, '
+    'https://iv.example.ru/Issues.photo/2026/11/KMO_7_t242.webp 420w" type="image/webp">'
+    '<img class="doc_media__media js-lazyimage-trigger" src="' + GIF + '" '
+    'data-lazyimage-src="https://iv.example.ru/Issues.photo/2026/11/KMO_7_t222.jpg" alt="The council in session" '
+    'itemprop="contentUrl"></picture></div><figcaption class="doc_media__subscr">The council voted late on '
+    'Tuesday</figcaption></figure></div>' + _p(2) +
+    '<div class="gallery"><img class="carousel-cell-image" src="' + GIF + '" '
+    'data-flickity-lazyload="https://cdn.example.com/photos/2026/11/bridge-survey-1600.jpg" alt="">'
+    '<img class="carousel-cell-image" src="' + GIF + '" data-wp-bind--src="state.image" alt=""></div>'
+    + _p(3) + _p(4) + "</div>")
+
+
+def test_pictures_a_sites_own_lazy_loading_script_fills_in_are_found_by_the_attribute_it_reads():
+    """Kommersant's ``data-lazyimage-srcset`` on a ``<picture>``'s source, a carousel's
+    ``data-flickity-lazyload``: a ``data-`` attribute of any name holding a srcset, or an image
+    file's address, is read once ``src`` is a placeholder; a script binding is no address."""
+    article = extract(_page(LAZY_SCRIPT), url=URL)
+    assert [(i["url"], i["caption"]) for i in article.images] == [
+        ("https://iv.example.ru/Issues.photo/2026/11/KMO_7_t249.webp", "The council voted late on Tuesday"),
+        ("https://cdn.example.com/photos/2026/11/bridge-survey-1600.jpg", None)]
+    assert article.text.split("\n") == P
+    assert "state.image" not in article.markdown and GIF not in article.html
+
+
 def test_figure_less_picture_blocks_keep_their_caption_and_a_caption_saying_photo_is_none():
     """Kommersant writes no <figure>: the picture's block holds a caption paragraph and a credit
     paragraph beside it; a caption that only says "Фото" (or "Image") is no caption."""

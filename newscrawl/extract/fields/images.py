@@ -124,7 +124,8 @@ def _usable(value: str | None) -> str | None:
 def image_source(img: html.HtmlElement, fallbacks: dict | None = None) -> str | None:
     """The address a browser would end up showing for ``img`` (relative as written): the largest
     ``srcset`` candidate (its own or its ``<picture>``'s), a lazy-loading attribute, ``src``,
-    or the ``<noscript>`` fallback found beside it (``fallbacks``, :func:`noscript_images`)."""
+    the ``<noscript>`` fallback found beside it (``fallbacks``, :func:`noscript_images`), or
+    a lazy-loading attribute of another name (:func:`_lazy_script_source`)."""
     for name in FULL_SIZE_ATTRIBUTES:
         if (found := _usable(img.get(name))):
             return found
@@ -145,6 +146,24 @@ def image_source(img: html.HtmlElement, fallbacks: dict | None = None) -> str | 
         for holder in (img, parent):
             if holder is not None and holder in fallbacks:
                 return fallbacks[holder]
+    return _lazy_script_source(img, picture)
+
+
+def _lazy_script_source(img: html.HtmlElement, picture: html.HtmlElement | None) -> str | None:
+    """The address a lazy-loading script of the site's own puts in place, from an attribute of a
+    name no list can hold (``data-lazyimage-srcset``, ``data-flickity-lazyload``, ``data-lzl-src``):
+    a ``data-`` attribute ending in ``srcset`` (the largest candidate), else one ending in ``src``
+    or holding ``lazy`` whose value names an image file.  Read only when ``src`` is a placeholder."""
+    holders = [img, *(picture.iter("source") if picture is not None else ())]
+    for holder in holders:
+        for name, value in holder.attrib.items():
+            if name.startswith("data-") and name.endswith("srcset"):
+                if (found := _usable(srcset_largest(value))):
+                    return found
+    for name, value in img.attrib.items():
+        if name.startswith("data-") and (name.endswith("src") or "lazy" in name) and \
+                _IMAGE_FILE.search(value or "") and (found := _usable(value)):
+            return found
     return None
 
 
