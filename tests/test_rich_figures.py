@@ -161,6 +161,32 @@ def test_pictures_a_sites_own_lazy_loading_script_fills_in_are_found_by_the_attr
     assert "state.image" not in article.markdown and GIF not in article.html
 
 
+def _script_drawn(name: str, caption: str) -> str:
+    """The Telegraph's markup: a ``<div>`` a script fills from its ``data-srcset``, the picture
+    for readers without scripts in a ``<noscript>``, no ``<img>`` outside it."""
+    path = f"/content/dam/news/2026/11/20/{name}.jpeg"
+    return (f'<figure itemscope="true" data-test="article-body-image" class="article-body-image section">'
+            f'<div class="article-body-image__container"><div class="lazy-image article-body-image__source" '
+            f'data-js="LazyImage" data-src="{path}?imwidth=480" data-srcset="{path}?imwidth=480 480w, '
+            f'{path}?imwidth=1280 1280w" data-alt="{name}"><noscript><img class="responsive lazy-image__img" '
+            f'src="{path}?imwidth=480" alt="{name}" loading="lazy" width="1280" height="800"/></noscript></div>'
+            f'</div><figcaption class="e-caption u-meta"><span itemprop="caption">{caption}</span></figcaption>'
+            "</figure>")
+
+
+def test_a_picture_only_a_script_draws_is_found_at_the_copy_the_page_gives_readers_without_scripts():
+    story = (_p(0) + _script_drawn("airer", "The airer in a small bathroom") + _p(1) + _p(2)
+             + _script_drawn("fan", "A fan speeds the drying") + _p(3) + _p(4))
+    article = extract(_page(f'<div class="articleBodyText">{story}</div>'), url=URL)
+    assert [(i["url"], i["caption"]) for i in article.images] == [
+        ("https://example.com/content/dam/news/2026/11/20/airer.jpeg?imwidth=480", "The airer in a small bathroom"),
+        ("https://example.com/content/dam/news/2026/11/20/fan.jpeg?imwidth=480", "A fan speeds the drying")]
+    assert article.text.split("\n") == P  # the captions go with their pictures
+    md = article.markdown
+    assert md.index(P[0]) < md.index("airer.jpeg") < md.index(P[1]) < md.index(P[2]) < md.index("fan.jpeg") \
+        < md.index(P[3])
+
+
 def test_figure_less_picture_blocks_keep_their_caption_and_a_caption_saying_photo_is_none():
     """Kommersant writes no <figure>: the picture's block holds a caption paragraph and a credit
     paragraph beside it; a caption that only says "Фото" (or "Image") is no caption."""

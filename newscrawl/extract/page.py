@@ -10,7 +10,7 @@ from lxml import html
 
 from . import dom
 from .collector import collector_paused
-from .fields.images import noscript_images
+from .fields.images import noscript_holders, noscript_images
 from .language import declared_language, detect_language
 from .mojibake import repair_double_encoding, repair_mixed_encoding
 
@@ -71,10 +71,12 @@ class Page:
         json_ld = _read_json_ld(root)
         declared = declared_language(root)
         fallbacks = noscript_images(root)  # the <img> a <noscript> shows, read before the clean-up
+        holders = noscript_holders(root)
         root = dom.clean_tree(root, text, elements)
         page = cls(url=url, text=text, root=root, json_ld=json_ld, declared_language=declared,
                    encoding_repaired=repaired)
         page.derived["noscript_images"] = fallbacks
+        page.derived["noscript_holders"] = holders
         page.elements  # noqa: B018 - held from the start, so every traversal below reuses the proxies
         return page
 

@@ -44,7 +44,7 @@ def enrich(article: Article, page: Page, body: Body, standfirst: bool = True) ->
     article.lead, above = placed_lead(page, body, article.title, article.description)
     lines = with_standfirst(body.text_paragraphs(), article.lead if above and standfirst else None)
     rendering = render_body(body.root, body.skip, lines, page.base_url, page.url,
-                            page.derived.get("noscript_images"))
+                            page.derived.get("noscript_images"), page.derived.get("noscript_holders"))
     article.text = dom.drop_invisible("\n".join(rendering.lines))
     article.markdown = dom.drop_invisible_chars(rendering.markdown)
     article.html = dom.drop_invisible_chars(rendering.html)

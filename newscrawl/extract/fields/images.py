@@ -374,6 +374,25 @@ def noscript_images(root: html.HtmlElement) -> dict:
     return found
 
 
+def noscript_holders(root: html.HtmlElement) -> set:
+    """The elements holding nothing but a ``<noscript>`` with an ``<img>`` (no image and no text
+    of their own): a picture only a script draws, from the holder's ``data-srcset`` or the
+    noscript's copy (the Telegraph's ``<div class="lazy-image" data-srcset>``), walked as an
+    image once the clean-up has dropped the noscript.  Read before the clean-up."""
+    found = set()
+    for noscript in root.iter("noscript"):
+        parent = noscript.getparent()
+        if parent is None or parent.tag in ("body", "head", "html"):
+            continue
+        if "<img" not in (noscript.text or "").lower() and next(noscript.iter("img"), None) is None:
+            continue
+        others = [el for el in parent if el is not noscript and isinstance(el.tag, str)]
+        if others or (parent.text or "").strip() or (noscript.tail or "").strip():
+            continue
+        found.add(parent)
+    return found
+
+
 def file_name(url: str | None) -> str:
     """The last path segment of ``url``, lower-cased: two versions of one picture share it."""
     if not url:

@@ -91,9 +91,10 @@ def _code(raw: str) -> str:
 
 
 class _Walker:
-    def __init__(self, root, skip, base_url, page_url, fallbacks):
+    def __init__(self, root, skip, base_url, page_url, fallbacks, holders=()):
         self.root, self.skip = root, set(skip)
         self.base_url, self.page_url, self.fallbacks = base_url, page_url, fallbacks or {}
+        self.holders = holders or set()  # pictures only a script draws (img_fields.noscript_holders)
         # Figure-less blocks of a picture and its caption, walked as figures.
         self.captioned = {found for img in root.iter("img")
                           if (found := img_fields.captioned_block(img)) is not None}
@@ -197,6 +198,11 @@ class _Walker:
                     self.blocks.append(found)
                     walker.skip_subtree()
                     continue
+                if el in self.holders:
+                    if (found := self._image(el)) is not None:
+                        self.pending_images.append(found)
+                    walker.skip_subtree()
+                    continue
                 block = tag in block_tags
                 if (block or tag == "br") and (self.plain or self.tokens or self.pending_images):
                     flush()  # (nothing to flush otherwise: most boundaries follow another)
@@ -259,7 +265,16 @@ class _Walker:
         as blocks (the pictures listed, the captions lines) rather than rendered as data."""
         return any(self._image(img) is not None for img in islice(table.iter("img"), MAX_TABLE_PICTURES))
 
+    def _pictures(self, el):
+        """``el``'s ``<img>`` elements and the pictures only a script draws, in page order."""
+        if not self.holders:
+            return el.iter("img")
+        return (d for d in el.iter() if d.tag == "img" or d in self.holders)
+
     def _image(self, img) -> dict | None:
+        if img in self.holders and img in self.fallbacks:  # the page's own copy for readers without scripts
+            return describe_image(img, self.base_url, self.page_url, self.fallbacks, shown=True,
+                                  source=self.fallbacks[img])
         return describe_image(img, self.base_url, self.page_url, self.fallbacks, shown=True)
 
     def _left_out_pictures(self, el) -> None:
@@ -267,7 +282,7 @@ class _Walker:
         is no body text, a picture wrapper with no text at all), listed where they stand: a
         subtree with at most :data:`MAX_LEFT_OUT_PICTURES` images, a caption's length of text and
         no links (teasers of other articles and link boxes have linked text)."""
-        pictures = list(islice(el.iter("img"), MAX_LEFT_OUT_PICTURES + 1))
+        pictures = list(islice(self._pictures(el), MAX_LEFT_OUT_PICTURES + 1))
         if not pictures or len(pictures) > MAX_LEFT_OUT_PICTURES:
             return
         chars = 0
@@ -282,7 +297,8 @@ class _Walker:
 
     def _figure(self, figure) -> Block | None:
         skip = self.skip
-        found = [i for el in figure.iter("img") if not _skipped(el, figure, skip) and (i := self._image(el))]
+        found = [i for el in self._pictures(figure)
+                 if not _skipped(el, figure, skip) and (i := self._image(el))]
         if not found:
             return None
         lines = dom.render_paragraphs(figure, self.skip)
@@ -342,10 +358,11 @@ def _skipped(el, top, skip: set) -> bool:
 
 
 def describe_image(img, base_url: str | None, page_url: str | None, fallbacks: dict | None,
-                   shown: bool = False) -> dict | None:
-    """``{url, caption, alt, credit}`` of an article picture, or None for furniture or no usable URL;
-    with ``shown``, also the caption and credit the page marks (rendered with it, not exported)."""
-    url = img_fields.absolute(img_fields.image_source(img, fallbacks), base_url)
+                   shown: bool = False, source: str | None = None) -> dict | None:
+    """``{url, caption, alt, credit}`` of an article picture (at ``source`` when given, else where
+    :func:`..fields.images.image_source` finds it), or None for furniture or no usable URL; with
+    ``shown``, also the caption and credit the page marks (rendered with it, not exported)."""
+    url = img_fields.absolute(source or img_fields.image_source(img, fallbacks), base_url)
     url = safe_url(url, None, IMAGE_SCHEMES) if url else None
     if url is None or img_fields.is_furniture(img, url, page_url):
         return None
@@ -440,9 +457,10 @@ def align(blocks: list[Block], lines: list[str]) -> list[Block]:
 
 
 def render_body(root, skip, lines: list[str], base_url: str | None, page_url: str | None,
-                fallbacks: dict | None = None) -> Rendering:
-    """Markdown, HTML, images and headings of the body ``root`` minus ``skip``, holding ``lines``."""
-    built = _Walker(root, skip, base_url, page_url, fallbacks).walk() if root is not None else []
+                fallbacks: dict | None = None, holders: set | None = None) -> Rendering:
+    """Markdown, HTML, images and headings of the body ``root`` minus ``skip``, holding ``lines``
+    (``fallbacks``, ``holders``: :func:`..fields.images.noscript_images` and ``noscript_holders``)."""
+    built = _Walker(root, skip, base_url, page_url, fallbacks, holders).walk() if root is not None else []
     return serialise(_marked_lists(_empty_headings_demoted(_deks_demoted(align(built, lines)))))
 
 
