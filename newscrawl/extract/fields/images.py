@@ -376,9 +376,9 @@ def noscript_images(root: html.HtmlElement) -> dict:
 
 def noscript_holders(root: html.HtmlElement) -> set:
     """The elements holding nothing but a ``<noscript>`` with an ``<img>`` (no image and no text
-    of their own): a picture only a script draws, from the holder's ``data-srcset`` or the
-    noscript's copy (the Telegraph's ``<div class="lazy-image" data-srcset>``), walked as an
-    image once the clean-up has dropped the noscript.  Read before the clean-up."""
+    of their own): a picture only a script draws (the Telegraph's ``<div class="lazy-image"
+    data-srcset>``), walked as an image at the noscript's copy once the clean-up has dropped the
+    noscript (:mod:`..render.blocks`).  Read before the clean-up."""
     found = set()
     for noscript in root.iter("noscript"):
         parent = noscript.getparent()
