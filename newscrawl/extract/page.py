@@ -71,7 +71,7 @@ class Page:
         json_ld = _read_json_ld(root)
         declared = declared_language(root)
         fallbacks = noscript_images(root)  # the <img> a <noscript> shows, read before the clean-up
-        holders = noscript_holders(root)
+        holders = noscript_holders(root, fallbacks)
         root = dom.clean_tree(root, text, elements)
         page = cls(url=url, text=text, root=root, json_ld=json_ld, declared_language=declared,
                    encoding_repaired=repaired)

@@ -374,17 +374,16 @@ def noscript_images(root: html.HtmlElement) -> dict:
     return found
 
 
-def noscript_holders(root: html.HtmlElement) -> set:
-    """The elements holding nothing but a ``<noscript>`` with an ``<img>`` (no image and no text
-    of their own): a picture only a script draws (the Telegraph's ``<div class="lazy-image"
-    data-srcset>``), walked as an image at the noscript's copy once the clean-up has dropped the
-    noscript (:mod:`..render.blocks`).  Read before the clean-up."""
+def noscript_holders(root: html.HtmlElement, fallbacks: dict) -> set:
+    """The elements holding nothing but a ``<noscript>`` whose image :func:`noscript_images` read
+    (``fallbacks``; no image and no text of their own): a picture only a script draws (the
+    Telegraph's ``<div class="lazy-image" data-srcset>``), walked as an image at the noscript's
+    copy once the clean-up has dropped the noscript (:mod:`..render.blocks`).  Read before the
+    clean-up."""
     found = set()
     for noscript in root.iter("noscript"):
         parent = noscript.getparent()
-        if parent is None or parent.tag in ("body", "head", "html"):
-            continue
-        if "<img" not in (noscript.text or "").lower() and next(noscript.iter("img"), None) is None:
+        if parent is None or parent not in fallbacks or parent.tag in ("body", "head", "html"):
             continue
         others = [el for el in parent if el is not noscript and isinstance(el.tag, str)]
         if others or (parent.text or "").strip() or (noscript.tail or "").strip():

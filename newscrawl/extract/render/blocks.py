@@ -272,7 +272,7 @@ class _Walker:
         return (d for d in el.iter() if d.tag == "img" or d in self.holders)
 
     def _image(self, img) -> dict | None:
-        if img in self.holders and img in self.fallbacks:  # the page's own copy for readers without scripts
+        if img in self.holders:  # at the page's own copy for readers without scripts
             return describe_image(img, self.base_url, self.page_url, self.fallbacks, shown=True,
                                   source=self.fallbacks[img])
         return describe_image(img, self.base_url, self.page_url, self.fallbacks, shown=True)
